@@ -1,0 +1,29 @@
+package dev.guard.api;
+
+import dev.guard.api.rule.FlowRule;
+
+/** Thrown when a flow rule (QPS or concurrency limit, warm-up or pacing) refuses a call. See {@link BlockedException} for the common contract. */
+public final class FlowBlockedException extends BlockedException {
+
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Creates the exception for a refused call.
+   *
+   * @param resource the resource whose call was refused
+   * @param rule the rule that refused it
+   */
+  public FlowBlockedException(String resource, FlowRule rule) {
+    super("flow control", resource, rule);
+  }
+
+  /**
+   * Returns the flow rule that refused the call.
+   *
+   * @return the refusing flow rule
+   */
+  @Override
+  public FlowRule rule() {
+    return (FlowRule) super.rule();
+  }
+}

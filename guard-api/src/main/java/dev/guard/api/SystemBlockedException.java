@@ -1,0 +1,19 @@
+package dev.guard.api;
+
+import dev.guard.api.rule.Rule;
+
+/** Thrown when system-load protection refuses a call. See {@link BlockedException} for the common contract. */
+public final class SystemBlockedException extends BlockedException {
+
+  private static final long serialVersionUID = 1L;
+
+  /**
+   * Creates the exception for a refused call.
+   *
+   * @param resource the resource whose call was refused
+   * @param rule the rule that refused it
+   */
+  public SystemBlockedException(String resource, Rule rule) {
+    super("system protection", resource, rule);
+  }
+}

@@ -1,0 +1,58 @@
+package dev.guard.api;
+
+/**
+ * The one source of time and waiting for an engine: monotonic nanoseconds and sleeping.
+ *
+ * <p>Every time read and every wait in guard goes through the {@code TimeSource} given to the
+ * engine, so tests can substitute a manual clock and observe time-dependent behaviour without
+ * real waiting. Readings are only meaningful relative to each other: compare them by subtraction
+ * ({@code now - start >= d}), never by absolute value, so overflow of the counter is harmless.
+ *
+ * <pre>{@code
+ * TimeSource time = TimeSource.system();
+ * long start = time.nanoTime();
+ * time.sleep(1_000_000);                 // one millisecond
+ * long elapsed = time.nanoTime() - start;
+ * }</pre>
+ *
+ * <p>Implementations must be thread-safe.
+ */
+public interface TimeSource {
+
+  /**
+   * Returns the current reading of a monotonic clock in nanoseconds. The origin is arbitrary and
+   * may be negative; only differences between readings are meaningful.
+   *
+   * @return the current reading in nanoseconds
+   */
+  long nanoTime();
+
+  /**
+   * Returns the current reading in whole milliseconds, derived from {@link #nanoTime()} by
+   * rounding toward negative infinity.
+   *
+   * @return the current reading in milliseconds
+   */
+  default long millis() {
+    return Math.floorDiv(nanoTime(), 1_000_000L);
+  }
+
+  /**
+   * Waits for the given number of nanoseconds as this time source measures them. A value of zero
+   * or less returns at once.
+   *
+   * @param nanos how long to wait, in nanoseconds
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  void sleep(long nanos) throws InterruptedException;
+
+  /**
+   * Returns the time source backed by the JVM's monotonic clock ({@code System.nanoTime()}) that
+   * waits with {@code Thread.sleep}.
+   *
+   * @return the shared system time source
+   */
+  static TimeSource system() {
+    return SystemTimeSource.INSTANCE;
+  }
+}

@@ -1,0 +1,210 @@
+package dev.guard.api.rule;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An immutable flow-control rule: a QPS or concurrency limit on one resource, optionally scoped to
+ * callers ({@code limitApp}), measured on a related resource or entrance ({@code strategy}), and
+ * shaped by warm-up or pacing ({@code behavior}).
+ *
+ * <pre>{@code
+ * FlowRule rule = FlowRule.qps("createOrder", 100)
+ *     .withLimitApp("checkout")
+ *     .withBehavior(ControlBehavior.WARM_UP);
+ * }</pre>
+ *
+ * <p>The constructor validates every field and throws {@link IllegalArgumentException} naming the
+ * field and the value, so an invalid rule never reaches an engine.
+ *
+ * @param resource the protected resource; not blank
+ * @param grade what {@code count} limits
+ * @param count the threshold: calls per second for {@link FlowGrade#QPS}, concurrent calls for
+ *     {@link FlowGrade#CONCURRENCY}; finite and {@code >= 0} (0 refuses every call)
+ * @param limitApp which callers the rule applies to: {@value #DEFAULT_APP} (everyone), {@value
+ *     #OTHER_APP} (origins not named by another rule of the resource) or one origin name; blank
+ *     means {@value #DEFAULT_APP}
+ * @param strategy whose statistics are measured
+ * @param refResource the related resource for {@link FlowStrategy#RELATE}, the entrance name for
+ *     {@link FlowStrategy#CHAIN}; null for {@link FlowStrategy#DIRECT}
+ * @param behavior how traffic is shaped; only {@link ControlBehavior#REJECT} for concurrency
+ * @param warmUpPeriod how long a cold resource takes to reach {@code count}; positive
+ * @param coldFactor the cold rate is {@code count / coldFactor}; greater than 1
+ * @param maxQueueingTime the longest a paced call may wait; zero or positive (zero means strict
+ *     spacing: early calls are refused, none waits)
+ */
+public record FlowRule(
+    String resource,
+    FlowGrade grade,
+    double count,
+    String limitApp,
+    FlowStrategy strategy,
+    @Nullable String refResource,
+    ControlBehavior behavior,
+    Duration warmUpPeriod,
+    int coldFactor,
+    Duration maxQueueingTime)
+    implements Rule {
+
+  /** The {@code limitApp} that applies a rule to every caller. */
+  public static final String DEFAULT_APP = "default";
+
+  /** The {@code limitApp} that applies a rule to origins no other rule of the resource names. */
+  public static final String OTHER_APP = "other";
+
+  /** The default warm-up period: 10 seconds. */
+  public static final Duration DEFAULT_WARM_UP_PERIOD = Duration.ofSeconds(10);
+
+  /** The default cold factor: the cold rate is a third of {@code count}. */
+  public static final int DEFAULT_COLD_FACTOR = 3;
+
+  /** The default longest wait of a paced call: 500 ms. */
+  public static final Duration DEFAULT_MAX_QUEUEING_TIME = Duration.ofMillis(500);
+
+  /**
+   * Validates and normalises the fields.
+   *
+   * @throws IllegalArgumentException if a field is invalid; the message names it and its value
+   * @throws NullPointerException if a non-nullable field is null
+   */
+  public FlowRule {
+    resource = RuleChecks.name("resource", resource);
+    Objects.requireNonNull(grade, "grade");
+    RuleChecks.nonNegative("count", count);
+    Objects.requireNonNull(limitApp, "limitApp");
+    limitApp = limitApp.isBlank() ? DEFAULT_APP : limitApp.strip();
+    Objects.requireNonNull(strategy, "strategy");
+    Objects.requireNonNull(behavior, "behavior");
+    RuleChecks.positive("warmUpPeriod", warmUpPeriod);
+    if (coldFactor <= 1) {
+      throw RuleChecks.invalid("coldFactor", coldFactor, "must be > 1");
+    }
+    RuleChecks.notNegative("maxQueueingTime", maxQueueingTime);
+    if (strategy == FlowStrategy.DIRECT) {
+      if (refResource != null) {
+        throw RuleChecks.invalid(
+            "refResource", refResource, "must be null for strategy DIRECT");
+      }
+    } else {
+      refResource = RuleChecks.name("refResource", refResource);
+    }
+    if (grade == FlowGrade.CONCURRENCY && behavior != ControlBehavior.REJECT) {
+      throw RuleChecks.invalid(
+          "behavior", behavior, "must be REJECT for grade CONCURRENCY (shaping needs a rate)");
+    }
+  }
+
+  /**
+   * Creates a fast-reject QPS rule for everyone, measured on the resource itself.
+   *
+   * @param resource the protected resource
+   * @param count the most calls per second; {@code >= 0}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static FlowRule qps(String resource, double count) {
+    return new FlowRule(
+        resource,
+        FlowGrade.QPS,
+        count,
+        DEFAULT_APP,
+        FlowStrategy.DIRECT,
+        null,
+        ControlBehavior.REJECT,
+        DEFAULT_WARM_UP_PERIOD,
+        DEFAULT_COLD_FACTOR,
+        DEFAULT_MAX_QUEUEING_TIME);
+  }
+
+  /**
+   * Creates a concurrency rule for everyone, measured on the resource itself.
+   *
+   * @param resource the protected resource
+   * @param count the most calls running at once; {@code >= 0}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static FlowRule concurrency(String resource, double count) {
+    return qps(resource, count).withGrade(FlowGrade.CONCURRENCY);
+  }
+
+  /**
+   * Returns a copy with another grade.
+   *
+   * @param newGrade the grade
+   * @return the new rule
+   */
+  public FlowRule withGrade(FlowGrade newGrade) {
+    return new FlowRule(resource, newGrade, count, limitApp, strategy, refResource, behavior,
+        warmUpPeriod, coldFactor, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy with another threshold.
+   *
+   * @param newCount the threshold; {@code >= 0}
+   * @return the new rule
+   */
+  public FlowRule withCount(double newCount) {
+    return new FlowRule(resource, grade, newCount, limitApp, strategy, refResource, behavior,
+        warmUpPeriod, coldFactor, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy that applies to other callers.
+   *
+   * @param newLimitApp {@value #DEFAULT_APP}, {@value #OTHER_APP} or an origin name
+   * @return the new rule
+   */
+  public FlowRule withLimitApp(String newLimitApp) {
+    return new FlowRule(resource, grade, count, newLimitApp, strategy, refResource, behavior,
+        warmUpPeriod, coldFactor, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy with another strategy.
+   *
+   * @param newStrategy the strategy
+   * @param newRefResource the related resource or entrance; null for {@link FlowStrategy#DIRECT}
+   * @return the new rule
+   */
+  public FlowRule withStrategy(FlowStrategy newStrategy, @Nullable String newRefResource) {
+    return new FlowRule(resource, grade, count, limitApp, newStrategy, newRefResource, behavior,
+        warmUpPeriod, coldFactor, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy with another control behaviour.
+   *
+   * @param newBehavior the behaviour
+   * @return the new rule
+   */
+  public FlowRule withBehavior(ControlBehavior newBehavior) {
+    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, newBehavior,
+        warmUpPeriod, coldFactor, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy with another warm-up period and cold factor (the behaviour is unchanged).
+   *
+   * @param newPeriod the warm-up period; positive
+   * @param newColdFactor the cold factor; greater than 1
+   * @return the new rule
+   */
+  public FlowRule withWarmUp(Duration newPeriod, int newColdFactor) {
+    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+        newPeriod, newColdFactor, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy with another longest queueing time (the behaviour is unchanged).
+   *
+   * @param newMaxQueueingTime the bound; zero or positive
+   * @return the new rule
+   */
+  public FlowRule withMaxQueueingTime(Duration newMaxQueueingTime) {
+    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+        warmUpPeriod, coldFactor, newMaxQueueingTime);
+  }
+}

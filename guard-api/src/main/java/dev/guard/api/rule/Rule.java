@@ -1,0 +1,16 @@
+package dev.guard.api.rule;
+
+/**
+ * An immutable protection rule for one resource. Rules are values: equal rules are
+ * interchangeable, and loading an equal rule again keeps the state (tokens, schedules) an engine
+ * built for it.
+ */
+public interface Rule {
+
+  /**
+   * Returns the name of the resource the rule protects.
+   *
+   * @return the resource name, never blank
+   */
+  String resource();
+}

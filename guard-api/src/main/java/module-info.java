@@ -1,0 +1,10 @@
+import org.jspecify.annotations.NullMarked;
+
+/** Contracts and immutable values shared by every guard module. */
+@NullMarked
+module dev.guard.api {
+  requires transitive org.jspecify;
+
+  exports dev.guard.api;
+  exports dev.guard.api.rule;
+}
