@@ -1,0 +1,36 @@
+package dev.guard.engine.internal.flow;
+
+/**
+ * Decides, for one flow rule, whether a call may pass now, after a wait, or not at all.
+ *
+ * <p>A controller is a pure decision step: it reads its private state and the selected node's
+ * metrics at the given time and returns a {@link Decision}; it never reads a clock and never
+ * sleeps. The flow slot performs any wait through the engine's time source. Implementations are
+ * thread-safe and lock-free, and allocate nothing per decision.
+ *
+ * <p>Times: {@code nowNanos} and {@code nowMs} are the same instant in engine time (non-negative,
+ * measured from the engine's start; {@code nowMs == nowNanos / 1_000_000}).
+ */
+public interface TrafficShapingController {
+
+  /**
+   * Decides one call.
+   *
+   * @param node the statistics of the node the rule selected
+   * @param permits the permits the call asks for (usually 1)
+   * @param prioritized whether the call may borrow from a future window
+   * @param nowNanos engine time in nanoseconds
+   * @param nowMs engine time in milliseconds
+   * @return a {@link Decision}
+   */
+  long decide(FlowMetrics node, int permits, boolean prioritized, long nowNanos, long nowMs);
+
+  /**
+   * Gives back what an admitting decision with a wait reserved, because the caller abandoned the
+   * wait (it was interrupted). Called at most once per such decision.
+   *
+   * @param decision the decision returned by {@link #decide}
+   * @param permits the permits of that call
+   */
+  default void cancel(long decision, int permits) {}
+}
