@@ -1,0 +1,257 @@
+package dev.guard.engine.internal.stat;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A sliding window kept as a ring of {@link MetricBucket}s (SEMANTICS 3.1).
+ *
+ * <p>Geometry: {@code sampleCount} buckets of {@code w = bucketLengthMs} milliseconds; {@code w ×
+ * sampleCount = interval}. A time {@code t >= 0} falls in the bucket starting at {@code t − (t mod
+ * w)}, which lives in slot {@code (t / w) mod sampleCount}. One slot therefore serves the starts
+ * {@code s, s + interval, s + 2·interval, …} in turn.
+ *
+ * <p>{@link #currentWindow} returns the bucket for {@code t}: it creates the slot's bucket on first
+ * use (compare-and-set into the slot array; a loser retries and uses the winner's bucket), returns
+ * it as is when its start matches, resets it in place when it is stale, and hands out a detached
+ * throw-away bucket when the slot already holds a later start (the clock went backwards, or a
+ * caller is far behind). A bucket is <em>deprecated</em> at {@code t} iff {@code t − start >
+ * interval} (strictly); sums and lookups ignore deprecated buckets and empty slots.
+ *
+ * <p>Concurrency: there is no ring-wide lock. A stale bucket is reset by the one thread that wins a
+ * compare-and-set of the bucket's start from the stale value to a "resetting" marker (see {@link
+ * MetricBucket}); the winner zeroes the counters, lets {@link #prepare} pre-fill them, and then
+ * publishes the new start. Threads that lose, or that see the marker, yield and retry, which is
+ * brief because the reset does a fixed, small amount of work. The steady-state path (the slot
+ * already holds the current bucket) is two volatile reads: no lock, no allocation. Sums loop over
+ * the slot array directly, allocating nothing; they read counters without a snapshot, so a sum
+ * taken during concurrent writes is approximate, as all live statistics are.
+ *
+ * <p>A write made by a thread that read the current bucket and was then delayed by a whole interval
+ * can land in a bucket that has meanwhile been reset for a later time; such rare misplaced counts
+ * are tolerated.
+ */
+public class BucketRing {
+
+  private final WindowGeometry geometry;
+  private final int sampleCount;
+  private final long bucketLengthMs;
+  private final long intervalMs;
+  private final AtomicReferenceArray<@Nullable MetricBucket> slots;
+
+  /**
+   * Creates an empty ring.
+   *
+   * @param geometry the bucket count and interval
+   */
+  public BucketRing(WindowGeometry geometry) {
+    this.geometry = Objects.requireNonNull(geometry, "geometry");
+    this.sampleCount = geometry.sampleCount();
+    this.bucketLengthMs = geometry.bucketLengthMs();
+    this.intervalMs = geometry.intervalMs();
+    this.slots = new AtomicReferenceArray<>(sampleCount);
+  }
+
+  /**
+   * Returns the ring's geometry.
+   *
+   * @return the geometry
+   */
+  public final WindowGeometry geometry() {
+    return geometry;
+  }
+
+  /**
+   * Returns the bucket that {@code nowMs} falls in, creating or resetting the slot as needed.
+   *
+   * @param nowMs the time in milliseconds; a negative time gets a detached bucket
+   * @return the current bucket; a detached bucket (whose counts are lost) when the slot holds a
+   *     later start or {@code nowMs} is negative
+   */
+  public final MetricBucket currentWindow(long nowMs) {
+    long start = startOf(nowMs);
+    if (nowMs < 0) {
+      return new MetricBucket(start);
+    }
+    int idx = indexOf(nowMs);
+    while (true) {
+      MetricBucket bucket = slots.get(idx);
+      if (bucket == null) {
+        MetricBucket fresh = new MetricBucket(start);
+        prepare(fresh, start);
+        if (slots.compareAndSet(idx, null, fresh)) {
+          return fresh;
+        }
+        continue;
+      }
+      long seen = bucket.startMs();
+      if (seen == start) {
+        return bucket;
+      }
+      if (seen > start) {
+        return new MetricBucket(start);
+      }
+      if (seen != MetricBucket.RESETTING && bucket.tryClaim(seen)) {
+        bucket.clear();
+        prepare(bucket, start);
+        bucket.publish(start);
+        return bucket;
+      }
+      Thread.yield();
+    }
+  }
+
+  /**
+   * Sums one event over the buckets that are valid at {@code nowMs}, after bringing the current
+   * slot up to date.
+   *
+   * @param nowMs the time in milliseconds
+   * @param event the event to sum
+   * @return the sum; 0 for a negative time
+   */
+  public final long sum(long nowMs, MetricEvent event) {
+    if (nowMs < 0) {
+      return 0L;
+    }
+    currentWindow(nowMs);
+    long total = 0L;
+    for (int i = 0; i < sampleCount; i++) {
+      MetricBucket bucket = slots.get(i);
+      if (bucket != null && isValid(nowMs, bucket.startMs())) {
+        total += bucket.get(event);
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Returns the largest per-bucket count of one event over the valid buckets.
+   *
+   * @param nowMs the time in milliseconds
+   * @param event the event
+   * @return the maximum; 0 when no bucket is valid
+   */
+  public final long max(long nowMs, MetricEvent event) {
+    if (nowMs < 0) {
+      return 0L;
+    }
+    currentWindow(nowMs);
+    long max = 0L;
+    for (int i = 0; i < sampleCount; i++) {
+      MetricBucket bucket = slots.get(i);
+      if (bucket != null && isValid(nowMs, bucket.startMs())) {
+        max = Math.max(max, bucket.get(event));
+      }
+    }
+    return max;
+  }
+
+  /**
+   * Returns the smallest bucket {@code minRt} over the valid buckets.
+   *
+   * @param nowMs the time in milliseconds
+   * @return the minimum in milliseconds; {@link MetricBucket#DEFAULT_MIN_RT} when there is no data
+   */
+  public final long minRt(long nowMs) {
+    long min = MetricBucket.DEFAULT_MIN_RT;
+    if (nowMs < 0) {
+      return min;
+    }
+    currentWindow(nowMs);
+    for (int i = 0; i < sampleCount; i++) {
+      MetricBucket bucket = slots.get(i);
+      if (bucket != null && isValid(nowMs, bucket.startMs())) {
+        min = Math.min(min, bucket.minRt());
+      }
+    }
+    return min;
+  }
+
+  /**
+   * Returns the bucket one bucket length before {@code nowMs}'s bucket, without touching any slot.
+   *
+   * @param nowMs the time in milliseconds
+   * @return the previous bucket, or null if its slot is empty, deprecated at {@code nowMs}, or holds
+   *     an older cycle's bucket
+   */
+  public final @Nullable MetricBucket previousWindow(long nowMs) {
+    long previous = nowMs - bucketLengthMs;
+    if (previous < 0) {
+      return null;
+    }
+    MetricBucket bucket = slots.get(indexOf(previous));
+    if (bucket == null) {
+      return null;
+    }
+    long start = bucket.startMs();
+    if (!isValid(nowMs, start) || start + bucketLengthMs < previous) {
+      return null;
+    }
+    return bucket;
+  }
+
+  /**
+   * Returns the bucket whose span contains {@code timeMs}, if its slot holds exactly that bucket.
+   *
+   * @param timeMs the time in milliseconds
+   * @return the bucket, or null if the slot is empty or holds another start
+   */
+  public final @Nullable MetricBucket windowValue(long timeMs) {
+    if (timeMs < 0) {
+      return null;
+    }
+    MetricBucket bucket = slots.get(indexOf(timeMs));
+    if (bucket == null) {
+      return null;
+    }
+    long start = bucket.startMs();
+    return start >= 0 && start <= timeMs && timeMs < start + bucketLengthMs ? bucket : null;
+  }
+
+  /**
+   * Returns the oldest bucket of the ring: the one in the slot after {@code nowMs}'s slot.
+   *
+   * @param nowMs the time in milliseconds
+   * @return the bucket, or null if that slot is empty or its bucket is deprecated at {@code nowMs}
+   */
+  public final @Nullable MetricBucket validHead(long nowMs) {
+    if (nowMs < 0) {
+      return null;
+    }
+    MetricBucket bucket = slots.get(indexOf(nowMs + bucketLengthMs));
+    return bucket != null && isValid(nowMs, bucket.startMs()) ? bucket : null;
+  }
+
+  /**
+   * Tells whether a bucket that starts at {@code startMs} no longer counts at {@code nowMs}.
+   *
+   * @param nowMs the time in milliseconds
+   * @param startMs a bucket start (non-negative)
+   * @return true iff {@code nowMs − startMs > interval}
+   */
+  protected boolean isDeprecated(long nowMs, long startMs) {
+    return nowMs - startMs > intervalMs;
+  }
+
+  /**
+   * Fills a bucket that is about to be installed or re-published for {@code startMs}; called while
+   * no other thread can see the bucket's counters as current. The plain ring leaves it empty.
+   *
+   * @param bucket the empty bucket
+   * @param startMs the start it will have
+   */
+  protected void prepare(MetricBucket bucket, long startMs) {}
+
+  private boolean isValid(long nowMs, long startMs) {
+    return startMs >= 0 && !isDeprecated(nowMs, startMs);
+  }
+
+  private int indexOf(long timeMs) {
+    return (int) ((timeMs / bucketLengthMs) % sampleCount);
+  }
+
+  private long startOf(long timeMs) {
+    return timeMs - Math.floorMod(timeMs, bucketLengthMs);
+  }
+}
