@@ -23,7 +23,9 @@ import org.jspecify.annotations.Nullable;
  * compare-and-set of the bucket's start from the stale value to a "resetting" marker (see {@link
  * MetricBucket}); the winner zeroes the counters, lets {@link #prepare} pre-fill them, and then
  * publishes the new start. Threads that lose, or that see the marker, yield and retry, which is
- * brief because the reset does a fixed, small amount of work. The steady-state path (the slot
+ * brief because the reset does a fixed, small amount of work. (A claim on the bucket itself is
+ * preferred to a per-ring try-lock: resets of different slots never wait for each other, and no
+ * lock object exists.) The steady-state path (the slot
  * already holds the current bucket) is two volatile reads: no lock, no allocation. Sums loop over
  * the slot array directly, allocating nothing; they read counters without a snapshot, so a sum
  * taken during concurrent writes is approximate, as all live statistics are.
@@ -93,12 +95,15 @@ public class BucketRing {
         return new MetricBucket(start);
       }
       if (seen != MetricBucket.RESETTING && bucket.tryClaim(seen)) {
-        bucket.clear();
-        prepare(bucket, start);
-        bucket.publish(start);
+        try {
+          bucket.clear();
+          prepare(bucket, start);
+        } finally {
+          bucket.publish(start); // never leave the slot claimed, or other threads would spin
+        }
         return bucket;
       }
-      Thread.yield();
+      backOff();
     }
   }
 
@@ -242,6 +247,13 @@ public class BucketRing {
    * @param startMs the start it will have
    */
   protected void prepare(MetricBucket bucket, long startMs) {}
+
+  // Another thread owns the slot for a few instructions; give way rather than burn the CPU it may
+  // need (threads can outnumber cores). Sleeping is out of the question: this is the pass path.
+  @SuppressWarnings("ThreadPriorityCheck")
+  private static void backOff() {
+    Thread.yield();
+  }
 
   private boolean isValid(long nowMs, long startMs) {
     return startMs >= 0 && !isDeprecated(nowMs, startMs);

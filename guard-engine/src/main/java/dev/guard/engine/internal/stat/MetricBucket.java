@@ -27,12 +27,15 @@ public final class MetricBucket {
   /** The start value of a bucket that a thread is resetting; never a valid start. */
   static final long RESETTING = -1L;
 
-  private static final int EVENT_COUNT = MetricEvent.values().length;
-
   private static final AtomicLongFieldUpdater<MetricBucket> START =
       AtomicLongFieldUpdater.newUpdater(MetricBucket.class, "startMs");
 
-  private final LongAdder[] counters = new LongAdder[EVENT_COUNT];
+  private final LongAdder pass = new LongAdder();
+  private final LongAdder block = new LongAdder();
+  private final LongAdder exception = new LongAdder();
+  private final LongAdder success = new LongAdder();
+  private final LongAdder rt = new LongAdder();
+  private final LongAdder occupiedPass = new LongAdder();
   private volatile long startMs;
   private volatile long minRt = DEFAULT_MIN_RT;
 
@@ -42,9 +45,6 @@ public final class MetricBucket {
    * @param startMs the bucket's start time in milliseconds; {@code >= 0}
    */
   public MetricBucket(long startMs) {
-    for (int i = 0; i < EVENT_COUNT; i++) {
-      counters[i] = new LongAdder();
-    }
     this.startMs = startMs;
   }
 
@@ -80,9 +80,12 @@ public final class MetricBucket {
 
   /** Zeroes every counter and restores {@code minRt}, leaving the start unchanged. */
   void clear() {
-    for (int i = 0; i < EVENT_COUNT; i++) {
-      counters[i].reset();
-    }
+    pass.reset();
+    block.reset();
+    exception.reset();
+    success.reset();
+    rt.reset();
+    occupiedPass.reset();
     minRt = DEFAULT_MIN_RT;
   }
 
@@ -98,7 +101,7 @@ public final class MetricBucket {
    * @param n the amount
    */
   public void add(MetricEvent event, long n) {
-    counters[event.ordinal()].add(n);
+    counter(event).add(n);
   }
 
   /**
@@ -108,7 +111,7 @@ public final class MetricBucket {
    * @return the count
    */
   public long get(MetricEvent event) {
-    return counters[event.ordinal()].sum();
+    return counter(event).sum();
   }
 
   /**
@@ -117,7 +120,7 @@ public final class MetricBucket {
    * @param rtMs the response time in milliseconds
    */
   public void addRt(long rtMs) {
-    counters[MetricEvent.RT.ordinal()].add(rtMs);
+    rt.add(rtMs);
     if (rtMs < minRt) {
       minRt = rtMs;
     }
@@ -132,16 +135,27 @@ public final class MetricBucket {
     return minRt;
   }
 
+  private LongAdder counter(MetricEvent event) {
+    return switch (event) {
+      case PASS -> pass;
+      case BLOCK -> block;
+      case EXCEPTION -> exception;
+      case SUCCESS -> success;
+      case RT -> rt;
+      case OCCUPIED_PASS -> occupiedPass;
+    };
+  }
+
   @Override
   public String toString() {
     return "MetricBucket{start="
         + startMs
         + ", pass="
-        + get(MetricEvent.PASS)
+        + pass.sum()
         + ", block="
-        + get(MetricEvent.BLOCK)
+        + block.sum()
         + ", occupiedPass="
-        + get(MetricEvent.OCCUPIED_PASS)
+        + occupiedPass.sum()
         + "}";
   }
 }

@@ -22,6 +22,8 @@ public record WindowGeometry(int sampleCount, int intervalMs) {
   /**
    * Validates the geometry.
    *
+   * @param sampleCount the number of buckets; {@code > 0}
+   * @param intervalMs the window length in milliseconds; a positive multiple of {@code sampleCount}
    * @throws IllegalArgumentException if a field is not positive or the interval is not divisible
    *     by the sample count; the message names the field and its value
    */
