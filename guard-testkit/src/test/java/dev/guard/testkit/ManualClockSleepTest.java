@@ -3,13 +3,6 @@ package dev.guard.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -98,30 +91,17 @@ class ManualClockSleepTest {
 
   @Test
   void sleep_manyThreadsAtOnce_advancesByTheSumOfAllSleeps() throws Exception {
-    ManualClock clock = ManualClock.startingAt(Long.MAX_VALUE - 1_000L);
+    long start = Long.MAX_VALUE - 1_000L;
+    ManualClock clock = ManualClock.startingAt(start);
     int threads = 8;
     int sleepsEach = 1_000;
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    CountDownLatch go = new CountDownLatch(1);
-    List<Future<?>> done = new ArrayList<>();
-    try {
-      for (int t = 0; t < threads; t++) {
-        done.add(pool.submit(() -> {
-          go.await();
-          for (int i = 0; i < sleepsEach; i++) {
-            clock.sleep(3L);
-          }
-          return null;
-        }));
-      }
-      go.countDown();
-      for (Future<?> f : done) {
-        f.get(10, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
 
-    assertThat(clock.nanoTime() - (Long.MAX_VALUE - 1_000L)).isEqualTo(3L * threads * sleepsEach);
+    Concurrently.run(threads, () -> {
+      for (int i = 0; i < sleepsEach; i++) {
+        clock.sleep(3L);
+      }
+    });
+
+    assertThat(clock.nanoTime() - start).isEqualTo(3L * threads * sleepsEach);
   }
 }
