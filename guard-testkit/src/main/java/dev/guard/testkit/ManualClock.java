@@ -216,9 +216,10 @@ public final class ManualClock implements TimeSource {
    * once. In the parking mode the calling thread parks until other code has advanced the clock by
    * at least {@code nanos} since this call began, that is, to or past the deadline formed by adding
    * {@code nanos} to the reading at the start; the sleep itself never moves the clock. The thread
-   * counts in {@link #sleepers()} from the moment it parks until the advance that releases it
-   * returns or until it is interrupted. If the interrupt and the release race, the sleep completes
-   * normally and the thread's interrupt status is left set.
+   * counts in {@link #sleepers()} from the moment it parks until it is interrupted or an advance
+   * releases it; in the latter case the count has already dropped when that advance returns, even
+   * if the released thread has not run yet. If the interrupt and the release race, the sleep
+   * completes normally and the thread's interrupt status is left set.
    *
    * @param nanos how long to wait, in nanoseconds of this clock
    * @throws InterruptedException if the thread is interrupted on entry or, in the parking mode,
