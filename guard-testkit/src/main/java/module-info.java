@@ -1,0 +1,12 @@
+import org.jspecify.annotations.NullMarked;
+
+/**
+ * The guard test kit: deterministic time and helpers for testing code protected by guard, meant
+ * for guard's own tests and for users' tests alike.
+ */
+@NullMarked
+module dev.guard.testkit {
+  requires transitive dev.guard.api;
+
+  exports dev.guard.testkit;
+}
