@@ -139,6 +139,21 @@ class PacingControllerTest {
   }
 
   @Test
+  void cancel_earlierReservationAbandoned_nextCallerTakesFreedCapacity() {
+    PacingController controller = new PacingController(10, Duration.ofMillis(500));
+    FakeFlowMetrics node = new FakeFlowMetrics();
+    controller.decide(node, 1, false, T0 * MS, T0);
+    long abandoned = controller.decide(node, 1, false, T0 * MS, T0);
+    controller.decide(node, 1, false, T0 * MS, T0); // holds T0+200
+
+    controller.cancel(abandoned, 1);
+
+    // documented trade-off: the schedule moves back by one cost, so the next caller shares the
+    // slot of the last queued call instead of queueing behind it
+    assertThat(controller.decide(node, 1, false, T0 * MS, T0)).isEqualTo(waitMs(200));
+  }
+
+  @Test
   void cancel_passOrBlockDecision_changesNothing() {
     PacingController controller = new PacingController(10, Duration.ofMillis(100));
     FakeFlowMetrics node = new FakeFlowMetrics();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 class WarmUpControllerTest {
@@ -164,6 +165,21 @@ class WarmUpControllerTest {
     StubFlowMetrics node = new StubFlowMetrics(1, 0);
 
     assertThat(controller.decide(node, 1, false, T0 * NS, T0)).isEqualTo(Decision.BLOCK);
+  }
+
+  @Test
+  void decide_threadsRacingInSparseMode_admitExactlyOne() throws Exception {
+    WarmUpController controller = new WarmUpController(2, Duration.ofSeconds(10), 3);
+    StubFlowMetrics node = new StubFlowMetrics(0, 0); // the window never shows the passes
+    AtomicInteger admitted = new AtomicInteger();
+
+    PacingControllerTest.runConcurrently(8, 100, () -> {
+      if (Decision.admits(controller.decide(node, 1, false, T0 * NS, T0))) {
+        admitted.incrementAndGet();
+      }
+    });
+
+    assertThat(admitted).hasValue(1);
   }
 
   @Test
