@@ -6,7 +6,7 @@ import org.jspecify.annotations.NullMarked;
  */
 @NullMarked
 module dev.guard.testkit {
-  requires transitive dev.guard.api;
+  requires transitive dev.guard.dsl;
 
   exports dev.guard.testkit;
 }

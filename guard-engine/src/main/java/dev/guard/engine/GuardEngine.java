@@ -1,6 +1,405 @@
 package dev.guard.engine;
 
-/** The engine that protects resources; being built. */
+import dev.guard.api.BlockedException;
+import dev.guard.api.EntryType;
+import dev.guard.api.TimeSource;
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.internal.EngineConfig;
+import dev.guard.engine.internal.EngineCore;
+import dev.guard.engine.internal.ResourceStatsView;
+import dev.guard.engine.internal.stat.WindowGeometry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides, call by call, whether a protected resource may be entered, from live sliding-window
+ * statistics and the rules loaded for that resource.
+ *
+ * <p>An engine owns everything: resources, rules, statistics, contexts, listeners and its {@link
+ * TimeSource}. There is no other global state; tests build an isolated engine on a manual clock:
+ *
+ * <pre>{@code
+ * ManualClock clock = new ManualClock();
+ * GuardEngine engine = GuardEngine.builder().clock(clock).build();
+ * engine.loadRules("createOrder", List.of(FlowRule.qps("createOrder", 100)));
+ * try (Entry entry = engine.enter("createOrder")) {
+ *   orders.create(request);
+ * } catch (BlockedException refused) {
+ *   // over the limit: the body did not run
+ * }
+ * }</pre>
+ *
+ * <p>Most code uses the {@code Guard} DSL instead of entering resources directly. Engines are
+ * thread-safe; the call path takes no lock.
+ */
 public final class GuardEngine {
-  private GuardEngine() {}
+
+  private final EngineCore core;
+
+  GuardEngine(EngineCore core) {
+    this.core = core;
+  }
+
+  /**
+   * Returns the process-wide engine on the system clock, used by guards that are never bound to an
+   * engine. Created on first use.
+   *
+   * @return the shared engine
+   */
+  public static GuardEngine shared() {
+    return SharedEngine.INSTANCE;
+  }
+
+  /**
+   * Starts building an engine.
+   *
+   * @return a new builder with default settings
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Enters a resource as an outbound call with one permit.
+   *
+   * @param resource the resource name
+   * @return the admitted entry; close it when the call ends
+   * @throws BlockedException if a rule refused the call
+   */
+  public Entry enter(String resource) {
+    return enter(resource, EntryType.OUT, 1);
+  }
+
+  /**
+   * Enters a resource with one permit.
+   *
+   * @param resource the resource name
+   * @param type the direction of the call
+   * @return the admitted entry; close it when the call ends
+   * @throws BlockedException if a rule refused the call
+   */
+  public Entry enter(String resource, EntryType type) {
+    return enter(resource, type, 1);
+  }
+
+  /**
+   * Enters a resource.
+   *
+   * @param resource the resource name
+   * @param type the direction of the call
+   * @param permits the permits the call takes ({@code >= 0}; 0 passes pacing rules untouched)
+   * @param args the call's arguments, for hot-parameter rules
+   * @return the admitted entry; close it when the call ends
+   * @throws BlockedException if a rule refused the call
+   * @throws IllegalArgumentException if {@code permits} is negative or {@code resource} blank
+   */
+  public Entry enter(String resource, EntryType type, int permits, @Nullable Object... args) {
+    return core.enter(core.resolve(checkName(resource)), Objects.requireNonNull(type, "type"),
+        permits, false, args, null, "");
+  }
+
+  /**
+   * Enters a resource as a prioritized call: when a QPS rule is at its limit, the call may borrow
+   * a pass from the next window bucket and wait (through the time source) until that bucket
+   * starts, instead of being refused.
+   *
+   * @param resource the resource name
+   * @param type the direction of the call
+   * @param permits the permits the call takes
+   * @return the admitted entry; close it when the call ends
+   * @throws BlockedException if a rule refused the call
+   */
+  public Entry enterPrioritized(String resource, EntryType type, int permits) {
+    return core.enter(core.resolve(checkName(resource)), Objects.requireNonNull(type, "type"),
+        permits, true, null, null, "");
+  }
+
+  /**
+   * Opens a named context (entrance) with a caller origin on the current thread. Entries made
+   * inside it are measured under that entrance and origin; rules with a {@code limitApp} or the
+   * CHAIN strategy match on them.
+   *
+   * <pre>{@code
+   * try (ContextScope scope = engine.enterContext("checkoutApi", "mobile-app")) {
+   *   guardedCall.get();
+   * }
+   * }</pre>
+   *
+   * @param name the context name; not blank, not the reserved default name
+   * @param origin the caller's identity; empty when unknown
+   * @return the scope to close
+   * @throws IllegalArgumentException if the name is blank or reserved
+   */
+  public ContextScope enterContext(String name, String origin) {
+    Object handle = core.openContext(name, origin);
+    return new ContextScope() {
+      private boolean closed;
+
+      @Override
+      public boolean opened() {
+        return handle != null;
+      }
+
+      @Override
+      public void close() {
+        if (handle != null && !closed) {
+          closed = true;
+          EngineCore.closeContext(handle);
+        }
+      }
+    };
+  }
+
+  /**
+   * Replaces the rules of one resource. Statistics are kept; state built for a rule equal to one
+   * already loaded (warm-up tokens, pacing schedule, breaker state) carries over. Loading rules
+   * equal to the current ones is a no-op; otherwise the engine's listeners hear of the change.
+   *
+   * @param resource the resource name
+   * @param rules its complete new rule list (empty removes all rules)
+   * @throws IllegalArgumentException if a rule is for another resource or of an unknown kind
+   * @throws IllegalStateException if the resource is new and the resource cap is reached
+   */
+  public void loadRules(String resource, List<? extends Rule> rules) {
+    core.load(checkName(resource), List.copyOf(rules));
+  }
+
+  /**
+   * Returns the rules in force for a resource.
+   *
+   * @param resource the resource name
+   * @return its rules, in load order; empty if none
+   */
+  public List<Rule> rules(String resource) {
+    return core.rules(resource);
+  }
+
+  /**
+   * Returns the names of the resources this engine tracks.
+   *
+   * @return an immutable snapshot
+   */
+  public Set<String> resources() {
+    return core.resourceNames();
+  }
+
+  /**
+   * Returns live statistics of a resource (zero while the resource is unknown).
+   *
+   * @param resource the resource name
+   * @return a live view
+   */
+  public ResourceStats stats(String resource) {
+    return ResourceStatsView.of(core, checkName(resource));
+  }
+
+  /**
+   * Returns live statistics of all inbound ({@link EntryType#IN}) calls of this engine.
+   *
+   * @return a live view
+   */
+  public NodeStats inboundStats() {
+    return ResourceStatsView.inbound(core);
+  }
+
+  /**
+   * Returns live statistics of a context name: the sums over the resources entered directly in it.
+   *
+   * @param contextName the context name
+   * @return a live view, if the context name is known
+   */
+  public Optional<NodeStats> entranceStats(String contextName) {
+    return ResourceStatsView.entrance(core, contextName);
+  }
+
+  /**
+   * Returns how many times a cap was exceeded (see {@link Cap} for each policy).
+   *
+   * @param cap the cap
+   * @return the overflow count
+   */
+  public long overflows(Cap cap) {
+    return core.overflows(Objects.requireNonNull(cap, "cap"));
+  }
+
+  EngineCore core() {
+    return core;
+  }
+
+  private static String checkName(String resource) {
+    Objects.requireNonNull(resource, "resource");
+    if (resource.isBlank()) {
+      throw new IllegalArgumentException("resource must not be blank, was '" + resource + "'");
+    }
+    return resource;
+  }
+
+  private static final class SharedEngine {
+    static final GuardEngine INSTANCE = builder().build();
+  }
+
+  /**
+   * Builds a {@link GuardEngine}. Every option may be set at most once (a second value is an
+   * error, never "last one wins"), except {@link #listener}, which adds a listener each time.
+   *
+   * <pre>{@code
+   * GuardEngine engine = GuardEngine.builder()
+   *     .clock(clock)
+   *     .secondWindow(10, Duration.ofSeconds(1))   // 10 buckets of 100 ms
+   *     .maxResources(10_000)
+   *     .build();
+   * }</pre>
+   */
+  public static final class Builder {
+
+    private @Nullable TimeSource clock;
+    private @Nullable Integer sampleCount;
+    private @Nullable Duration interval;
+    private @Nullable Integer maxResources;
+    private @Nullable Integer maxContexts;
+    private @Nullable Integer maxOrigins;
+    private @Nullable Duration occupyTimeout;
+    private final List<EngineListener> listeners = new ArrayList<>();
+
+    Builder() {}
+
+    /**
+     * Sets the time source (default: {@link TimeSource#system()}).
+     *
+     * @param timeSource the time source for every read and wait of the engine
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder clock(TimeSource timeSource) {
+      Objects.requireNonNull(timeSource, "clock");
+      clock = once("clock", clock, timeSource);
+      return this;
+    }
+
+    /**
+     * Sets the geometry of every node's second-level window (default 2 buckets over 1 s). More
+     * buckets make QPS limits tighter across bucket boundaries: a limit of N admits at most N per
+     * current-plus-previous buckets.
+     *
+     * @param buckets the number of buckets; {@code > 0}
+     * @param length the window length; whole milliseconds divisible by {@code buckets}
+     * @return this builder
+     * @throws IllegalArgumentException if the geometry is invalid
+     * @throws IllegalStateException if already set
+     */
+    public Builder secondWindow(int buckets, Duration length) {
+      Objects.requireNonNull(length, "length");
+      if (length.toNanos() % 1_000_000L != 0 || length.toMillis() > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("length must be whole milliseconds, was " + length);
+      }
+      new WindowGeometry(buckets, (int) length.toMillis());
+      sampleCount = once("secondWindow", sampleCount, buckets);
+      interval = length;
+      return this;
+    }
+
+    /**
+     * Sets the most resources with statistics (default 6000); see {@link Cap#RESOURCES}.
+     *
+     * @param max the cap; {@code > 0}
+     * @return this builder
+     */
+    public Builder maxResources(int max) {
+      maxResources = once("maxResources", maxResources, positive("maxResources", max));
+      return this;
+    }
+
+    /**
+     * Sets the most distinct context names (default 2000); see {@link Cap#CONTEXTS}.
+     *
+     * @param max the cap; {@code > 0}
+     * @return this builder
+     */
+    public Builder maxContexts(int max) {
+      maxContexts = once("maxContexts", maxContexts, positive("maxContexts", max));
+      return this;
+    }
+
+    /**
+     * Sets the most origin nodes per resource (default 1000); see {@link Cap#ORIGINS}.
+     *
+     * @param max the cap; {@code > 0}
+     * @return this builder
+     */
+    public Builder maxOriginsPerResource(int max) {
+      maxOrigins = once("maxOriginsPerResource", maxOrigins, positive("maxOriginsPerResource", max));
+      return this;
+    }
+
+    /**
+     * Sets the longest wait of a prioritized call that borrows from a future bucket (default
+     * 500 ms; from 0 to the second window's length).
+     *
+     * @param timeout the bound
+     * @return this builder
+     */
+    public Builder occupyTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "occupyTimeout");
+      if (timeout.isNegative()) {
+        throw new IllegalArgumentException("occupyTimeout must not be negative, was " + timeout);
+      }
+      occupyTimeout = once("occupyTimeout", occupyTimeout, timeout);
+      return this;
+    }
+
+    /**
+     * Adds a listener for engine events.
+     *
+     * @param listener the listener
+     * @return this builder
+     */
+    public Builder listener(EngineListener listener) {
+      listeners.add(Objects.requireNonNull(listener, "listener"));
+      return this;
+    }
+
+    /**
+     * Builds the engine.
+     *
+     * @return a new engine
+     * @throws IllegalArgumentException if the occupy timeout exceeds the second window
+     */
+    public GuardEngine build() {
+      WindowGeometry window =
+          sampleCount == null
+              ? WindowGeometry.SECOND_DEFAULT
+              : new WindowGeometry(sampleCount, (int) Objects.requireNonNull(interval).toMillis());
+      long occupyMs = occupyTimeout == null ? 500 : occupyTimeout.toMillis();
+      if (occupyMs > window.intervalMs()) {
+        throw new IllegalArgumentException("occupyTimeout must be at most the second window ("
+            + window.intervalMs() + " ms), was " + occupyMs + " ms");
+      }
+      EngineConfig config = new EngineConfig(window,
+          maxResources == null ? 6000 : maxResources,
+          maxContexts == null ? 2000 : maxContexts,
+          maxOrigins == null ? 1000 : maxOrigins,
+          occupyMs);
+      return new GuardEngine(
+          new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners));
+    }
+
+    private static <T> T once(String option, @Nullable T current, T value) {
+      if (current != null) {
+        throw new IllegalStateException(option + " is already set to " + current);
+      }
+      return value;
+    }
+
+    private static int positive(String option, int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException(option + " must be > 0, was " + value);
+      }
+      return value;
+    }
+  }
 }

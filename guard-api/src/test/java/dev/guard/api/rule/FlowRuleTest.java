@@ -1,0 +1,90 @@
+package dev.guard.api.rule;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class FlowRuleTest {
+
+  private final FlowRule base = FlowRule.qps("r", 10);
+
+  @Test
+  void qps_defaults_matchTheReferenceModel() {
+    assertThat(base.grade()).isEqualTo(FlowGrade.QPS);
+    assertThat(base.limitApp()).isEqualTo("default");
+    assertThat(base.strategy()).isEqualTo(FlowStrategy.DIRECT);
+    assertThat(base.refResource()).isNull();
+    assertThat(base.behavior()).isEqualTo(ControlBehavior.REJECT);
+    assertThat(base.warmUpPeriod()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(base.coldFactor()).isEqualTo(3);
+    assertThat(base.maxQueueingTime()).isEqualTo(Duration.ofMillis(500));
+  }
+
+  @Test
+  void resource_blankOrNull_isRejected() {
+    assertThatThrownBy(() -> FlowRule.qps(" ", 1))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("resource must not be blank, was ' '");
+    assertThatThrownBy(() -> FlowRule.qps(null, 1))
+        .isInstanceOf(NullPointerException.class).hasMessage("resource");
+  }
+
+  @ParameterizedTest
+  @ValueSource(doubles = {-1, -0.001, Double.NaN, Double.POSITIVE_INFINITY})
+  void count_negativeOrNotFinite_isRejected(double count) {
+    assertThatThrownBy(() -> base.withCount(count))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("count must be finite and >= 0, was " + count);
+  }
+
+  @Test
+  void limitApp_blank_normalisesToDefault_andIsTrimmed() {
+    assertThat(base.withLimitApp("  ").limitApp()).isEqualTo("default");
+    assertThat(base.withLimitApp(" appA ").limitApp()).isEqualTo("appA");
+  }
+
+  @Test
+  void strategy_relateOrChainWithoutReference_isRejected() {
+    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.RELATE, null))
+        .isInstanceOf(NullPointerException.class).hasMessage("refResource");
+    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.CHAIN, ""))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("refResource");
+    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.DIRECT, "x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("refResource must be null for strategy DIRECT, was x");
+  }
+
+  @Test
+  void shaping_invalidDurationsOrColdFactor_areRejected() {
+    assertThatThrownBy(() -> base.withWarmUp(Duration.ZERO, 3))
+        .hasMessage("warmUpPeriod must be positive, was PT0S");
+    assertThatThrownBy(() -> base.withWarmUp(Duration.ofSeconds(1), 1))
+        .hasMessage("coldFactor must be > 1, was 1");
+    assertThatThrownBy(() -> base.withMaxQueueingTime(Duration.ofMillis(-1)))
+        .hasMessage("maxQueueingTime must not be negative, was PT-0.001S");
+    assertThat(base.withMaxQueueingTime(Duration.ZERO).maxQueueingTime()).isZero();
+  }
+
+  @Test
+  void concurrency_withShaping_isRejected() {
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withBehavior(ControlBehavior.WARM_UP))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("behavior must be REJECT for grade CONCURRENCY");
+  }
+
+  @Test
+  void nullEnums_areRejectedByName() {
+    assertThatThrownBy(() -> base.withGrade(null)).hasMessage("grade");
+    assertThatThrownBy(() -> base.withBehavior(null)).hasMessage("behavior");
+    assertThatThrownBy(() -> base.withStrategy(null, null)).hasMessage("strategy");
+  }
+
+  @Test
+  void equalRules_areEqualValues() {
+    assertThat(FlowRule.qps("r", 10)).isEqualTo(base).hasSameHashCodeAs(base);
+    assertThat(base.withCount(11)).isNotEqualTo(base);
+  }
+}

@@ -1,0 +1,94 @@
+package dev.guard;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.internal.CallEntry;
+import dev.guard.engine.internal.EngineCore;
+import dev.guard.engine.internal.ResourceState;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A guard bound to an engine: each part's resource resolved once (so calls need no name lookup)
+ * and its rules declared. Entering runs the parts in order and exits them in reverse; a refusal by
+ * a later part exits the earlier ones before it propagates.
+ */
+final class Binding {
+
+  final GuardEngine engine;
+  private final EngineCore core;
+  private final GuardPart[] parts;
+  private final ResourceState[] states;
+
+  private Binding(GuardEngine engine, List<GuardPart> parts) {
+    this.engine = engine;
+    this.core = EngineCore.of(engine);
+    this.parts = parts.toArray(new GuardPart[0]);
+    this.states = new ResourceState[this.parts.length];
+    for (int i = 0; i < this.parts.length; i++) {
+      GuardPart part = this.parts[i];
+      List<? extends Rule> rules = part.flowRules();
+      states[i] = rules.isEmpty() ? core.resolve(part.resource()) : core.load(part.resource(), rules);
+    }
+  }
+
+  /** Declares the parts' rules on the engine (identical rules: no-op) and resolves resources. */
+  static Binding bind(GuardEngine engine, List<GuardPart> parts) {
+    return new Binding(engine, parts);
+  }
+
+  /** Runs a body under every part; business exceptions pass through as the same instance. */
+  <T> T execute(Callable<T> body, @Nullable Object @Nullable [] args) throws Exception {
+    if (parts.length == 1) {
+      CallEntry entry = enter(0, args);
+      try {
+        return body.call();
+      } catch (Throwable failure) {
+        entry.recordError(failure);
+        throw failure;
+      } finally {
+        entry.close();
+      }
+    }
+    CallEntry[] entries = new CallEntry[parts.length];
+    enterAll(entries, args);
+    try {
+      return body.call();
+    } catch (Throwable failure) {
+      for (CallEntry entry : entries) {
+        entry.recordError(failure);
+      }
+      throw failure;
+    } finally {
+      exitFrom(entries, entries.length - 1);
+    }
+  }
+
+  private CallEntry enter(int index, @Nullable Object @Nullable [] args) {
+    GuardPart part = parts[index];
+    return core.enter(states[index], part.type(), 1, part.prioritized(), args, part.entrance(),
+        part.origin());
+  }
+
+  private void enterAll(CallEntry[] entries, @Nullable Object @Nullable [] args) {
+    for (int i = 0; i < entries.length; i++) {
+      try {
+        entries[i] = enter(i, args);
+      } catch (BlockedException refused) {
+        exitFrom(entries, i - 1);
+        throw refused;
+      }
+    }
+  }
+
+  private static void exitFrom(@Nullable CallEntry[] entries, int last) {
+    for (int i = last; i >= 0; i--) {
+      CallEntry entry = entries[i];
+      if (entry != null) {
+        entry.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,479 @@
+package dev.guard;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.EntryType;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
+import dev.guard.engine.GuardEngine;
+import io.vavr.control.Either;
+import io.vavr.control.Try;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An immutable declaration of protections for a resource, and the way to run code under them.
+ *
+ * <pre>{@code
+ * Supplier<Order> create = Guard.of("createOrder")
+ *     .qps(100).warmUp(Duration.ofSeconds(10))
+ *     .on(engine)
+ *     .decorate(() -> orders.create(request));
+ * }</pre>
+ *
+ * <p>Every method returns a new {@code Guard}; a partial guard can serve as a template for
+ * variants. Rule steps ({@link #qps}, {@link #concurrency}) add a rule each; shaping and scoping
+ * steps ({@link #warmUp}, {@link #pacing}, {@link #limitApp}, {@link #relatedTo}, {@link
+ * #fromEntrance}) change the most recent rule. The rules are declared on the engine the first time
+ * the guard is used there: an identical declaration is a no-op, a different one replaces the
+ * resource's rules (the engine's listeners hear of it). A guard without rules leaves the
+ * resource's rules as they are, so it can enter resources configured through {@link
+ * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
+ *
+ * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
+ * Exceptions of the code pass through unchanged (the same instance) and are counted as business
+ * errors. Calls enter as {@link EntryType#OUT} unless {@link #entryType} says otherwise. Guards are
+ * thread-safe.
+ */
+public final class Guard {
+
+  private final List<GuardPart> parts;
+  private final @Nullable GuardEngine engine;
+  private volatile @Nullable Binding binding;
+
+  private Guard(List<GuardPart> parts, @Nullable GuardEngine engine) {
+    this.parts = List.copyOf(parts);
+    this.engine = engine;
+  }
+
+  /**
+   * Starts a guard for one resource, with no rules.
+   *
+   * @param resource the resource name
+   * @return the guard
+   * @throws NullPointerException if {@code resource} is null
+   * @throws IllegalArgumentException if {@code resource} is blank
+   */
+  public static Guard of(String resource) {
+    Objects.requireNonNull(resource, "resource");
+    if (resource.isBlank()) {
+      throw new IllegalArgumentException("resource must not be blank, was '" + resource + "'");
+    }
+    return new Guard(List.of(GuardPart.of(resource)), null);
+  }
+
+  /**
+   * Adds a rule admitting at most {@code qps} calls per second (fast reject unless shaped by
+   * {@link #warmUp} or {@link #pacing}).
+   *
+   * @param qps calls per second; finite and {@code >= 0} (0 refuses every call)
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code qps} is negative, NaN or infinite
+   */
+  public Guard qps(double qps) {
+    if (!(qps >= 0) || Double.isInfinite(qps)) {
+      throw new IllegalArgumentException("qps must be finite and >= 0, was " + qps);
+    }
+    return withLast(last().withRule(FlowRule.qps(last().resource(), qps)));
+  }
+
+  /**
+   * Adds a rule admitting at most {@code limit} calls running at once.
+   *
+   * @param limit concurrent calls; {@code >= 0}
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code limit} is negative
+   */
+  public Guard concurrency(int limit) {
+    if (limit < 0) {
+      throw new IllegalArgumentException("concurrency must be >= 0, was " + limit);
+    }
+    return withLast(last().withRule(FlowRule.concurrency(last().resource(), limit)));
+  }
+
+  /**
+   * Makes the most recent {@code qps} rule warm up over {@code period} with the default cold
+   * factor 3: a cold resource admits {@code qps / 3} per second, climbing to {@code qps}.
+   *
+   * @param period the warm-up period; positive
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * @throws IllegalArgumentException if {@code period} is not positive
+   */
+  public Guard warmUp(Duration period) {
+    return warmUp(period, FlowRule.DEFAULT_COLD_FACTOR);
+  }
+
+  /**
+   * Makes the most recent {@code qps} rule warm up over {@code period}: a cold resource admits
+   * {@code qps / coldFactor} per second, climbing to {@code qps} as traffic flows.
+   *
+   * @param period the warm-up period; positive
+   * @param coldFactor how much slower the cold rate is; greater than 1
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public Guard warmUp(Duration period, int coldFactor) {
+    Objects.requireNonNull(period, "period");
+    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor).withBehavior(
+        rule.behavior() == ControlBehavior.PACING || rule.behavior() == ControlBehavior.WARM_UP_PACING
+            ? ControlBehavior.WARM_UP_PACING
+            : ControlBehavior.WARM_UP));
+  }
+
+  /**
+   * Makes the most recent {@code qps} rule pace calls {@code 1 / qps} seconds apart. A call that
+   * would wait longer than {@code maxQueueing} is refused at once; the others wait (through the
+   * engine's time source) for their turn. {@link Duration#ZERO} means strict spacing without
+   * waiting. Combined with {@link #warmUp}, the spacing follows the warm-up rate.
+   *
+   * @param maxQueueing the longest wait; zero or positive
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * @throws IllegalArgumentException if {@code maxQueueing} is negative
+   */
+  public Guard pacing(Duration maxQueueing) {
+    Objects.requireNonNull(maxQueueing, "maxQueueing");
+    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing).withBehavior(
+        rule.behavior() == ControlBehavior.WARM_UP || rule.behavior() == ControlBehavior.WARM_UP_PACING
+            ? ControlBehavior.WARM_UP_PACING
+            : ControlBehavior.PACING));
+  }
+
+  /**
+   * Scopes the most recent rule to callers: {@code "default"} (everyone), {@code "other"}
+   * (origins no other rule of this resource names) or one origin name.
+   *
+   * @param app the callers the rule applies to
+   * @return the new guard
+   * @throws IllegalStateException if the guard has no rule yet
+   */
+  public Guard limitApp(String app) {
+    Objects.requireNonNull(app, "app");
+    return withLast(last().mapLastRule("limitApp", rule -> rule.withLimitApp(app)));
+  }
+
+  /**
+   * Makes the most recent rule measure another resource: this one is limited when that one is
+   * busy (the RELATE strategy). The rule does not apply until the other resource is entered.
+   *
+   * @param otherResource the resource whose statistics are measured
+   * @return the new guard
+   * @throws IllegalStateException if the guard has no rule yet
+   */
+  public Guard relatedTo(String otherResource) {
+    return withLast(last().mapLastRule("relatedTo",
+        rule -> rule.withStrategy(FlowStrategy.RELATE, otherResource)));
+  }
+
+  /**
+   * Makes the most recent rule apply only to calls made under the named context (entrance),
+   * measured on this resource's node for that context (the CHAIN strategy).
+   *
+   * @param contextName the entrance name
+   * @return the new guard
+   * @throws IllegalStateException if the guard has no rule yet
+   */
+  public Guard fromEntrance(String contextName) {
+    return withLast(last().mapLastRule("fromEntrance",
+        rule -> rule.withStrategy(FlowStrategy.CHAIN, contextName)));
+  }
+
+  /**
+   * Sets the caller origin of calls made through this guard on a thread without a context (an
+   * enclosing {@code GuardEngine.enterContext} wins).
+   *
+   * @param callerOrigin the caller's identity; empty for unknown
+   * @return the new guard
+   */
+  public Guard origin(String callerOrigin) {
+    Objects.requireNonNull(callerOrigin, "origin");
+    return withLast(last().withOrigin(callerOrigin));
+  }
+
+  /**
+   * Sets the context (entrance) name of calls made through this guard on a thread without a
+   * context (an enclosing {@code GuardEngine.enterContext} wins).
+   *
+   * @param contextName the entrance name; not blank
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code contextName} is blank
+   */
+  public Guard entrance(String contextName) {
+    Objects.requireNonNull(contextName, "entrance");
+    if (contextName.isBlank()) {
+      throw new IllegalArgumentException("entrance must not be blank, was '" + contextName + "'");
+    }
+    return withLast(last().withEntrance(contextName));
+  }
+
+  /**
+   * Sets the direction of calls (default {@link EntryType#OUT}); {@link EntryType#IN} calls are
+   * counted in the engine's inbound statistics.
+   *
+   * @param type the entry type
+   * @return the new guard
+   */
+  public Guard entryType(EntryType type) {
+    return withLast(last().withType(Objects.requireNonNull(type, "type")));
+  }
+
+  /**
+   * Lets calls over a QPS limit borrow a pass from the next window bucket and wait for it (at most
+   * the engine's occupy timeout) instead of being refused.
+   *
+   * @return the new guard
+   */
+  public Guard prioritized() {
+    return withLast(last().asPrioritized());
+  }
+
+  /**
+   * Binds the guard to an engine.
+   *
+   * @param target the engine
+   * @return the new guard
+   */
+  public Guard on(GuardEngine target) {
+    return new Guard(parts, Objects.requireNonNull(target, "engine"));
+  }
+
+  /**
+   * Composes this guard with another for a different resource: calls enter this guard's resources
+   * first, then {@code next}'s, and exit in reverse order; a refusal by {@code next} exits this
+   * guard's entries before it propagates. Further rule steps apply to {@code next}'s resource.
+   *
+   * @param next the guard entered second
+   * @return the composed guard
+   * @throws IllegalArgumentException if both guards are bound to different engines
+   */
+  public Guard andThen(Guard next) {
+    Objects.requireNonNull(next, "next");
+    if (engine != null && next.engine != null && engine != next.engine) {
+      throw new IllegalArgumentException("next must be bound to the same engine, was " + next);
+    }
+    List<GuardPart> combined = new ArrayList<>(parts);
+    combined.addAll(next.parts);
+    return new Guard(combined, engine != null ? engine : next.engine);
+  }
+
+  /**
+   * Returns the flow rules this guard declares, for all its resources, in order.
+   *
+   * @return the rules
+   */
+  public List<FlowRule> flowRules() {
+    List<FlowRule> rules = new ArrayList<>();
+    for (GuardPart part : parts) {
+      rules.addAll(part.flowRules());
+    }
+    return List.copyOf(rules);
+  }
+
+  /**
+   * Wraps a supplier: each {@code get()} runs it under this guard.
+   *
+   * @param supplier the protected code
+   * @param <T> the result type
+   * @return the guarded supplier; throws {@link BlockedException} when refused
+   */
+  public <T> Supplier<T> decorate(Supplier<T> supplier) {
+    Objects.requireNonNull(supplier, "supplier");
+    Binding bound = bound();
+    Callable<T> body = supplier::get;
+    return () -> Execution.unchecked(bound, body, null);
+  }
+
+  /**
+   * Wraps a function: each {@code apply(x)} runs it under this guard, with {@code x} as the call's
+   * argument (for hot-parameter rules).
+   *
+   * @param function the protected code
+   * @param <T> the argument type
+   * @param <R> the result type
+   * @return the guarded function; throws {@link BlockedException} when refused
+   */
+  public <T, R> Function<T, R> decorateFunction(Function<T, R> function) {
+    Objects.requireNonNull(function, "function");
+    Binding bound = bound();
+    return argument -> Execution.unchecked(bound, () -> function.apply(argument),
+        new @Nullable Object[] {argument});
+  }
+
+  /**
+   * Wraps a callable: each {@code call()} runs it under this guard; its checked exceptions pass
+   * through unchanged.
+   *
+   * @param callable the protected code
+   * @param <T> the result type
+   * @return the guarded callable; throws {@link BlockedException} when refused
+   */
+  public <T> Callable<T> decorateCallable(Callable<T> callable) {
+    Objects.requireNonNull(callable, "callable");
+    Binding bound = bound();
+    return () -> bound.execute(callable, null);
+  }
+
+  /**
+   * Wraps a runnable: each {@code run()} runs it under this guard.
+   *
+   * @param runnable the protected code
+   * @return the guarded runnable; throws {@link BlockedException} when refused
+   */
+  public Runnable decorateRunnable(Runnable runnable) {
+    Objects.requireNonNull(runnable, "runnable");
+    Binding bound = bound();
+    Callable<@Nullable Void> body = () -> {
+      runnable.run();
+      return null;
+    };
+    return () -> Execution.unchecked(bound, body, null);
+  }
+
+  /**
+   * Wraps a supplier with a fallback for refused calls: the fallback receives the {@link
+   * BlockedException} and its result is returned instead. Business exceptions still propagate.
+   *
+   * @param supplier the protected code
+   * @param onBlocked computes the result of a refused call
+   * @param <T> the result type
+   * @return the guarded supplier
+   */
+  public <T> Supplier<T> decorateOrElse(
+      Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+    Objects.requireNonNull(onBlocked, "onBlocked");
+    Supplier<T> guarded = decorate(supplier);
+    return () -> {
+      try {
+        return guarded.get();
+      } catch (BlockedException refused) {
+        return onBlocked.apply(refused);
+      }
+    };
+  }
+
+  /**
+   * Runs a supplier now under this guard.
+   *
+   * @param supplier the protected code
+   * @param <T> the result type
+   * @return its result
+   * @throws BlockedException if the call was refused
+   */
+  public <T> T call(Supplier<T> supplier) {
+    Objects.requireNonNull(supplier, "supplier");
+    return Execution.unchecked(bound(), supplier::get, null);
+  }
+
+  /**
+   * Runs a runnable now under this guard.
+   *
+   * @param runnable the protected code
+   * @throws BlockedException if the call was refused
+   */
+  public void run(Runnable runnable) {
+    decorateRunnable(runnable).run();
+  }
+
+  /**
+   * Runs a supplier now under this guard, falling back on refusal.
+   *
+   * @param supplier the protected code
+   * @param onBlocked computes the result of a refused call from its {@link BlockedException}
+   * @param <T> the result type
+   * @return the supplier's or the fallback's result
+   */
+  public <T> T callOrElse(
+      Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+    Objects.requireNonNull(onBlocked, "onBlocked");
+    try {
+      return call(supplier);
+    } catch (BlockedException refused) {
+      return onBlocked.apply(refused);
+    }
+  }
+
+  /**
+   * Runs a supplier now and captures the outcome: a success, the {@link BlockedException} of a
+   * refusal, or the code's own exception.
+   *
+   * @param supplier the protected code
+   * @param <T> the result type
+   * @return the outcome
+   */
+  public <T> Try<T> tryCall(Supplier<T> supplier) {
+    Objects.requireNonNull(supplier, "supplier");
+    return Try.of(() -> call(supplier));
+  }
+
+  /**
+   * Runs a supplier now: a refusal becomes a left value, a result a right value; the code's own
+   * exceptions propagate unchanged.
+   *
+   * @param supplier the protected code
+   * @param <T> the result type
+   * @return the refusal or the result
+   */
+  public <T> Either<BlockedException, T> tryEither(Supplier<T> supplier) {
+    try {
+      return Either.right(call(supplier));
+    } catch (BlockedException refused) {
+      return Either.left(refused);
+    }
+  }
+
+  private Binding bound() {
+    Binding current = binding;
+    if (current == null) {
+      current = Binding.bind(engine != null ? engine : GuardEngine.shared(), parts);
+      binding = current;
+    }
+    return current;
+  }
+
+  private GuardPart last() {
+    return parts.get(parts.size() - 1);
+  }
+
+  private Guard withLast(GuardPart part) {
+    List<GuardPart> changed = new ArrayList<>(parts);
+    changed.set(changed.size() - 1, part);
+    return new Guard(changed, engine);
+  }
+
+  private Guard shapeLastQps(String step, java.util.function.UnaryOperator<FlowRule> change) {
+    return withLast(last().mapLastRule(step, rule -> {
+      if (rule.grade() != FlowGrade.QPS) {
+        throw new IllegalStateException(
+            step + " shapes a qps(..) rule, but the most recent rule of '" + rule.resource()
+                + "' is concurrency(" + rule.count() + ")");
+      }
+      return change.apply(rule);
+    }));
+  }
+
+  @Override
+  public boolean equals(@Nullable Object other) {
+    return other instanceof Guard
+        && ((Guard) other).parts.equals(parts)
+        && ((Guard) other).engine == engine;
+  }
+
+  @Override
+  public int hashCode() {
+    return parts.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Guard" + parts;
+  }
+}

@@ -1,0 +1,10 @@
+import org.jspecify.annotations.NullMarked;
+
+/** The immutable Guard DSL: declare protections fluently and decorate functions with them. */
+@NullMarked
+module dev.guard.dsl {
+  requires transitive dev.guard.engine;
+  requires transitive io.vavr;
+
+  exports dev.guard;
+}

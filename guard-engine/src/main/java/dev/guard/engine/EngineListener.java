@@ -1,0 +1,48 @@
+package dev.guard.engine;
+
+import dev.guard.api.rule.Rule;
+import java.util.List;
+
+/**
+ * Receives notable engine events. Listeners are registered on the {@link GuardEngine.Builder} and
+ * called synchronously on the thread that caused the event, so they must be fast and must not
+ * throw (an exception from a listener is caught and ignored).
+ *
+ * <pre>{@code
+ * GuardEngine engine = GuardEngine.builder()
+ *     .listener(new EngineListener() {
+ *       public void onCapExceeded(Cap cap, String name) {
+ *         log.warn("guard cap {} full, {} not tracked", cap, name);
+ *       }
+ *     })
+ *     .build();
+ * }</pre>
+ */
+public interface EngineListener {
+
+  /**
+   * Called when the rules of a resource were replaced by different ones.
+   *
+   * @param resource the resource
+   * @param previous the rules before (empty if none)
+   * @param current the rules now in force
+   */
+  default void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {}
+
+  /**
+   * Called each time a bounded collection is full and the engine applies its overflow policy.
+   *
+   * @param cap the full collection
+   * @param name the resource, context or origin name that did not fit
+   */
+  default void onCapExceeded(Cap cap, String name) {}
+
+  /**
+   * Called when a protection failed unexpectedly while deciding a call. The call is admitted and
+   * counted as passed (fail-open), so statistics stay balanced.
+   *
+   * @param resource the resource being entered
+   * @param error the unexpected error
+   */
+  default void onInternalError(String resource, Throwable error) {}
+}

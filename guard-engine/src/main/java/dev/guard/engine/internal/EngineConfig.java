@@ -1,0 +1,19 @@
+package dev.guard.engine.internal;
+
+import dev.guard.engine.internal.stat.WindowGeometry;
+
+/**
+ * The immutable settings of one engine, validated by the engine's builder.
+ *
+ * @param secondWindow geometry of every node's second-level window
+ * @param maxResources most resources with statistics
+ * @param maxContexts most distinct context names
+ * @param maxOriginsPerResource most origin nodes per resource
+ * @param occupyTimeoutMs longest wait of a prioritized call borrowing from a future bucket
+ */
+public record EngineConfig(
+    WindowGeometry secondWindow,
+    int maxResources,
+    int maxContexts,
+    int maxOriginsPerResource,
+    long occupyTimeoutMs) {}

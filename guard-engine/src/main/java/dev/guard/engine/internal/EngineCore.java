@@ -1,0 +1,375 @@
+package dev.guard.engine.internal;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.EntryType;
+import dev.guard.api.TimeSource;
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.Cap;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.stat.StatisticNode;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The call path of one engine. {@link #enter} resolves the thread's context and the resource's
+ * nodes, runs the resource's chain, and records the outcome: on pass, thread +1 and pass +count
+ * on the context node (and so the cluster node), the origin node and, for inbound calls, the
+ * global inbound node; on refusal, block +count on the same nodes. {@link #exit} records response
+ * time, completion, error and thread −1 on the same nodes, exactly once per entry.
+ *
+ * <p>This is the only class that reads the engine's time source; engine time is measured from
+ * the engine's creation, so it is non-negative whatever the clock's origin.
+ */
+public final class EngineCore implements SlotContext {
+
+  private static final Object[] NO_ARGS = new Object[0];
+  private static final MethodHandle CORE_OF_ENGINE;
+
+  static {
+    try {
+      CORE_OF_ENGINE =
+          MethodHandles.privateLookupIn(GuardEngine.class, MethodHandles.lookup())
+              .findVirtual(GuardEngine.class, "core", MethodType.methodType(EngineCore.class));
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private final TimeSource clock;
+  private final long originNanos;
+  private final EngineConfig config;
+  private final List<EngineListener> listeners;
+  private final Overflows overflows;
+  private final ContextRegistry contexts;
+  private final ResourceRegistry resources;
+  private final StatisticNode inbound;
+
+  /**
+   * Creates the core.
+   *
+   * @param clock the time source
+   * @param config validated settings
+   * @param listeners event listeners
+   */
+  public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners) {
+    this.clock = clock;
+    this.originNanos = clock.nanoTime();
+    this.config = config;
+    this.listeners = List.copyOf(listeners);
+    this.overflows = new Overflows(this.listeners);
+    this.contexts = new ContextRegistry(config.maxContexts(), overflows);
+    this.resources = new ResourceRegistry(config, overflows, this.listeners, this);
+    this.inbound = new StatisticNode(config.secondWindow());
+  }
+
+  /**
+   * The core of a public engine (for the DSL module, which the engine exports its internals to).
+   *
+   * @param engine the engine
+   * @return its core
+   */
+  public static EngineCore of(GuardEngine engine) {
+    try {
+      return (EngineCore) CORE_OF_ENGINE.invokeExact(engine);
+    } catch (Throwable impossible) {
+      throw new IllegalStateException(impossible);
+    }
+  }
+
+  /** Engine time in nanoseconds: non-negative, measured from the engine's creation. */
+  public long nowNanos() {
+    long now = clock.nanoTime() - originNanos;
+    return now < 0 ? 0 : now;
+  }
+
+  /** Engine time in milliseconds. */
+  public long nowMs() {
+    return nowNanos() / 1_000_000L;
+  }
+
+  /** The engine's settings. */
+  public EngineConfig config() {
+    return config;
+  }
+
+  /** The global inbound node. */
+  public StatisticNode inbound() {
+    return inbound;
+  }
+
+  /**
+   * Resolves a resource for entering (untracked when the resource cap is full).
+   *
+   * @param name the resource name
+   * @return its state
+   */
+  public ResourceState resolve(String name) {
+    return resources.resolve(name);
+  }
+
+  /**
+   * Replaces the rules of a resource; identical rules are a no-op.
+   *
+   * @param name the resource
+   * @param rules the new rules
+   * @return the resource's state
+   */
+  public ResourceState load(String name, List<? extends Rule> rules) {
+    return resources.load(name, rules);
+  }
+
+  /** The resource's current rules (empty if unknown). */
+  public List<Rule> rules(String name) {
+    ResourceState state = resources.existing(name);
+    return state == null ? List.of() : state.chain().rules();
+  }
+
+  /** The known resources. */
+  public java.util.Set<String> resourceNames() {
+    return resources.names();
+  }
+
+  /** The state of a resource if it exists. */
+  public @Nullable ResourceState existing(String name) {
+    return resources.existing(name);
+  }
+
+  /** The entrance node of a context name, if known. */
+  public dev.guard.engine.internal.node.@Nullable EntranceNode entrance(String name) {
+    Entrance entrance = contexts.existing(name);
+    return entrance == null ? null : entrance.node();
+  }
+
+  /** How often a cap overflowed. */
+  public long overflows(Cap cap) {
+    return overflows.count(cap);
+  }
+
+  /**
+   * Opens an explicit context; null if the thread already has one.
+   *
+   * @param name the context name
+   * @param origin the caller's origin ("" when unknown)
+   * @return a handle to close, or null when nothing was opened
+   */
+  public @Nullable Object openContext(String name, String origin) {
+    return contexts.open(name, origin);
+  }
+
+  /**
+   * Closes a context opened by {@link #openContext}; ignored while it has open entries.
+   *
+   * @param handle the handle
+   */
+  public static void closeContext(Object handle) {
+    ContextRegistry.close((Context) handle);
+  }
+
+  /**
+   * Enters a resource: decides the call and records the outcome.
+   *
+   * @param resource the resource, from {@link #resolve}
+   * @param type the entry type
+   * @param count permits, {@code >= 0}
+   * @param prioritized whether the call may borrow from a future window
+   * @param args arguments for hot-parameter rules (may be null: none)
+   * @param contextName the implicit context's name if the thread has no context (null: default)
+   * @param origin the implicit context's origin if the thread has no context
+   * @return the admitted entry
+   * @throws BlockedException if a rule refused the call
+   */
+  public CallEntry enter(
+      ResourceState resource,
+      EntryType type,
+      int count,
+      boolean prioritized,
+      @Nullable Object @Nullable [] args,
+      @Nullable String contextName,
+      String origin) {
+    if (count < 0) {
+      throw new IllegalArgumentException("count must be >= 0, was " + count);
+    }
+    long now = nowNanos();
+    ThreadState thread = contexts.thread();
+    Context context = contexts.currentOrImplicit(thread, contextName, origin);
+    @Nullable Object[] arguments = args == null ? NO_ARGS : args;
+    CallEntry entry;
+    if (!resource.tracked()) {
+      entry = new CallEntry(this, resource, context, null, null, type, count, prioritized,
+          arguments, now);
+      context.current = entry;
+      return entry;
+    }
+    CallEntry parent = context.current;
+    DefaultNode node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
+    StatisticNode originNode = originNode(resource, context.origin);
+    entry = new CallEntry(this, resource, context, node, originNode, type, count, prioritized,
+        arguments, now);
+    context.current = entry;
+    try {
+      entry.chain.enter(entry);
+    } catch (BlockedException refused) {
+      recordBlock(entry, refused);
+      throw refused;
+    } catch (RuntimeException unexpected) {
+      reportInternalError(resource.name(), unexpected);
+    } catch (Error fatal) {
+      entry.tryMarkExited();
+      pop(entry);
+      throw fatal;
+    }
+    recordPass(entry);
+    return entry;
+  }
+
+  private @Nullable StatisticNode originNode(ResourceState resource, String origin) {
+    if (origin.isEmpty()) {
+      return null;
+    }
+    ClusterNode cluster = Objects.requireNonNull(resource.cluster());
+    StatisticNode node = cluster.originNode(origin);
+    if (node == null) {
+      overflows.report(Cap.ORIGINS, origin);
+    }
+    return node;
+  }
+
+  private void recordPass(CallEntry entry) {
+    long nowMs = entry.nowMs();
+    int count = entry.count();
+    DefaultNode node = Objects.requireNonNull(entry.node);
+    node.increaseThreads();
+    StatisticNode origin = entry.originNode;
+    StatisticNode in = entry.type() == EntryType.IN ? inbound : null;
+    if (origin != null) {
+      origin.increaseThreads();
+    }
+    if (in != null) {
+      in.increaseThreads();
+    }
+    if (entry.borrowed()) {
+      return;
+    }
+    node.addPass(nowMs, count);
+    if (origin != null) {
+      origin.addPass(nowMs, count);
+    }
+    if (in != null) {
+      in.addPass(nowMs, count);
+    }
+  }
+
+  private void recordBlock(CallEntry entry, BlockedException refused) {
+    long nowMs = entry.nowMs();
+    int count = entry.count();
+    entry.blockError = refused;
+    Objects.requireNonNull(entry.node).addBlock(nowMs, count);
+    if (entry.originNode != null) {
+      entry.originNode.addBlock(nowMs, count);
+    }
+    if (entry.type() == EntryType.IN) {
+      inbound.addBlock(nowMs, count);
+    }
+    entry.tryMarkExited();
+    pop(entry);
+  }
+
+  /**
+   * Exits an entry exactly once; see {@link dev.guard.engine.Entry#close()}.
+   *
+   * @param entry the entry
+   */
+  void exit(CallEntry entry) {
+    Context context = entry.context;
+    CallEntry current = context.current;
+    if (current == entry || current == null) {
+      if (entry.tryMarkExited()) {
+        complete(entry);
+        pop(entry);
+      }
+      return;
+    }
+    if (entry.isExited()) {
+      return;
+    }
+    for (CallEntry open = current; open != null; open = open.parent) {
+      if (open.tryMarkExited()) {
+        complete(open);
+      }
+    }
+    context.current = null;
+    if (context.implicit && context.owner.context == context) {
+      context.owner.context = null;
+    }
+    throw new EntryOrderException(
+        "entries must be closed in reverse order: closed " + entry + " while " + current
+            + " was open; every entry of the context has been exited");
+  }
+
+  private void complete(CallEntry entry) {
+    if (!entry.resource.tracked()) {
+      return;
+    }
+    long nowMs = nowMs();
+    long rt = Math.max(0, nowMs - entry.createMs);
+    int count = entry.count();
+    boolean failed = entry.error() != null;
+    Objects.requireNonNull(entry.node).addCompletion(nowMs, rt, count, failed);
+    if (entry.originNode != null) {
+      DefaultNode.complete(entry.originNode, nowMs, rt, count, failed);
+    }
+    if (entry.type() == EntryType.IN) {
+      DefaultNode.complete(inbound, nowMs, rt, count, failed);
+    }
+    try {
+      entry.chain.exit(entry);
+    } catch (RuntimeException unexpected) {
+      reportInternalError(entry.resource(), unexpected);
+    }
+  }
+
+  private static void pop(CallEntry entry) {
+    Context context = entry.context;
+    if (context.current == entry) {
+      context.current = entry.parent;
+    }
+    if (context.current == null && context.implicit && context.owner.context == context) {
+      context.owner.context = null;
+    }
+  }
+
+  private void reportInternalError(String resource, Throwable error) {
+    for (EngineListener listener : listeners) {
+      try {
+        listener.onInternalError(resource, error);
+      } catch (RuntimeException ignored) {
+        // listeners must not break the call path
+      }
+    }
+  }
+
+  @Override
+  public long occupyTimeoutMs() {
+    return config.occupyTimeoutMs();
+  }
+
+  @Override
+  public void sleep(long nanos) throws InterruptedException {
+    clock.sleep(nanos);
+  }
+
+  @Override
+  public @Nullable ClusterNode clusterNodeOf(String resource) {
+    ResourceState state = resources.existing(resource);
+    return state == null ? null : state.cluster();
+  }
+}

@@ -1,0 +1,35 @@
+package dev.guard.engine.internal;
+
+import dev.guard.engine.Cap;
+import dev.guard.engine.EngineListener;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Counts cap overflows and tells the listeners; the one place overflow policy is reported. */
+final class Overflows {
+
+  private final LongAdder[] counts = new LongAdder[Cap.values().length];
+  private final List<EngineListener> listeners;
+
+  Overflows(List<EngineListener> listeners) {
+    this.listeners = listeners;
+    for (int i = 0; i < counts.length; i++) {
+      counts[i] = new LongAdder();
+    }
+  }
+
+  void report(Cap cap, String name) {
+    counts[cap.ordinal()].increment();
+    for (EngineListener listener : listeners) {
+      try {
+        listener.onCapExceeded(cap, name);
+      } catch (RuntimeException ignored) {
+        // listeners must not break the call path
+      }
+    }
+  }
+
+  long count(Cap cap) {
+    return counts[cap.ordinal()].sum();
+  }
+}

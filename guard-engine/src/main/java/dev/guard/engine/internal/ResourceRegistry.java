@@ -1,0 +1,122 @@
+package dev.guard.engine.internal;
+
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.Cap;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.internal.chain.Chain;
+import dev.guard.engine.internal.chain.SlotContext;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The resources of one engine, bounded by {@link Cap#RESOURCES}, and their rules. Entering an
+ * unknown resource when full yields an untracked resource (admitted without statistics or checks,
+ * reported); loading rules for an unknown resource when full throws, so configured protection is
+ * never dropped silently. Rule changes compile a new chain under the resource's monitor (never on
+ * the call path) and swap it in atomically.
+ */
+final class ResourceRegistry {
+
+  private final ConcurrentHashMap<String, ResourceState> resources = new ConcurrentHashMap<>();
+  private final AtomicInteger size = new AtomicInteger();
+  private final EngineConfig config;
+  private final Overflows overflows;
+  private final List<EngineListener> listeners;
+  private final SlotContext slotContext;
+
+  ResourceRegistry(
+      EngineConfig config,
+      Overflows overflows,
+      List<EngineListener> listeners,
+      SlotContext slotContext) {
+    this.config = config;
+    this.overflows = overflows;
+    this.listeners = listeners;
+    this.slotContext = slotContext;
+  }
+
+  /** The state of a resource for entering it; untracked if the registry is full. */
+  ResourceState resolve(String name) {
+    ResourceState state = resources.get(name);
+    if (state != null) {
+      return state;
+    }
+    ResourceState created = create(name);
+    if (created == null) {
+      overflows.report(Cap.RESOURCES, name);
+      return ResourceState.untracked(name);
+    }
+    return created;
+  }
+
+  @Nullable ResourceState existing(String name) {
+    return resources.get(name);
+  }
+
+  Set<String> names() {
+    return Set.copyOf(resources.keySet());
+  }
+
+  /**
+   * Replaces a resource's rules (creating the resource if needed).
+   *
+   * @return the state of the resource
+   * @throws IllegalStateException if the resource is new and the registry is full
+   */
+  ResourceState load(String name, List<? extends Rule> rules) {
+    Objects.requireNonNull(rules, "rules");
+    ResourceState state = resources.get(name);
+    if (state == null) {
+      state = create(name);
+      if (state == null) {
+        overflows.report(Cap.RESOURCES, name);
+        throw new IllegalStateException(
+            "maxResources " + config.maxResources() + " reached; cannot add rules for '"
+                + name + "'");
+      }
+    }
+    replace(state, rules);
+    return state;
+  }
+
+  private void replace(ResourceState state, List<? extends Rule> rules) {
+    List<Rule> previous;
+    List<Rule> current;
+    synchronized (state) {
+      Chain old = state.chain();
+      Chain next = ChainCompiler.compile(state.name(), rules, old, slotContext);
+      if (next.rules().equals(old.rules())) {
+        return;
+      }
+      state.swapChain(next);
+      previous = old.rules();
+      current = next.rules();
+    }
+    for (EngineListener listener : listeners) {
+      try {
+        listener.onRulesReplaced(state.name(), previous, current);
+      } catch (RuntimeException ignored) {
+        // listeners must not break rule loading
+      }
+    }
+  }
+
+  private @Nullable ResourceState create(String name) {
+    if (size.incrementAndGet() > config.maxResources()) {
+      size.decrementAndGet();
+      return resources.get(name);
+    }
+    ResourceState fresh =
+        ResourceState.tracked(name, config.secondWindow(), config.maxOriginsPerResource());
+    ResourceState raced = resources.putIfAbsent(name, fresh);
+    if (raced != null) {
+      size.decrementAndGet();
+      return raced;
+    }
+    return fresh;
+  }
+}

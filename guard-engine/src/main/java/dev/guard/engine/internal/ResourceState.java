@@ -1,0 +1,88 @@
+package dev.guard.engine.internal;
+
+import dev.guard.engine.internal.chain.Chain;
+import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.stat.WindowGeometry;
+import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Everything an engine holds for one resource: its cluster node, its per-context nodes and its
+ * compiled chain. The chain is replaced atomically when the resource's rules change; statistics
+ * are never replaced.
+ */
+public final class ResourceState {
+
+  private final String name;
+  private final @Nullable ClusterNode cluster;
+  private final ConcurrentHashMap<String, DefaultNode> contextNodes = new ConcurrentHashMap<>();
+  private final @Nullable WindowGeometry geometry;
+  private volatile Chain chain = Chain.EMPTY;
+
+  private ResourceState(String name, @Nullable WindowGeometry geometry, int maxOrigins) {
+    this.name = name;
+    this.geometry = geometry;
+    this.cluster = geometry == null ? null : new ClusterNode(geometry, maxOrigins);
+  }
+
+  static ResourceState tracked(String name, WindowGeometry geometry, int maxOrigins) {
+    return new ResourceState(name, geometry, maxOrigins);
+  }
+
+  static ResourceState untracked(String name) {
+    return new ResourceState(name, null, 0);
+  }
+
+  /** The resource name. */
+  public String name() {
+    return name;
+  }
+
+  /** Whether the engine keeps statistics and applies rules for this resource. */
+  public boolean tracked() {
+    return cluster != null;
+  }
+
+  /** The resource-wide node; null for an untracked resource. */
+  public @Nullable ClusterNode cluster() {
+    return cluster;
+  }
+
+  /** The current compiled chain. */
+  public Chain chain() {
+    return chain;
+  }
+
+  void swapChain(Chain next) {
+    chain = next;
+  }
+
+  /**
+   * The node of this resource under a context, created (and attached under {@code parent}) on
+   * first use.
+   */
+  DefaultNode nodeFor(Entrance entrance, @Nullable DefaultNode parent) {
+    DefaultNode node = contextNodes.get(entrance.name());
+    if (node != null) {
+      return node;
+    }
+    ClusterNode clusterNode = java.util.Objects.requireNonNull(cluster, "untracked resource");
+    WindowGeometry windows = java.util.Objects.requireNonNull(geometry, "untracked resource");
+    DefaultNode created = new DefaultNode(name, windows, clusterNode);
+    DefaultNode raced = contextNodes.putIfAbsent(entrance.name(), created);
+    if (raced != null) {
+      return raced;
+    }
+    if (parent != null) {
+      parent.adopt(created);
+    } else {
+      entrance.node().adopt(created);
+    }
+    return created;
+  }
+
+  @Nullable DefaultNode existingNodeFor(String contextName) {
+    return contextNodes.get(contextName);
+  }
+}

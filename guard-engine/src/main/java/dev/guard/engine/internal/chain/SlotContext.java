@@ -1,0 +1,31 @@
+package dev.guard.engine.internal.chain;
+
+import dev.guard.engine.internal.node.ClusterNode;
+import org.jspecify.annotations.Nullable;
+
+/** The engine services a slot may use: settings, waiting and looking up other resources. */
+public interface SlotContext {
+
+  /**
+   * The longest wait of a prioritized call borrowing from a future bucket, in milliseconds.
+   *
+   * @return the occupy timeout
+   */
+  long occupyTimeoutMs();
+
+  /**
+   * Waits through the engine's time source.
+   *
+   * @param nanos how long
+   * @throws InterruptedException if interrupted while waiting
+   */
+  void sleep(long nanos) throws InterruptedException;
+
+  /**
+   * The cluster node of another resource, if it has ever been entered.
+   *
+   * @param resource the resource name
+   * @return its cluster node or null
+   */
+  @Nullable ClusterNode clusterNodeOf(String resource);
+}

@@ -1,0 +1,42 @@
+package dev.guard.engine.internal.chain;
+
+import dev.guard.api.rule.Rule;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Builds the slot of one rule kind for one resource. A chain holds one slot per kind that has
+ * rules, ordered by {@link #order()} (the numbers of the reference model: authority −6000, system
+ * −5000, hot parameters −3000, flow −2000, circuit breakers −1000). Adding a protection means
+ * adding one kind to the engine's list of kinds.
+ *
+ * @param <R> the rule type
+ */
+public interface SlotKind<R extends Rule> {
+
+  /**
+   * The position of this kind's slot in the chain; lower runs first.
+   *
+   * @return the order number
+   */
+  int order();
+
+  /**
+   * The rules this kind compiles.
+   *
+   * @return the rule type
+   */
+  Class<R> ruleType();
+
+  /**
+   * Builds the slot for a resource's rules of this kind.
+   *
+   * @param resource the resource
+   * @param rules its rules of this kind, non-empty, in evaluation order
+   * @param previous the slot this kind built for the previous rules of the resource, if any: state
+   *     of rules present in both (controllers, breakers) must carry over
+   * @param context the engine services slots may need
+   * @return the slot
+   */
+  Slot compile(String resource, List<R> rules, @Nullable Slot previous, SlotContext context);
+}

@@ -1,0 +1,74 @@
+package dev.guard.engine.internal.flow;
+
+import dev.guard.api.FlowBlockedException;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.internal.CallEntry;
+import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.stat.StatisticNode;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One flow rule ready to decide calls: its controller (whose state survives reloads of an equal
+ * rule), its preallocated refusal, and node selection (SEMANTICS 5.4).
+ *
+ * <p>Node selection: the rule applies to a call when its {@code limitApp} is {@code default}, equals
+ * the call's origin, or is {@code other} and no rule of the resource names the origin. It then
+ * measures, by strategy: DIRECT — the origin node for an origin-specific or {@code other} rule,
+ * else the resource's cluster node; RELATE — the cluster node of the related resource (the rule
+ * does not apply until that resource has been entered); CHAIN — this resource's node for the
+ * call's context, only when the context name is the rule's entrance.
+ */
+final class CompiledFlowRule {
+
+  final FlowRule rule;
+  final TrafficShapingController controller;
+  final FlowBlockedException refusal;
+  private final Set<String> namedApps;
+  private final boolean forEveryone;
+  private final boolean forOthers;
+
+  CompiledFlowRule(FlowRule rule, TrafficShapingController controller, Set<String> namedApps) {
+    this.rule = rule;
+    this.controller = controller;
+    this.refusal = new FlowBlockedException(rule.resource(), rule);
+    this.namedApps = namedApps;
+    this.forEveryone = rule.limitApp().equals(FlowRule.DEFAULT_APP);
+    this.forOthers = rule.limitApp().equals(FlowRule.OTHER_APP);
+  }
+
+  /** The node this rule measures for a call, or null when the rule does not apply to it. */
+  @Nullable StatisticNode select(CallEntry entry, SlotContext engine) {
+    String origin = entry.origin();
+    boolean specific;
+    if (forEveryone) {
+      specific = false;
+    } else if (forOthers) {
+      if (origin.isEmpty() || namedApps.contains(origin)) {
+        return null;
+      }
+      specific = true;
+    } else if (rule.limitApp().equals(origin)) {
+      specific = true;
+    } else {
+      return null;
+    }
+    switch (rule.strategy()) {
+      case RELATE:
+        ClusterNode related = engine.clusterNodeOf(java.util.Objects.requireNonNull(rule.refResource()));
+        return related == null ? null : related.stats();
+      case CHAIN:
+        DefaultNode node = entry.node();
+        return node != null && entry.contextName().equals(rule.refResource()) ? node.stats() : null;
+      case DIRECT:
+      default:
+        if (specific) {
+          return entry.originNode();
+        }
+        DefaultNode own = entry.node();
+        return own == null ? null : own.cluster().stats();
+    }
+  }
+}

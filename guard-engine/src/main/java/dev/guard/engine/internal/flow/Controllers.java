@@ -1,0 +1,28 @@
+package dev.guard.engine.internal.flow;
+
+import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowRule;
+
+/** Chooses the traffic-shaping controller of a flow rule (SEMANTICS 5.9). */
+final class Controllers {
+
+  private Controllers() {}
+
+  static TrafficShapingController of(FlowRule rule, long occupyTimeoutMs) {
+    if (rule.grade() == FlowGrade.CONCURRENCY) {
+      return new RejectController(FlowGrade.CONCURRENCY, rule.count(), occupyTimeoutMs);
+    }
+    switch (rule.behavior()) {
+      case WARM_UP:
+        return new WarmUpController(rule.count(), rule.warmUpPeriod(), rule.coldFactor());
+      case PACING:
+        return new PacingController(rule.count(), rule.maxQueueingTime());
+      case WARM_UP_PACING:
+        return new WarmUpPacingController(
+            rule.count(), rule.warmUpPeriod(), rule.coldFactor(), rule.maxQueueingTime());
+      case REJECT:
+      default:
+        return new RejectController(FlowGrade.QPS, rule.count(), occupyTimeoutMs);
+    }
+  }
+}

@@ -1,0 +1,65 @@
+package dev.guard.engine.internal.flow;
+
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.internal.chain.Slot;
+import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.chain.SlotKind;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Compiles flow rules into a {@link FlowSlot}. Rules with a specific {@code limitApp} are
+ * evaluated before {@code default} ones, otherwise in load order. A rule equal to one of the
+ * previous slot keeps that rule's controller, so warm-up tokens and pacing schedules survive a
+ * reload; a changed rule starts fresh.
+ */
+public final class FlowSlotKind implements SlotKind<FlowRule> {
+
+  /** The flow slot's position in the chain. */
+  public static final int ORDER = -2000;
+
+  @Override
+  public int order() {
+    return ORDER;
+  }
+
+  @Override
+  public Class<FlowRule> ruleType() {
+    return FlowRule.class;
+  }
+
+  @Override
+  public Slot compile(
+      String resource, List<FlowRule> rules, @Nullable Slot previous, SlotContext context) {
+    Map<FlowRule, TrafficShapingController> kept = new HashMap<>();
+    if (previous instanceof FlowSlot) {
+      for (CompiledFlowRule old : ((FlowSlot) previous).rules) {
+        kept.put(old.rule, old.controller);
+      }
+    }
+    Set<String> named = new HashSet<>();
+    for (FlowRule rule : rules) {
+      named.add(rule.limitApp());
+    }
+    named.remove(FlowRule.DEFAULT_APP);
+    named.remove(FlowRule.OTHER_APP);
+    List<FlowRule> ordered = new ArrayList<>(rules);
+    ordered.sort(Comparator.comparing(rule -> rule.limitApp().equals(FlowRule.DEFAULT_APP)));
+    CompiledFlowRule[] compiled = new CompiledFlowRule[ordered.size()];
+    for (int i = 0; i < compiled.length; i++) {
+      FlowRule rule = ordered.get(i);
+      TrafficShapingController controller = kept.get(rule);
+      if (controller == null) {
+        controller = Controllers.of(rule, context.occupyTimeoutMs());
+      }
+      compiled[i] = new CompiledFlowRule(rule, controller, Set.copyOf(named));
+    }
+    return new FlowSlot(compiled, context);
+  }
+}

@@ -1,0 +1,85 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
+import dev.guard.engine.ContextScope;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** SEMANTICS A8 and A9: limitApp per origin, and the RELATE and CHAIN strategies. */
+class OriginScenariosTest {
+
+  private static String callFrom(Scenario s, String origin) {
+    return callIn(s, "web", origin, "R");
+  }
+
+  private static String callIn(Scenario s, String context, String origin, String resource) {
+    try (ContextScope ignored = s.engine.enterContext(context, origin)) {
+      return s.call(resource);
+    }
+  }
+
+  @Test
+  void limitApp_specificOtherAndDefault_selectTheirNodes() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(
+        FlowRule.qps("R", 4),
+        FlowRule.qps("R", 1).withLimitApp("appA"),
+        FlowRule.qps("R", 2).withLimitApp("other")));
+
+    assertThat(callFrom(s, "appA")).isEqualTo("P");
+    assertThat(callFrom(s, "appA")).isEqualTo("B");
+    assertThat(callFrom(s, "appB")).isEqualTo("P");
+    assertThat(callFrom(s, "appB")).isEqualTo("P");
+    assertThat(callFrom(s, "appB")).isEqualTo("B");
+    assertThat(callFrom(s, "")).isEqualTo("P");
+    assertThat(callFrom(s, "appC")).isEqualTo("B");
+  }
+
+  @Test
+  void limitApp_refusal_namesTheOriginRule() {
+    Scenario s = new Scenario();
+    FlowRule forA = FlowRule.qps("R", 0).withLimitApp("appA");
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 4), forA));
+
+    try (ContextScope ignored = s.engine.enterContext("web", "appA")) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.engine.enter("R"))
+          .isInstanceOfSatisfying(BlockedException.class,
+              refused -> assertThat(refused.rule()).isEqualTo(forA));
+    }
+    assertThat(s.engine.stats("R").origin("appA")).get()
+        .satisfies(node -> assertThat(node.totalBlock()).isEqualTo(1));
+  }
+
+  @Test
+  void relate_limitsByTheRelatedResource_onceItExists() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("W",
+        List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATE, "Rd")));
+
+    assertThat(s.calls("W", 3)).isEqualTo("PPP");
+    assertThat(s.calls("Rd", 2)).isEqualTo("PP");
+    assertThat(s.call("W")).isEqualTo("B");
+    assertThat(s.at(1000).call("W")).isEqualTo("P");
+  }
+
+  @Test
+  void chain_appliesOnlyUnderItsEntrance() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("C",
+        List.of(FlowRule.qps("C", 1).withStrategy(FlowStrategy.CHAIN, "entranceA")));
+
+    assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("P");
+    assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("B");
+    assertThat(callIn(s, "entranceB", "", "C")).isEqualTo("P");
+    assertThat(callIn(s, "entranceB", "", "C")).isEqualTo("P");
+    assertThat(callIn(s, "entranceB", "", "C")).isEqualTo("P");
+    assertThat(s.engine.stats("C").context("entranceA")).get()
+        .satisfies(node -> assertThat(node.totalPass()).isEqualTo(1));
+    assertThat(s.engine.entranceStats("entranceB")).get()
+        .satisfies(node -> assertThat(node.totalPass()).isEqualTo(3));
+  }
+}

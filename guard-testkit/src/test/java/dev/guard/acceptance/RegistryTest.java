@@ -1,0 +1,149 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.Cap;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.GuardEngine;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Rule loading, carry-over of statistics, listeners and the caps' overflow policies. */
+class RegistryTest {
+
+  private final List<String> events = new ArrayList<>();
+  private final EngineListener recorder =
+      new EngineListener() {
+        @Override
+        public void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {
+          events.add("rules " + resource + " " + previous.size() + "->" + current.size());
+        }
+
+        @Override
+        public void onCapExceeded(Cap cap, String name) {
+          events.add(cap + " " + name);
+        }
+      };
+
+  @Test
+  void loadRules_replacesRulesAndKeepsStatistics() {
+    Scenario s = new Scenario(GuardEngine.builder().listener(recorder));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
+    assertThat(s.calls("R", 2)).isEqualTo("PB");
+
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2)));
+
+    assertThat(s.engine.rules("R")).containsExactly(FlowRule.qps("R", 2));
+    assertThat(s.calls("R", 2)).as("the earlier pass still counts").isEqualTo("PB");
+    assertThat(s.engine.stats("R").totalPass()).isEqualTo(2);
+    assertThat(events).containsExactly("rules R 0->1", "rules R 1->1");
+  }
+
+  @Test
+  void loadRules_identical_isSilentNoOp() {
+    Scenario s = new Scenario(GuardEngine.builder().listener(recorder));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1), FlowRule.qps("R", 1)));
+
+    assertThat(events).containsExactly("rules R 0->1");
+    assertThat(s.engine.rules("R")).hasSize(1);
+  }
+
+  @Test
+  void loadRules_ruleForAnotherResource_isRejected() {
+    Scenario s = new Scenario();
+
+    assertThatThrownBy(() -> s.engine.loadRules("R", List.of(FlowRule.qps("X", 1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("rule.resource")
+        .hasMessageContaining("'X'");
+  }
+
+  @Test
+  void resourceCap_unknownResourceWhenFull_passesUntrackedAndReports() {
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(1).listener(recorder));
+    s.call("first");
+
+    assertThat(s.call("second")).isEqualTo("P");
+
+    assertThat(s.engine.resources()).containsExactly("first");
+    assertThat(s.engine.overflows(Cap.RESOURCES)).isEqualTo(1);
+    assertThat(events).containsExactly("RESOURCES second");
+    assertThatThrownBy(() -> s.engine.loadRules("second", List.of(FlowRule.qps("second", 1))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("maxResources 1");
+  }
+
+  @Test
+  void contextCap_newNameWhenFull_fallsBackToDefaultContextAndKeepsRules() {
+    Scenario s = new Scenario(GuardEngine.builder().maxContexts(1).listener(recorder));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
+    try (var ignored = s.engine.enterContext("one", "")) {
+      s.call("R");
+    }
+
+    try (var ignored = s.engine.enterContext("two", "")) {
+      assertThat(s.call("R")).as("rules still apply").isEqualTo("B");
+    }
+    assertThat(s.engine.overflows(Cap.CONTEXTS)).isEqualTo(1);
+    assertThat(s.engine.entranceStats("two")).isEmpty();
+  }
+
+  @Test
+  void originCap_newOriginWhenFull_isMeasuredWithoutOriginNode() {
+    Scenario s = new Scenario(GuardEngine.builder().maxOriginsPerResource(1).listener(recorder));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1).withLimitApp("b")));
+    try (var ignored = s.engine.enterContext("web", "a")) {
+      s.call("R");
+    }
+
+    try (var ignored = s.engine.enterContext("web", "b")) {
+      assertThat(s.calls("R", 2)).as("b's rule has no node to measure").isEqualTo("PP");
+    }
+    assertThat(s.engine.overflows(Cap.ORIGINS)).isEqualTo(2);
+    assertThat(s.engine.stats("R").origin("b")).isEmpty();
+  }
+
+  @Test
+  void builder_optionSetTwice_isRejected() {
+    assertThatThrownBy(() -> GuardEngine.builder().maxResources(1).maxResources(2))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("maxResources");
+    assertThatThrownBy(() -> GuardEngine.builder().maxContexts(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxContexts must be > 0, was 0");
+    assertThatThrownBy(() -> GuardEngine.builder().secondWindow(3, java.time.Duration.ofSeconds(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("3");
+  }
+
+  @Test
+  void enterContext_reservedOrBlankName_isRejected() {
+    Scenario s = new Scenario();
+
+    assertThatThrownBy(() -> s.engine.enterContext("guard_default_context", ""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("reserved");
+    assertThatThrownBy(() -> s.engine.enterContext(" ", ""))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("context name");
+  }
+
+  @Test
+  void enterContext_insideAnother_keepsTheOuterOne() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("C", List.of(FlowRule.qps("C", 0)
+        .withStrategy(dev.guard.api.rule.FlowStrategy.CHAIN, "outer")));
+
+    try (var outer = s.engine.enterContext("outer", "")) {
+      try (var inner = s.engine.enterContext("inner", "")) {
+        assertThat(inner.opened()).isFalse();
+        assertThat(s.call("C")).isEqualTo("B");
+      }
+    }
+  }
+}
