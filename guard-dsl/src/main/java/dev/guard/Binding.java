@@ -43,13 +43,14 @@ final class Binding {
   <T> T execute(Callable<T> body, @Nullable Object @Nullable [] args) throws Exception {
     if (parts.length == 1) {
       CallEntry entry = enter(0, args);
+      long use = entry.generation();
       try {
         return body.call();
       } catch (Throwable failure) {
-        entry.recordError(failure);
+        entry.recordError(use, failure);
         throw failure;
       } finally {
-        entry.close();
+        entry.close(use);
       }
     }
     CallEntry[] entries = new CallEntry[parts.length];
@@ -66,7 +67,15 @@ final class Binding {
     }
   }
 
+  /** Enters one part reusing this thread's entry object (no allocation in steady state). */
   private CallEntry enter(int index, @Nullable Object @Nullable [] args) {
+    GuardPart part = parts[index];
+    return core.enterReusing(states[index], part.type(), 1, part.prioritized(), args,
+        part.entrance(), part.origin());
+  }
+
+  /** Enters one part of a composition with a fresh entry object. */
+  private CallEntry enterFresh(int index, @Nullable Object @Nullable [] args) {
     GuardPart part = parts[index];
     return core.enter(states[index], part.type(), 1, part.prioritized(), args, part.entrance(),
         part.origin());
@@ -75,7 +84,7 @@ final class Binding {
   private void enterAll(CallEntry[] entries, @Nullable Object @Nullable [] args) {
     for (int i = 0; i < entries.length; i++) {
       try {
-        entries[i] = enter(i, args);
+        entries[i] = enterFresh(i, args);
       } catch (BlockedException refused) {
         exitFrom(entries, i - 1);
         throw refused;

@@ -29,18 +29,22 @@ public final class CallEntry implements Entry {
     }
   }
 
+  private static final Object[] NO_ARGS = new Object[0];
+
   final EngineCore core;
-  final ResourceState resource;
-  final Context context;
-  final @Nullable CallEntry parent;
-  final @Nullable DefaultNode node;
-  final @Nullable StatisticNode originNode;
-  final Chain chain;
-  final long createMs;
-  private final EntryType type;
-  private final int count;
-  private final boolean prioritized;
-  private final @Nullable Object[] args;
+  ResourceState resource;
+  Context context;
+  @Nullable CallEntry parent;
+  @Nullable DefaultNode node;
+  @Nullable StatisticNode originNode;
+  Chain chain;
+  long createMs;
+  int depth;
+  private long generation;
+  private EntryType type;
+  private int count;
+  private boolean prioritized;
+  private @Nullable Object[] args;
   private long nowNanos;
   private boolean borrowed;
   private @Nullable Throwable error;
@@ -48,30 +52,86 @@ public final class CallEntry implements Entry {
   @SuppressWarnings("unused") // accessed through EXITED
   private volatile boolean exited;
 
+  /**
+   * Creates an entry for {@code resource} in {@code context}, pushed on top of the context's
+   * current entry. The decorator path reuses entries through {@link #reuse}; each use has a new
+   * {@link #generation()} so that a stale holder cannot close a later use.
+   */
   CallEntry(
       EngineCore core,
       ResourceState resource,
       Context context,
-      @Nullable DefaultNode node,
-      @Nullable StatisticNode originNode,
       EntryType type,
       int count,
       boolean prioritized,
-      @Nullable Object[] args,
+      @Nullable Object @Nullable [] args,
       long nowNanos) {
     this.core = core;
     this.resource = resource;
     this.context = context;
-    this.parent = context.current;
-    this.node = node;
-    this.originNode = originNode;
     this.chain = resource.chain();
     this.type = type;
-    this.count = count;
-    this.prioritized = prioritized;
-    this.args = args;
-    this.nowNanos = nowNanos;
-    this.createMs = nowNanos / 1_000_000L;
+    reuse(resource, context, type, count, prioritized, args, nowNanos);
+  }
+
+  void reuse(
+      ResourceState newResource,
+      Context newContext,
+      EntryType newType,
+      int newCount,
+      boolean newPrioritized,
+      @Nullable Object @Nullable [] newArgs,
+      long now) {
+    generation++;
+    resource = newResource;
+    context = newContext;
+    parent = newContext.current;
+    depth = parent == null ? 0 : parent.depth + 1;
+    node = null;
+    originNode = null;
+    chain = newResource.chain();
+    type = newType;
+    count = newCount;
+    prioritized = newPrioritized;
+    args = newArgs == null ? NO_ARGS : newArgs;
+    nowNanos = now;
+    createMs = now / 1_000_000L;
+    borrowed = false;
+    error = null;
+    blockError = null;
+    EXITED.setVolatile(this, false);
+  }
+
+  /** Which use of this entry object this is; see {@link #close(long)}. */
+  public long generation() {
+    return generation;
+  }
+
+  /**
+   * Records an error only if this entry is still in the given use.
+   *
+   * @param use the generation the caller entered with
+   * @param failure the error
+   */
+  public void recordError(long use, Throwable failure) {
+    if (generation == use) {
+      recordError(failure);
+    }
+  }
+
+  /**
+   * Exits this entry only if it is still in the given use.
+   *
+   * @param use the generation the caller entered with
+   */
+  public void close(long use) {
+    if (generation == use) {
+      core.exit(this);
+    }
+  }
+
+  boolean reusable() {
+    return isExited();
   }
 
   @Override

@@ -10,9 +10,9 @@ import org.jspecify.annotations.Nullable;
 final class Context {
 
   final ThreadState owner;
-  final Entrance entrance;
-  final String origin;
   final boolean implicit;
+  Entrance entrance;
+  String origin;
   @Nullable CallEntry current;
 
   Context(ThreadState owner, Entrance entrance, String origin, boolean implicit) {

@@ -39,9 +39,7 @@ final class ContextRegistry {
   Context currentOrImplicit(ThreadState thread, @Nullable String name, String origin) {
     Context context = thread.context;
     if (context == null) {
-      Entrance entrance = name == null ? defaultEntrance : entrance(name);
-      context = new Context(thread, entrance, origin, true);
-      thread.context = context;
+      context = thread.openImplicit(name == null ? defaultEntrance : entrance(name), origin);
     }
     return context;
   }
@@ -70,8 +68,8 @@ final class ContextRegistry {
 
   /** Closes an explicit context if it is still the thread's and has no open entry. */
   static void close(Context context) {
-    if (context.owner.context == context && context.current == null) {
-      context.owner.context = null;
+    if (context.current == null) {
+      context.owner.discard(context);
     }
   }
 

@@ -31,7 +31,6 @@ import org.jspecify.annotations.Nullable;
  */
 public final class EngineCore implements SlotContext {
 
-  private static final Object[] NO_ARGS = new Object[0];
   private static final MethodHandle CORE_OF_ENGINE;
 
   static {
@@ -184,7 +183,7 @@ public final class EngineCore implements SlotContext {
    * @param args arguments for hot-parameter rules (may be null: none)
    * @param contextName the implicit context's name if the thread has no context (null: default)
    * @param origin the implicit context's origin if the thread has no context
-   * @return the admitted entry
+   * @return the admitted entry, a new object the caller may keep
    * @throws BlockedException if a rule refused the call
    */
   public CallEntry enter(
@@ -195,26 +194,52 @@ public final class EngineCore implements SlotContext {
       @Nullable Object @Nullable [] args,
       @Nullable String contextName,
       String origin) {
+    return enter(resource, type, count, prioritized, args, contextName, origin, false);
+  }
+
+  /**
+   * Like {@link #enter}, but the entry object is reused by later calls of this thread at the same
+   * nesting depth once it has exited. For callers that exit it themselves and never let it
+   * escape; they close it with {@link CallEntry#close(long)} and the generation read right after
+   * entering, so a reused entry is never closed by a stale holder.
+   *
+   * @return the admitted entry
+   */
+  public CallEntry enterReusing(
+      ResourceState resource,
+      EntryType type,
+      int count,
+      boolean prioritized,
+      @Nullable Object @Nullable [] args,
+      @Nullable String contextName,
+      String origin) {
+    return enter(resource, type, count, prioritized, args, contextName, origin, true);
+  }
+
+  private CallEntry enter(
+      ResourceState resource,
+      EntryType type,
+      int count,
+      boolean prioritized,
+      @Nullable Object @Nullable [] args,
+      @Nullable String contextName,
+      String origin,
+      boolean reusing) {
     if (count < 0) {
       throw new IllegalArgumentException("count must be >= 0, was " + count);
     }
     long now = nowNanos();
     ThreadState thread = contexts.thread();
     Context context = contexts.currentOrImplicit(thread, contextName, origin);
-    @Nullable Object[] arguments = args == null ? NO_ARGS : args;
-    CallEntry entry;
+    CallEntry entry = newEntry(thread, reusing, resource, context, type, count, prioritized, args,
+        now);
+    context.current = entry;
     if (!resource.tracked()) {
-      entry = new CallEntry(this, resource, context, null, null, type, count, prioritized,
-          arguments, now);
-      context.current = entry;
       return entry;
     }
-    CallEntry parent = context.current;
-    DefaultNode node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
-    StatisticNode originNode = originNode(resource, context.origin);
-    entry = new CallEntry(this, resource, context, node, originNode, type, count, prioritized,
-        arguments, now);
-    context.current = entry;
+    CallEntry parent = entry.parent;
+    entry.node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
+    entry.originNode = originNode(resource, context.origin);
     try {
       entry.chain.enter(entry);
     } catch (BlockedException refused) {
@@ -229,6 +254,31 @@ public final class EngineCore implements SlotContext {
     }
     recordPass(entry);
     return entry;
+  }
+
+  private CallEntry newEntry(
+      ThreadState thread,
+      boolean reusing,
+      ResourceState resource,
+      Context context,
+      EntryType type,
+      int count,
+      boolean prioritized,
+      @Nullable Object @Nullable [] args,
+      long now) {
+    if (!reusing) {
+      return new CallEntry(this, resource, context, type, count, prioritized, args, now);
+    }
+    CallEntry top = context.current;
+    int depth = top == null ? 0 : top.depth + 1;
+    CallEntry pooled = thread.pooled(depth);
+    if (pooled != null) {
+      pooled.reuse(resource, context, type, count, prioritized, args, now);
+      return pooled;
+    }
+    CallEntry fresh = new CallEntry(this, resource, context, type, count, prioritized, args, now);
+    thread.pool(depth, fresh);
+    return fresh;
   }
 
   private @Nullable StatisticNode originNode(ResourceState resource, String origin) {
@@ -307,8 +357,8 @@ public final class EngineCore implements SlotContext {
       }
     }
     context.current = null;
-    if (context.implicit && context.owner.context == context) {
-      context.owner.context = null;
+    if (context.implicit) {
+      context.owner.discard(context);
     }
     throw new EntryOrderException(
         "entries must be closed in reverse order: closed " + entry + " while " + current
@@ -342,8 +392,8 @@ public final class EngineCore implements SlotContext {
     if (context.current == entry) {
       context.current = entry.parent;
     }
-    if (context.current == null && context.implicit && context.owner.context == context) {
-      context.owner.context = null;
+    if (context.current == null && context.implicit) {
+      context.owner.discard(context);
     }
   }
 
