@@ -22,7 +22,7 @@ import org.openjdk.jmh.infra.ThreadParams;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class HotParamBenchmark {

@@ -25,7 +25,7 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 5, time = 1)
+@Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class RefusalBenchmark {
