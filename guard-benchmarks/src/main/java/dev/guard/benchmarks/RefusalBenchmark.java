@@ -1,0 +1,131 @@
+package dev.guard.benchmarks;
+
+import com.alibaba.csp.sentinel.slots.block.RuleConstant;
+import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
+import io.github.bucket4j.Bucket;
+import io.github.resilience4j.ratelimiter.RateLimiter;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Scenario 5: the refusal path. Sentinel's rule has count 0 and refuses every call; the other
+ * libraries cannot be configured below one permit, so they get one permit per second and refuse
+ * all the other calls.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 1)
+@Fork(2)
+public class RefusalBenchmark {
+  // guard: add a GuardState and a guard() method here (a qps rule that refuses; catch the refusal).
+
+  /** A Sentinel QPS flow rule with count 0; the {@code BlockException} is caught. */
+  @State(Scope.Benchmark)
+  public static class SentinelState {
+    static final String RESOURCE = "bench-refusal";
+
+    public SentinelState() {
+      Sentinel.addFlowRule(
+          new FlowRule(RESOURCE).setGrade(RuleConstant.FLOW_GRADE_QPS).setCount(0));
+    }
+
+    /** Checks that the rule refuses nearly every call. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("Sentinel QPS rule with count 0", this::call);
+    }
+
+    Object call() {
+      return Sentinel.call(RESOURCE, Calls.BODY);
+    }
+  }
+
+  /** A Resilience4j rate limiter of one permit per second; {@code RequestNotPermitted} is caught. */
+  @State(Scope.Benchmark)
+  public static class Resilience4jState {
+    final Supplier<Object> decorated =
+        RateLimiter.decorateSupplier(Resilience4j.rateLimiter("bench-refusal", 1), Calls.BODY);
+
+    /** Checks that the limiter refuses nearly every call. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("Resilience4j rate limiter at 1/s", this::call);
+    }
+
+    Object call() {
+      return Resilience4j.call(decorated);
+    }
+  }
+
+  /** A Bucket4j bucket of one token refilled once a second. */
+  @State(Scope.Benchmark)
+  public static class Bucket4jState {
+    final Bucket bucket =
+        Bucket.builder()
+            .addLimit(limit -> limit.capacity(1).refillGreedy(1, Duration.ofSeconds(1)))
+            .build();
+
+    /** Checks that the bucket refuses nearly every call. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("Bucket4j bucket at 1/s", this::call);
+    }
+
+    Object call() {
+      return bucket.tryConsume(1) ? Calls.BODY.get() : Calls.REFUSED;
+    }
+  }
+
+  /** A Guava rate limiter at one permit per second. */
+  @State(Scope.Benchmark)
+  public static class GuavaState {
+    final com.google.common.util.concurrent.RateLimiter limiter =
+        com.google.common.util.concurrent.RateLimiter.create(1.0);
+
+    /** Checks that the limiter refuses nearly every call. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("Guava rate limiter at 1/s", this::call);
+    }
+
+    Object call() {
+      return limiter.tryAcquire() ? Calls.BODY.get() : Calls.REFUSED;
+    }
+  }
+
+  /** {@code SphU.entry} throws {@code FlowException}, which is caught. */
+  @Benchmark
+  public Object sentinel(SentinelState state) {
+    return state.call();
+  }
+
+  /** The decorated supplier throws {@code RequestNotPermitted}, which is caught. */
+  @Benchmark
+  public Object resilience4j(Resilience4jState state) {
+    return state.call();
+  }
+
+  /** {@code bucket.tryConsume(1)} returns false. */
+  @Benchmark
+  public Object bucket4j(Bucket4jState state) {
+    return state.call();
+  }
+
+  /** {@code limiter.tryAcquire()} returns false. */
+  @Benchmark
+  public Object guava(GuavaState state) {
+    return state.call();
+  }
+}
