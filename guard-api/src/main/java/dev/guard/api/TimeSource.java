@@ -28,6 +28,19 @@ public interface TimeSource {
   long nanoTime();
 
   /**
+   * Returns a reading of the same clock as {@link #nanoTime()} that may lag behind it by up to
+   * about a millisecond, in exchange for being cheaper to take. Engines use it for statistics and
+   * decisions that work at millisecond precision (sliding windows, response times) and use {@link
+   * #nanoTime()} where nanoseconds matter (pacing). The default returns {@link #nanoTime()}, so a
+   * manual clock stays exact.
+   *
+   * @return the current reading in nanoseconds, possibly up to about a millisecond old
+   */
+  default long coarseNanoTime() {
+    return nanoTime();
+  }
+
+  /**
    * Returns the current reading in whole milliseconds, derived from {@link #nanoTime()} by
    * rounding toward negative infinity.
    *
@@ -48,7 +61,9 @@ public interface TimeSource {
 
   /**
    * Returns the time source backed by the JVM's monotonic clock ({@code System.nanoTime()}) that
-   * waits with {@code Thread.sleep}.
+   * waits by parking the thread. Its {@link #coarseNanoTime()} serves a value refreshed every
+   * millisecond by one daemon thread, started on the first coarse read; {@link
+   * #nanoTime()} always reads the clock.
    *
    * @return the shared system time source
    */

@@ -1,9 +1,12 @@
 package dev.guard.benchmarks;
 
+import dev.guard.Guard;
+import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeRuleManager;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRuleManager;
 import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRuleManager;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -25,7 +28,31 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class NoRulesBenchmark {
-  // guard: add a GuardState and a guard() method here.
+  /** guard: a resource with no rules, on its own engine, through the decorator with a fallback. */
+  @State(Scope.Benchmark)
+  public static class GuardState {
+    final Supplier<Object> decorated =
+        Guard.of("bench-no-rules")
+            .on(GuardEngine.builder().build())
+            .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
+
+    /** Checks that the guard takes the measured path. */
+    @Setup
+    public void check() {
+      Sanity.requireAllAdmitted("guard resource without rules", this::call);
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** {@code Guard...decorateOrElse(body, fallback).get()}. */
+  @Benchmark
+  public Object guard(GuardState state) {
+    return state.call();
+  }
+
 
   /** A Sentinel resource for which no rule of any kind is loaded. */
   @State(Scope.Benchmark)

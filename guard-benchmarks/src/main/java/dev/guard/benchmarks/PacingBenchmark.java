@@ -1,9 +1,12 @@
 package dev.guard.benchmarks;
 
+import dev.guard.Guard;
+import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -26,7 +29,31 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class PacingBenchmark {
-  // guard: add a GuardState and a guard() method here (qps(1e9).pacing(500 ms)).
+  /** guard: a pacing rule with a huge count (1 ns spacing), on its own engine, through the decorator with a fallback. */
+  @State(Scope.Benchmark)
+  public static class GuardState {
+    final Supplier<Object> decorated =
+        Guard.of("bench-pacing").qps(Calls.HUGE_RATE).pacing(MAX_QUEUEING)
+            .on(GuardEngine.builder().build())
+            .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
+
+    /** Checks that the guard takes the measured path. */
+    @Setup
+    public void check() {
+      Sanity.requireAllAdmitted("guard pacing rule", this::call);
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** {@code Guard...decorateOrElse(body, fallback).get()}. */
+  @Benchmark
+  public Object guard(GuardState state) {
+    return state.call();
+  }
+
 
   /** The longest a call may queue for its turn. */
   static final Duration MAX_QUEUEING = Duration.ofMillis(500);

@@ -1,5 +1,7 @@
 package dev.guard.benchmarks;
 
+import dev.guard.Guard;
+import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import io.github.bucket4j.Bucket;
@@ -28,7 +30,31 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class QpsPassBenchmark {
-  // guard: add a GuardState and a guard() method here (Guard.of(..).qps(1e9)...decorate(body)).
+  /** guard: one QPS rule with a huge count, on its own engine, through the decorator with a fallback. */
+  @State(Scope.Benchmark)
+  public static class GuardState {
+    final Supplier<Object> decorated =
+        Guard.of("bench-qps-pass").qps(Calls.HUGE_RATE)
+            .on(GuardEngine.builder().build())
+            .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
+
+    /** Checks that the guard takes the measured path. */
+    @Setup
+    public void check() {
+      Sanity.requireAllAdmitted("guard QPS rule", this::call);
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** {@code Guard...decorateOrElse(body, fallback).get()}. */
+  @Benchmark
+  public Object guard(GuardState state) {
+    return state.call();
+  }
+
 
   /** A Sentinel QPS flow rule with a huge count. */
   @State(Scope.Benchmark)

@@ -1,5 +1,7 @@
 package dev.guard.benchmarks;
 
+import dev.guard.Guard;
+import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import io.github.bucket4j.Bucket;
@@ -29,7 +31,31 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class RefusalBenchmark {
-  // guard: add a GuardState and a guard() method here (a qps rule that refuses; catch the refusal).
+  /** guard: a QPS rule of 0: every call is refused, on its own engine, through the decorator with a fallback. */
+  @State(Scope.Benchmark)
+  public static class GuardState {
+    final Supplier<Object> decorated =
+        Guard.of("bench-refusal").qps(0)
+            .on(GuardEngine.builder().build())
+            .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
+
+    /** Checks that the guard takes the measured path. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("guard QPS rule of 0", this::call);
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** {@code Guard...decorateOrElse(body, fallback).get()}. */
+  @Benchmark
+  public Object guard(GuardState state) {
+    return state.call();
+  }
+
 
   /** A Sentinel QPS flow rule with count 0; the {@code BlockException} is caught. */
   @State(Scope.Benchmark)

@@ -99,7 +99,7 @@ public final class CallEntry implements Entry {
     borrowed = false;
     error = null;
     blockError = null;
-    EXITED.setVolatile(this, false);
+    EXITED.setRelease(this, false);
   }
 
   /** Which use of this entry object this is; see {@link #close(long)}. */

@@ -61,7 +61,7 @@ public final class EngineCore implements SlotContext {
    */
   public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners) {
     this.clock = clock;
-    this.originNanos = clock.nanoTime();
+    this.originNanos = clock.coarseNanoTime();
     this.config = config;
     this.listeners = List.copyOf(listeners);
     this.overflows = new Overflows(this.listeners);
@@ -84,15 +84,24 @@ public final class EngineCore implements SlotContext {
     }
   }
 
-  /** Engine time in nanoseconds: non-negative, measured from the engine's creation. */
+  /**
+   * Engine time in nanoseconds from the clock's coarse reading (millisecond precision): what
+   * statistics and most decisions use. Non-negative, measured from the engine's creation.
+   */
   public long nowNanos() {
-    long now = clock.nanoTime() - originNanos;
+    long now = clock.coarseNanoTime() - originNanos;
     return now < 0 ? 0 : now;
   }
 
   /** Engine time in milliseconds. */
   public long nowMs() {
     return nowNanos() / 1_000_000L;
+  }
+
+  @Override
+  public long preciseNowNanos() {
+    long now = clock.nanoTime() - originNanos;
+    return now < 0 ? 0 : now;
   }
 
   /** The engine's settings. */

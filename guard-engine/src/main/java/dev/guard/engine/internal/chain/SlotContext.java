@@ -14,6 +14,13 @@ public interface SlotContext {
   long occupyTimeoutMs();
 
   /**
+   * A precise reading of engine time, for decisions that need nanoseconds (pacing).
+   *
+   * @return engine time in nanoseconds
+   */
+  long preciseNowNanos();
+
+  /**
    * Waits through the engine's time source.
    *
    * @param nanos how long

@@ -26,6 +26,7 @@ final class CompiledFlowRule {
   final FlowRule rule;
   final TrafficShapingController controller;
   final FlowBlockedException refusal;
+  final boolean precise;
   private final Set<String> namedApps;
   private final boolean forEveryone;
   private final boolean forOthers;
@@ -34,6 +35,7 @@ final class CompiledFlowRule {
     this.rule = rule;
     this.controller = controller;
     this.refusal = new FlowBlockedException(rule.resource(), rule);
+    this.precise = controller.needsPreciseTime();
     this.namedApps = namedApps;
     this.forEveryone = rule.limitApp().equals(FlowRule.DEFAULT_APP);
     this.forOthers = rule.limitApp().equals(FlowRule.OTHER_APP);

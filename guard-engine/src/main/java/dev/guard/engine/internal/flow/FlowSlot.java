@@ -29,8 +29,9 @@ final class FlowSlot implements Slot {
         continue;
       }
       int permits = entry.count();
+      long nanos = rule.precise ? engine.preciseNowNanos() : entry.nowNanos();
       long decision =
-          rule.controller.decide(node, permits, entry.prioritized(), entry.nowNanos(), entry.nowMs());
+          rule.controller.decide(node, permits, entry.prioritized(), nanos, entry.nowMs());
       if (decision == Decision.BLOCK) {
         throw rule.refusal;
       }

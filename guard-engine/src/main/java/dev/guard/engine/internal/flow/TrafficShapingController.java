@@ -26,6 +26,16 @@ public interface TrafficShapingController {
   long decide(FlowMetrics node, int permits, boolean prioritized, long nowNanos, long nowMs);
 
   /**
+   * Tells whether decisions need the time to the nanosecond (pacing). Others are given the
+   * engine's cheaper, millisecond-precise reading.
+   *
+   * @return whether {@code nowNanos} must be a precise reading
+   */
+  default boolean needsPreciseTime() {
+    return false;
+  }
+
+  /**
    * Gives back what an admitting decision with a wait reserved, because the caller abandoned the
    * wait (it was interrupted). Called at most once per such decision.
    *

@@ -46,6 +46,11 @@ public final class WarmUpPacingController implements TrafficShapingController {
   }
 
   @Override
+  public boolean needsPreciseTime() {
+    return true;
+  }
+
+  @Override
   public long decide(FlowMetrics node, int permits, boolean prioritized, long nowNanos, long nowMs) {
     if (permits <= 0) {
       return Decision.PASS;
