@@ -8,6 +8,7 @@ import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.ResourceState;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -41,8 +42,27 @@ final class Binding {
 
   /** Runs a body under every part; business exceptions pass through as the same instance. */
   <T> T execute(Callable<T> body, @Nullable Object @Nullable [] args) throws Exception {
+    return execute(body, args, null);
+  }
+
+  /**
+   * Runs a body under every part. A refusal goes to {@code onBlocked} when given (no exception is
+   * thrown on that path), else it is thrown.
+   */
+  <T> T execute(
+      Callable<T> body,
+      @Nullable Object @Nullable [] args,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked)
+      throws Exception {
     if (parts.length == 1) {
       CallEntry entry = enter(0, args);
+      BlockedException refused = entry.refusal();
+      if (refused != null) {
+        if (onBlocked == null) {
+          throw refused;
+        }
+        return onBlocked.apply(refused);
+      }
       long use = entry.generation();
       try {
         return body.call();
@@ -54,7 +74,14 @@ final class Binding {
       }
     }
     CallEntry[] entries = new CallEntry[parts.length];
-    enterAll(entries, args);
+    try {
+      enterAll(entries, args);
+    } catch (BlockedException refused) {
+      if (onBlocked == null) {
+        throw refused;
+      }
+      return onBlocked.apply(refused);
+    }
     try {
       return body.call();
     } catch (Throwable failure) {

@@ -349,15 +349,11 @@ public final class Guard {
    */
   public <T> Supplier<T> decorateOrElse(
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+    Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Supplier<T> guarded = decorate(supplier);
-    return () -> {
-      try {
-        return guarded.get();
-      } catch (BlockedException refused) {
-        return onBlocked.apply(refused);
-      }
-    };
+    Binding bound = bound();
+    Callable<T> body = supplier::get;
+    return () -> Execution.unchecked(bound, body, null, onBlocked);
   }
 
   /**
@@ -393,12 +389,9 @@ public final class Guard {
    */
   public <T> T callOrElse(
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+    Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    try {
-      return call(supplier);
-    } catch (BlockedException refused) {
-      return onBlocked.apply(refused);
-    }
+    return Execution.unchecked(bound(), supplier::get, null, onBlocked);
   }
 
   /**

@@ -207,6 +207,11 @@ public final class CallEntry implements Entry {
     return borrowed;
   }
 
+  /** Why the call was refused; null when it was admitted. */
+  public @Nullable BlockedException refusal() {
+    return blockError;
+  }
+
   /** The traced business error, if any. */
   public @Nullable Throwable error() {
     return error;

@@ -203,16 +203,22 @@ public final class EngineCore implements SlotContext {
       @Nullable Object @Nullable [] args,
       @Nullable String contextName,
       String origin) {
-    return enter(resource, type, count, prioritized, args, contextName, origin, false);
+    CallEntry entry = enter(resource, type, count, prioritized, args, contextName, origin, false);
+    BlockedException refusal = entry.refusal();
+    if (refusal != null) {
+      throw refusal;
+    }
+    return entry;
   }
 
   /**
    * Like {@link #enter}, but the entry object is reused by later calls of this thread at the same
    * nesting depth once it has exited. For callers that exit it themselves and never let it
    * escape; they close it with {@link CallEntry#close(long)} and the generation read right after
-   * entering, so a reused entry is never closed by a stale holder.
+   * entering, so a reused entry is never closed by a stale holder. A refusal is returned, not
+   * thrown: the entry is then already exited and {@link CallEntry#refusal()} says why.
    *
-   * @return the admitted entry
+   * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
    */
   public CallEntry enterReusing(
       ResourceState resource,
@@ -250,10 +256,11 @@ public final class EngineCore implements SlotContext {
     entry.node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
     entry.originNode = originNode(resource, context.origin);
     try {
-      entry.chain.enter(entry);
-    } catch (BlockedException refused) {
-      recordBlock(entry, refused);
-      throw refused;
+      BlockedException refused = entry.chain.enter(entry);
+      if (refused != null) {
+        recordBlock(entry, refused);
+        return entry;
+      }
     } catch (RuntimeException unexpected) {
       reportInternalError(resource.name(), unexpected);
     } catch (Error fatal) {

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.chain;
 
+import dev.guard.api.BlockedException;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.CallEntry;
 import java.util.List;
@@ -39,14 +40,19 @@ public final class Chain {
   }
 
   /**
-   * Runs every slot's entry decision in order; the first refusal propagates.
+   * Runs the slots' entry decisions in order until one refuses.
    *
    * @param entry the entry
+   * @return null when every slot admitted the entry, else the first refusal
    */
-  public void enter(CallEntry entry) {
+  public @Nullable BlockedException enter(CallEntry entry) {
     for (Slot slot : slots) {
-      slot.enter(entry);
+      BlockedException refusal = slot.enter(entry);
+      if (refusal != null) {
+        return refusal;
+      }
     }
+    return null;
   }
 
   /**

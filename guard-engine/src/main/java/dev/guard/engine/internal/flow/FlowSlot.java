@@ -1,9 +1,11 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.api.BlockedException;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.stat.StatisticNode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Applies a resource's flow rules in order (origin-specific before {@code default}); the first
@@ -22,7 +24,7 @@ final class FlowSlot implements Slot {
   }
 
   @Override
-  public void enter(CallEntry entry) {
+  public @Nullable BlockedException enter(CallEntry entry) {
     for (CompiledFlowRule rule : rules) {
       StatisticNode node = rule.select(entry, engine);
       if (node == null) {
@@ -33,15 +35,17 @@ final class FlowSlot implements Slot {
       long decision =
           rule.controller.decide(node, permits, entry.prioritized(), nanos, entry.nowMs());
       if (decision == Decision.BLOCK) {
-        throw rule.refusal;
+        return rule.refusal;
       }
-      if (decision != Decision.PASS) {
-        await(entry, rule, node, decision);
+      if (decision != Decision.PASS && !await(entry, rule, node, decision)) {
+        return rule.refusal;
       }
     }
+    return null;
   }
 
-  private void await(CallEntry entry, CompiledFlowRule rule, StatisticNode node, long decision) {
+  /** Waits out an admitting decision; false if the wait was interrupted (reservation released). */
+  private boolean await(CallEntry entry, CompiledFlowRule rule, StatisticNode node, long decision) {
     long waitNanos = Decision.waitNanos(decision);
     boolean borrowed = Decision.borrowed(decision);
     long nowMs = entry.nowMs();
@@ -61,8 +65,9 @@ final class FlowSlot implements Slot {
       } else {
         rule.controller.cancel(decision, permits);
       }
-      throw rule.refusal;
+      return false;
     }
     entry.waited(waitNanos);
+    return true;
   }
 }
