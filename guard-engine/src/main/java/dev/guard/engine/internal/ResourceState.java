@@ -19,6 +19,10 @@ public final class ResourceState {
   private final ConcurrentHashMap<String, DefaultNode> contextNodes = new ConcurrentHashMap<>();
   private final @Nullable WindowGeometry geometry;
   private volatile Chain chain = Chain.EMPTY;
+  private volatile @Nullable ContextNode lastUsed;
+
+  /** The per-context node used last, with its entrance: most resources see one context. */
+  private record ContextNode(Entrance entrance, DefaultNode node) {}
 
   private ResourceState(String name, @Nullable WindowGeometry geometry, int maxOrigins) {
     this.name = name;
@@ -63,10 +67,19 @@ public final class ResourceState {
    * first use.
    */
   DefaultNode nodeFor(Entrance entrance, @Nullable DefaultNode parent) {
-    DefaultNode node = contextNodes.get(entrance.name());
-    if (node != null) {
-      return node;
+    ContextNode last = lastUsed;
+    if (last != null && last.entrance() == entrance) {
+      return last.node();
     }
+    DefaultNode node = contextNodes.get(entrance.name());
+    if (node == null) {
+      node = createNode(entrance, parent);
+    }
+    lastUsed = new ContextNode(entrance, node);
+    return node;
+  }
+
+  private DefaultNode createNode(Entrance entrance, @Nullable DefaultNode parent) {
     ClusterNode clusterNode = java.util.Objects.requireNonNull(cluster, "untracked resource");
     WindowGeometry windows = java.util.Objects.requireNonNull(geometry, "untracked resource");
     DefaultNode created = new DefaultNode(name, windows, clusterNode);
