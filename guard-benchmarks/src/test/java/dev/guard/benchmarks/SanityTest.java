@@ -24,6 +24,25 @@ class SanityTest {
   }
 
   @Test
+  void guard_everyScenario_takesTheClaimedPath() {
+    var noRules = new NoRulesBenchmark.GuardState();
+    var qps = new QpsPassBenchmark.GuardState();
+    var refusal = new RefusalBenchmark.GuardState();
+    var warmUp = new WarmUpBenchmark.GuardState();
+    var pacing = new PacingBenchmark.GuardState();
+    assertThatCode(noRules::check).doesNotThrowAnyException();
+    assertThatCode(qps::check).doesNotThrowAnyException();
+    assertThatCode(refusal::check).doesNotThrowAnyException();
+    assertThatCode(warmUp::check).doesNotThrowAnyException();
+    assertThatCode(pacing::check).doesNotThrowAnyException();
+    assertAdmitsAll(noRules::call);
+    assertAdmitsAll(qps::call);
+    assertRefusesMost(refusal::call);
+    assertAdmitsAll(warmUp::call);
+    assertAdmitsAll(pacing::call);
+  }
+
+  @Test
   void noRules_sentinel_admitsEveryCall() {
     var state = new NoRulesBenchmark.SentinelState();
     assertThatCode(state::check).doesNotThrowAnyException();
