@@ -59,7 +59,8 @@ class ArrivalScheduleTest {
 
   @Test
   void then_twoSchedules_shiftsTheSecondByTheFirstsLength() {
-    ArrivalSchedule joined = ArrivalSchedule.atMillis(0, 300).then(ArrivalSchedule.atMillis(0, 300));
+    ArrivalSchedule joined =
+        ArrivalSchedule.atMillis(0, 300).then(ArrivalSchedule.atMillis(0, 300));
 
     assertThat(joined.offsets()).containsExactly(Duration.ZERO, Duration.ofMillis(300),
         Duration.ofMillis(300), Duration.ofMillis(600));

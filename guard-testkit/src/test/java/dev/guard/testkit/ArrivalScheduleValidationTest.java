@@ -55,7 +55,8 @@ class ArrivalScheduleValidationTest {
   void atMillis_decreasingOffset_rejectedNamingTheIndex() {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> ArrivalSchedule.atMillis(0, 500, 400))
-        .withMessage("offsetsMillis[2] must not be smaller than the offset before it (500), was 400");
+        .withMessage(
+            "offsetsMillis[2] must not be smaller than the offset before it (500), was 400");
   }
 
   @Test

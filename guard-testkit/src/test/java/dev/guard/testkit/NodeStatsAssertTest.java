@@ -62,7 +62,8 @@ class NodeStatsAssertTest {
 
     assertThat(engine.stats("R")).hasConcurrency(1);
     assertThatThrownBy(() -> assertThat(engine.stats("R")).hasNoCallsRunning())
-        .hasMessageContaining("Expected resource 'R' to have no calls running but concurrency was 1");
+        .hasMessageContaining(
+            "Expected resource 'R' to have no calls running but concurrency was 1");
     open.close();
     assertThat(engine.stats("R")).hasNoCallsRunning();
   }

@@ -79,8 +79,8 @@ class SimulationReportAssertTest {
 
     assertThat(paced).neverWaitsLongerThan(Duration.ofMillis(600));
     assertThatThrownBy(() -> assertThat(paced).neverWaitsLongerThan(Duration.ofMillis(500)))
-        .hasMessageContaining("Expected Guard[P] to make no call wait longer than 500 ms, but call 1"
-            + " (decided at 0 ms) waited 600 ms");
+        .hasMessageContaining("Expected Guard[P] to make no call wait longer than 500 ms,"
+            + " but call 1 (decided at 0 ms) waited 600 ms");
   }
 
   @Test

@@ -8,6 +8,7 @@ import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.CallOutcome.Verdict;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class TrafficSimulatorTest {
@@ -47,7 +48,8 @@ class TrafficSimulatorTest {
     clock.advance(Duration.ofSeconds(5));
     Guard guard = Guard.of("search").qps(100).on(engine);
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard, ArrivalSchedule.atMillis(0, 300));
+    SimulationReport report =
+        TrafficSimulator.on(clock).run(guard, ArrivalSchedule.atMillis(0, 300));
 
     assertThat(report.outcomes()).extracting(CallOutcome::decidedAt)
         .containsExactly(Duration.ZERO, Duration.ofMillis(300));
@@ -138,7 +140,7 @@ class TrafficSimulatorTest {
     assertThat(TrafficSimulator.on(clock)).hasToString("TrafficSimulator[ManualClock[nanoTime=0]]");
   }
 
-  private static java.util.List<Integer> passesFrom(long start, ArrivalSchedule schedule) {
+  private static List<Integer> passesFrom(long start, ArrivalSchedule schedule) {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock)
         .secondWindow(1, SECOND).build();
