@@ -7,6 +7,8 @@ import org.jspecify.annotations.NullMarked;
 @NullMarked
 module dev.guard.testkit {
   requires transitive dev.guard.dsl;
+  requires transitive net.jqwik.api;
+  requires transitive org.assertj.core;
 
   exports dev.guard.testkit;
 }

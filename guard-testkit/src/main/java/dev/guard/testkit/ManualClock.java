@@ -287,6 +287,11 @@ public final class ManualClock implements TimeSource {
     return parked.awaitAtLeast(count, TimeUnit.NANOSECONDS.convert(timeout));
   }
 
+  /** Tells whether this clock is in the parking mode, where a sleep waits for others to advance. */
+  boolean parks() {
+    return parked != null;
+  }
+
   /**
    * Returns a description showing the current reading, the mode and, in the parking mode, the
    * number of parked sleepers, for example {@code ManualClock[nanoTime=1000, parking, sleepers=2]}.

@@ -1,0 +1,53 @@
+package dev.guard.testkit;
+
+import dev.guard.Guard;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowRule;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Turns a {@link FlowRule} value back into the {@link Guard} steps that declare it, so that
+ * generated rules can be exercised through the DSL. The result is checked: the guard must declare
+ * exactly the given rule, otherwise the rule has settings the DSL cannot express.
+ */
+final class GuardDeclarations {
+
+  private GuardDeclarations() {}
+
+  static Guard declare(FlowRule rule) {
+    Guard guard = Guard.of(rule.resource());
+    guard = rule.grade() == FlowGrade.QPS
+        ? guard.qps(rule.count())
+        : guard.concurrency(limit(rule));
+    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
+      guard = guard.limitApp(rule.limitApp());
+    }
+    switch (rule.strategy()) {
+      case RELATE -> guard = guard.relatedTo(Objects.requireNonNull(rule.refResource()));
+      case CHAIN -> guard = guard.fromEntrance(Objects.requireNonNull(rule.refResource()));
+      case DIRECT -> { }
+    }
+    ControlBehavior behavior = rule.behavior();
+    if (behavior == ControlBehavior.WARM_UP || behavior == ControlBehavior.WARM_UP_PACING) {
+      guard = guard.warmUp(rule.warmUpPeriod(), rule.coldFactor());
+    }
+    if (behavior == ControlBehavior.PACING || behavior == ControlBehavior.WARM_UP_PACING) {
+      guard = guard.pacing(rule.maxQueueingTime());
+    }
+    if (!guard.flowRules().equals(List.of(rule))) {
+      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
+          + guard.flowRules());
+    }
+    return guard;
+  }
+
+  private static int limit(FlowRule rule) {
+    double count = rule.count();
+    if (count != Math.rint(count) || count > Integer.MAX_VALUE) {
+      throw Checks.invalid("rule", rule, "must have a whole concurrency count");
+    }
+    return (int) count;
+  }
+}
