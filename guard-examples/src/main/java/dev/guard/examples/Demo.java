@@ -1,0 +1,170 @@
+package dev.guard.examples;
+
+import dev.guard.api.TimeSource;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.NodeStats;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The guard demo: runs a small simulated service ({@link Shop}) under generated load for a few
+ * seconds of real time, prints a live table of passed and blocked calls per second, then a chart
+ * and a summary per endpoint.
+ *
+ * <pre>
+ * mvn -q -B -pl guard-examples -am compile exec:java                  # 16 seconds
+ * mvn -q -B -pl guard-examples -am compile exec:java -Dexec.args=5    # 5 seconds
+ * </pre>
+ */
+public final class Demo {
+
+  static final int DEFAULT_SECONDS = 16;
+  static final int MAX_SECONDS = 600;
+  private static final long SECOND_NANOS = 1_000_000_000L;
+  /** How long after a second ends its row is printed, so that calls decided at its end are in. */
+  private static final long ROW_DELAY_NANOS = 50_000_000L;
+  private static final int CHART_WIDTH = 60;
+
+  private final PrintStream out;
+  private final TimeSource time;
+  private final int seconds;
+
+  private Demo(PrintStream out, TimeSource time, int seconds) {
+    this.out = out;
+    this.time = time;
+    this.seconds = seconds;
+  }
+
+  /**
+   * Runs the demo.
+   *
+   * @param args optionally one argument: the length of the run in whole seconds (default 16)
+   * @throws InterruptedException if the main thread is interrupted while the demo runs
+   */
+  public static void main(String[] args) throws InterruptedException {
+    PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    new Demo(out, TimeSource.system(), seconds(args)).run();
+    out.flush();
+  }
+
+  /**
+   * Reads the run length from the arguments.
+   *
+   * @throws IllegalArgumentException if there is more than one argument or it is not a number of
+   *     seconds from 1 to {@value #MAX_SECONDS}
+   */
+  static int seconds(String[] args) {
+    if (args.length == 0) {
+      return DEFAULT_SECONDS;
+    }
+    if (args.length > 1) {
+      throw new IllegalArgumentException("usage: Demo [seconds], was " + String.join(" ", args));
+    }
+    int seconds;
+    try {
+      seconds = Integer.parseInt(args[0].trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(
+          "seconds must be a whole number, was '" + args[0] + "'", e);
+    }
+    if (seconds < 1 || seconds > MAX_SECONDS) {
+      throw new IllegalArgumentException(
+          "seconds must be from 1 to " + MAX_SECONDS + ", was " + seconds);
+    }
+    return seconds;
+  }
+
+  private void run() throws InterruptedException {
+    List<Endpoint> rehearsal = Shop.endpoints(GuardEngine.builder().clock(time).build());
+    loadClasses(rehearsal);
+    introduce(rehearsal);
+
+    // engine time starts when the engine is built: starting the count just before makes the
+    // demo's seconds line up with the engine's windows (and the warm-up's once-a-second update)
+    long start = time.nanoTime();
+    GuardEngine engine = GuardEngine.builder().clock(time).build();
+    List<Endpoint> endpoints = Shop.endpoints(engine);
+    List<EndpointMeter> meters = new ArrayList<>();
+    for (Endpoint endpoint : endpoints) {
+      meters.add(new EndpointMeter(endpoint, start, seconds));
+    }
+    LoadGenerator load = new LoadGenerator(time, endpoints.size());
+    List<Double> averageRts = new ArrayList<>();
+    try {
+      load.start(meters, start, start + seconds * SECOND_NANOS);
+      printLive(meters, start);
+      // the engine's average RT covers its last second, so read it before the traffic stops
+      for (Endpoint endpoint : endpoints) {
+        averageRts.add(engine.stats(endpoint.name()).averageRt());
+      }
+    } finally {
+      load.finish();
+    }
+    if (meters.stream().anyMatch(meter -> meter.counters().late() > 0)) {
+      out.println(LiveTable.row(seconds, meters));
+    }
+
+    printCharts(meters);
+    printSummary(engine, meters, averageRts);
+  }
+
+  /**
+   * Makes one call per endpoint on a throw-away engine, so that the first second of the run is not
+   * spent loading guard's classes (the very first call takes well over 100 ms).
+   */
+  private static void loadClasses(List<Endpoint> rehearsal) {
+    for (Endpoint endpoint : rehearsal) {
+      endpoint.guard().run(() -> {});
+    }
+  }
+
+  private void introduce(List<Endpoint> endpoints) {
+    out.println("guard demo: " + seconds + " s of generated load on four guarded endpoints");
+    out.println();
+    for (Endpoint endpoint : endpoints) {
+      out.println(String.format(Locale.ROOT, "  %-9s %-23s %s",
+          endpoint.name(), endpoint.rule(), endpoint.traffic()));
+      out.println("            " + endpoint.watch());
+    }
+    out.println();
+  }
+
+  private void printLive(List<EndpointMeter> meters, long start) throws InterruptedException {
+    List<String> names = new ArrayList<>();
+    meters.forEach(meter -> names.add(meter.name()));
+    LiveTable.header(names).forEach(out::println);
+    for (int second = 0; second < seconds; second++) {
+      long due = start + (second + 1) * SECOND_NANOS + ROW_DELAY_NANOS;
+      time.sleep(due - time.nanoTime());
+      out.println(LiveTable.row(second, meters));
+    }
+  }
+
+  private void printCharts(List<EndpointMeter> meters) {
+    TerminalChart chart = new TerminalChart(CHART_WIDTH);
+    for (EndpointMeter meter : meters) {
+      Endpoint endpoint = meter.endpoint();
+      out.println();
+      String title = endpoint.name() + " · " + endpoint.rule();
+      chart.render(title, meter.counters().passedPerSecond(), meter.counters().blockedPerSecond())
+          .forEach(out::println);
+    }
+  }
+
+  private void printSummary(GuardEngine engine, List<EndpointMeter> meters, List<Double> rts) {
+    List<Summary.Line> lines = new ArrayList<>();
+    for (int i = 0; i < meters.size(); i++) {
+      EndpointMeter meter = meters.get(i);
+      NodeStats stats = engine.stats(meter.name());
+      lines.add(new Summary.Line(meter.name(), meter.counters().totalPassed(),
+          meter.counters().totalBlocked(), seconds, rts.get(i),
+          meter.admissions().medianGapMillis(), meter.peakRunning(), stats.totalPass(),
+          stats.totalBlock()));
+    }
+    out.println();
+    Summary.render(lines).forEach(out::println);
+  }
+}

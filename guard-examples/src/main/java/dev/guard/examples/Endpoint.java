@@ -1,0 +1,55 @@
+package dev.guard.examples;
+
+import dev.guard.Guard;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * One guarded endpoint of the simulated service and the traffic aimed at it: every {@code period},
+ * {@code burst} calls arrive at once, and each admitted call keeps its caller busy for {@code
+ * work}.
+ *
+ * @param name the resource name, also used as the column title
+ * @param rule how the guard is declared, as shown to the reader
+ * @param guard the guard bound to the demo's engine
+ * @param period the time between two arrivals (or bursts); positive
+ * @param burst the calls arriving together each period; positive
+ * @param work how long an admitted call takes; zero for instant calls
+ * @param watch what the reader should look for in the figures
+ */
+record Endpoint(String name, String rule, Guard guard, Duration period, int burst, Duration work,
+    String watch) {
+
+  Endpoint {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(rule, "rule");
+    Objects.requireNonNull(watch, "watch");
+    Objects.requireNonNull(guard, "guard");
+    Objects.requireNonNull(period, "period");
+    Objects.requireNonNull(work, "work");
+    if (period.isNegative() || period.isZero()) {
+      throw new IllegalArgumentException("period must be positive, was " + period);
+    }
+    if (burst <= 0) {
+      throw new IllegalArgumentException("burst must be > 0, was " + burst);
+    }
+    if (work.isNegative()) {
+      throw new IllegalArgumentException("work must not be negative, was " + work);
+    }
+  }
+
+  /** Calls offered per second: {@code burst / period}. */
+  double offeredPerSecond() {
+    return burst * 1e9 / period.toNanos();
+  }
+
+  /** The offered traffic in words, for headings. */
+  String traffic() {
+    String rate = String.format(Locale.ROOT, "%.0f calls/s", offeredPerSecond());
+    String shape = burst == 1
+        ? rate
+        : "bursts of " + burst + " every " + period.toMillis() + " ms (" + rate + ")";
+    return work.isZero() ? shape : shape + ", each busy " + work.toMillis() + " ms";
+  }
+}

@@ -1,0 +1,70 @@
+package dev.guard.examples;
+
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * What the demo measures of one endpoint by itself, independent of the engine's statistics: passes
+ * and blocks per second, when each pass happened, and how many admitted calls ran at once.
+ *
+ * <p>Thread-safe.
+ */
+final class EndpointMeter {
+
+  private final Endpoint endpoint;
+  private final SecondCounters counters;
+  private final AdmissionLog admissions;
+  private final AtomicInteger running = new AtomicInteger();
+  private final AtomicInteger peakRunning = new AtomicInteger();
+
+  /**
+   * Creates an empty meter.
+   *
+   * @param endpoint the measured endpoint
+   * @param startNanos the time-source reading at the start of the run
+   * @param seconds the length of the run in seconds
+   */
+  EndpointMeter(Endpoint endpoint, long startNanos, int seconds) {
+    this.endpoint = Objects.requireNonNull(endpoint, "endpoint");
+    this.counters = new SecondCounters(startNanos, seconds);
+    this.admissions = new AdmissionLog(startNanos);
+  }
+
+  /** Records an admitted call that starts running now; pair it with {@link #finished()}. */
+  void started(long nowNanos) {
+    counters.recordPass(nowNanos);
+    admissions.record(nowNanos);
+    peakRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+  }
+
+  /** Records the end of an admitted call. */
+  void finished() {
+    running.decrementAndGet();
+  }
+
+  /** Records a refused call. */
+  void blocked(long nowNanos) {
+    counters.recordBlock(nowNanos);
+  }
+
+  Endpoint endpoint() {
+    return endpoint;
+  }
+
+  String name() {
+    return endpoint.name();
+  }
+
+  SecondCounters counters() {
+    return counters;
+  }
+
+  AdmissionLog admissions() {
+    return admissions;
+  }
+
+  /** The most admitted calls that were running at the same moment. */
+  int peakRunning() {
+    return peakRunning.get();
+  }
+}

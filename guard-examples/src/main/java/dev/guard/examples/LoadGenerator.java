@@ -1,0 +1,101 @@
+package dev.guard.examples;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.TimeSource;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Drives the endpoints with open-loop traffic: one arrival thread per endpoint wakes up every
+ * period (through the {@link TimeSource}) and hands each arriving call to a pool of caller
+ * threads, so a call that waits (pacing) or works (slow endpoints) never delays the next arrival.
+ * Every outcome is recorded in the endpoint's {@link EndpointMeter} with the time it became known.
+ *
+ * <p>Use it once: {@link #start}, then {@link #finish} after the run's end time.
+ */
+final class LoadGenerator {
+
+  private static final long DRAIN_SECONDS = 5;
+
+  private final TimeSource time;
+  private final ExecutorService arrivals;
+  private final ExecutorService callers = Executors.newCachedThreadPool();
+
+  LoadGenerator(TimeSource time, int endpoints) {
+    this.time = Objects.requireNonNull(time, "time");
+    this.arrivals = Executors.newFixedThreadPool(endpoints);
+  }
+
+  /**
+   * Starts the arrivals of every endpoint at {@code startNanos}; the last arrival is before
+   * {@code endNanos}.
+   */
+  void start(List<EndpointMeter> meters, long startNanos, long endNanos) {
+    for (EndpointMeter meter : meters) {
+      Runnable call = guardedCall(meter);
+      long period = meter.endpoint().period().toNanos();
+      int burst = meter.endpoint().burst();
+      arrivals.execute(() -> arrive(call, burst, period, startNanos, endNanos));
+    }
+  }
+
+  /**
+   * Waits for the arrivals to end and the calls in flight to complete, then stops every thread.
+   *
+   * @throws InterruptedException if interrupted while waiting
+   */
+  void finish() throws InterruptedException {
+    arrivals.shutdown();
+    boolean arrived = arrivals.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS);
+    callers.shutdown();
+    boolean called = callers.awaitTermination(DRAIN_SECONDS, TimeUnit.SECONDS);
+    if (!arrived || !called) {
+      arrivals.shutdownNow();
+      callers.shutdownNow();
+    }
+  }
+
+  private void arrive(Runnable call, int burst, long periodNanos, long startNanos, long endNanos) {
+    for (long due = startNanos; due - endNanos < 0; due += periodNanos) {
+      try {
+        time.sleep(due - time.nanoTime());
+      } catch (InterruptedException interrupted) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      for (int i = 0; i < burst; i++) {
+        callers.execute(call);
+      }
+    }
+  }
+
+  private Runnable guardedCall(EndpointMeter meter) {
+    long workNanos = meter.endpoint().work().toNanos();
+    Runnable guarded = meter.endpoint().guard().decorateRunnable(() -> {
+      meter.started(time.nanoTime());
+      try {
+        work(workNanos);
+      } finally {
+        meter.finished();
+      }
+    });
+    return () -> {
+      try {
+        guarded.run();
+      } catch (BlockedException refused) {
+        meter.blocked(time.nanoTime());
+      }
+    };
+  }
+
+  private void work(long nanos) {
+    try {
+      time.sleep(nanos);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,116 @@
+package dev.guard.examples;
+
+import java.util.concurrent.atomic.AtomicLongArray;
+
+/**
+ * Exact counts of passed and blocked calls of one endpoint, per whole second since the start of
+ * the run. An outcome is filed under the second in which it became known (for a paced call: when
+ * its wait ended). Outcomes after the last second land in one extra "late" slot, so the totals
+ * still add up; outcomes before the start count for the first second.
+ *
+ * <p>Thread-safe: any number of callers may record while another thread reads.
+ */
+final class SecondCounters {
+
+  private static final long SECOND_NANOS = 1_000_000_000L;
+
+  private final long startNanos;
+  private final int seconds;
+  private final AtomicLongArray passed;
+  private final AtomicLongArray blocked;
+
+  /**
+   * Creates counters for a run.
+   *
+   * @param startNanos the time-source reading at which second 0 begins
+   * @param seconds the length of the run in seconds; positive
+   */
+  SecondCounters(long startNanos, int seconds) {
+    if (seconds <= 0) {
+      throw new IllegalArgumentException("seconds must be > 0, was " + seconds);
+    }
+    this.startNanos = startNanos;
+    this.seconds = seconds;
+    this.passed = new AtomicLongArray(seconds + 1);
+    this.blocked = new AtomicLongArray(seconds + 1);
+  }
+
+  void recordPass(long nowNanos) {
+    passed.incrementAndGet(slot(nowNanos));
+  }
+
+  void recordBlock(long nowNanos) {
+    blocked.incrementAndGet(slot(nowNanos));
+  }
+
+  /** The length of the run in seconds (the late slot not included). */
+  int seconds() {
+    return seconds;
+  }
+
+  /**
+   * Passed calls in one second.
+   *
+   * @param second from 0 to {@link #seconds()}; {@code seconds()} reads the late slot
+   * @return the count
+   */
+  long passed(int second) {
+    return passed.get(second);
+  }
+
+  /**
+   * Blocked calls in one second.
+   *
+   * @param second from 0 to {@link #seconds()}; {@code seconds()} reads the late slot
+   * @return the count
+   */
+  long blocked(int second) {
+    return blocked.get(second);
+  }
+
+  long late() {
+    return passed(seconds) + blocked(seconds);
+  }
+
+  long totalPassed() {
+    return sum(passed);
+  }
+
+  long totalBlocked() {
+    return sum(blocked);
+  }
+
+  /** Passed calls per second, the late slot left out. */
+  long[] passedPerSecond() {
+    return perSecond(passed);
+  }
+
+  /** Blocked calls per second, the late slot left out. */
+  long[] blockedPerSecond() {
+    return perSecond(blocked);
+  }
+
+  private int slot(long nowNanos) {
+    long elapsed = nowNanos - startNanos;
+    if (elapsed < 0) {
+      return 0;
+    }
+    return (int) Math.min(elapsed / SECOND_NANOS, seconds);
+  }
+
+  private long[] perSecond(AtomicLongArray counts) {
+    long[] copy = new long[seconds];
+    for (int i = 0; i < seconds; i++) {
+      copy[i] = counts.get(i);
+    }
+    return copy;
+  }
+
+  private static long sum(AtomicLongArray counts) {
+    long total = 0;
+    for (int i = 0; i < counts.length(); i++) {
+      total += counts.get(i);
+    }
+    return total;
+  }
+}

@@ -1,0 +1,50 @@
+package dev.guard.examples;
+
+import dev.guard.Guard;
+import dev.guard.engine.GuardEngine;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The simulated service: four endpoints of a pretend shop, each protected in a different way and
+ * each offered more traffic than its guard admits.
+ *
+ * <ul>
+ *   <li>{@code search}: a plain QPS limit under steady overload — passes stay at the limit.
+ *   <li>{@code checkout}: a QPS limit with warm-up, hit at full load from a cold start — passes
+ *       start near a third of the limit and climb to it.
+ *   <li>{@code payments}: pacing — bursts are spread out into calls 50 ms apart; a call that
+ *       would queue longer than 500 ms is refused.
+ *   <li>{@code reports}: a concurrency limit on slow calls — at most four run at once.
+ * </ul>
+ */
+final class Shop {
+
+  private Shop() {}
+
+  /**
+   * Declares the endpoints on an engine.
+   *
+   * @param engine the engine every guard is bound to
+   * @return the endpoints, in display order
+   */
+  static List<Endpoint> endpoints(GuardEngine engine) {
+    return List.of(
+        new Endpoint("search", "qps(50)",
+            Guard.of("search").qps(50).on(engine),
+            Duration.ofNanos(12_500_000), 1, Duration.ZERO,
+            "50 pass every second, the other 30 are refused at once"),
+        new Endpoint("checkout", "qps(40).warmUp(10 s)",
+            Guard.of("checkout").qps(40).warmUp(Duration.ofSeconds(10)).on(engine),
+            Duration.ofMillis(10), 1, Duration.ZERO,
+            "starts cold at 40 / 3 ≈ 13 a second and climbs to 40 over about 10 s"),
+        new Endpoint("payments", "qps(20).pacing(500 ms)",
+            Guard.of("payments").qps(20).pacing(Duration.ofMillis(500)).on(engine),
+            Duration.ofMillis(500), 12, Duration.ZERO,
+            "spread 50 ms apart; a call that would queue over 500 ms is refused"),
+        new Endpoint("reports", "concurrency(4)",
+            Guard.of("reports").concurrency(4).on(engine),
+            Duration.ofNanos(16_666_667), 1, Duration.ofMillis(100),
+            "at most 4 at a time; slots idle until the next call, so < 40/s pass"));
+  }
+}

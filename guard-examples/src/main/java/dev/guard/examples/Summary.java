@@ -1,0 +1,92 @@
+package dev.guard.examples;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.OptionalDouble;
+
+/**
+ * The closing table: per endpoint, what the demo counted itself, the engine's average response
+ * time, and whether the engine's own totals agree with the demo's counts. Pure formatting of the
+ * given figures.
+ */
+final class Summary {
+
+  private Summary() {}
+
+  /**
+   * The figures of one endpoint.
+   *
+   * @param name the endpoint
+   * @param passed calls the demo saw admitted
+   * @param blocked calls the demo saw refused
+   * @param seconds the length of the run
+   * @param averageRtMillis the engine's average response time at the end of the run
+   * @param medianGapMillis the median time between two admissions, if there were two
+   * @param peakRunning the most admitted calls running at once
+   * @param enginePassed the engine's minute total of passes
+   * @param engineBlocked the engine's minute total of blocks
+   */
+  record Line(String name, long passed, long blocked, int seconds, double averageRtMillis,
+      OptionalDouble medianGapMillis, int peakRunning, long enginePassed, long engineBlocked) {
+
+    Line {
+      Objects.requireNonNull(name, "name");
+      Objects.requireNonNull(medianGapMillis, "medianGapMillis");
+      if (seconds <= 0) {
+        throw new IllegalArgumentException("seconds must be > 0, was " + seconds);
+      }
+    }
+
+    /** Admitted calls per second over the whole run. */
+    double passesPerSecond() {
+      return (double) passed / seconds;
+    }
+
+    /** The share of calls admitted, in percent; 0 when there were no calls. */
+    double admittedPercent() {
+      long total = passed + blocked;
+      return total == 0 ? 0 : 100.0 * passed / total;
+    }
+
+    boolean engineAgrees() {
+      return passed == enginePassed && blocked == engineBlocked;
+    }
+  }
+
+  /** The table lines: a header, one line per endpoint, a legend and the engine check. */
+  static List<String> render(List<Line> lines) {
+    List<String> out = new ArrayList<>();
+    out.add("endpoint   passed blocked admitted passes/s    avg RT  median gap  at once");
+    for (Line line : lines) {
+      out.add(String.format(Locale.ROOT, "%-9s %7d %7d %7.1f%% %8.1f %6.1f ms %8s ms %8d",
+          line.name(), line.passed(), line.blocked(), line.admittedPercent(),
+          line.passesPerSecond(), line.averageRtMillis(), gap(line.medianGapMillis()),
+          line.peakRunning()));
+    }
+    out.add("");
+    out.add("passes/s: passes / run length.   avg RT: engine.stats(name).averageRt() at the end.");
+    out.add("median gap: between two passes.  at once: most admitted calls running together.");
+    out.addAll(engineCheck(lines));
+    return out;
+  }
+
+  private static List<String> engineCheck(List<Line> lines) {
+    List<String> out = new ArrayList<>();
+    for (Line line : lines) {
+      if (!line.engineAgrees()) {
+        out.add("engine.stats(\"" + line.name() + "\") counted " + line.enginePassed()
+            + " passed / " + line.engineBlocked() + " blocked in its last minute.");
+      }
+    }
+    if (out.isEmpty()) {
+      out.add("The engine's own minute totals (totalPass, totalBlock) match these counts.");
+    }
+    return out;
+  }
+
+  private static String gap(OptionalDouble millis) {
+    return millis.isPresent() ? String.format(Locale.ROOT, "%.1f", millis.getAsDouble()) : "-";
+  }
+}

@@ -1,0 +1,98 @@
+package dev.guard.examples;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Draws passed and blocked calls per second as horizontal bars: {@value #PASSED} for passed,
+ * {@value #BLOCKED} for blocked, one line per second.
+ *
+ * <p><b>Scaling.</b> One column stands for a whole number of calls, {@code ⌈max / width⌉} where
+ * {@code max} is the busiest second of the series, so the longest bar fits in {@code width}
+ * columns. A bar is {@code round(total / perColumn)} columns long, of which {@code round(passed /
+ * perColumn)} are passed; rounding the total (not each part) keeps bar lengths proportional to
+ * the load.
+ *
+ * <pre>
+ *    1s ███████░░░░░░░░░░░░░░░░░░░░   13   87
+ * </pre>
+ */
+final class TerminalChart {
+
+  static final char PASSED = '█';
+  static final char BLOCKED = '░';
+
+  private final int width;
+
+  /**
+   * Creates a chart.
+   *
+   * @param width the most columns a bar may take; positive
+   */
+  TerminalChart(int width) {
+    if (width <= 0) {
+      throw new IllegalArgumentException("width must be > 0, was " + width);
+    }
+    this.width = width;
+  }
+
+  /**
+   * Calls per column so that the busiest second fits: {@code ⌈maxTotal / width⌉}, at least 1.
+   *
+   * @param maxTotal the largest passed + blocked count of the series
+   * @return the calls one column stands for
+   */
+  long callsPerColumn(long maxTotal) {
+    return Math.max(1, (maxTotal + width - 1) / width);
+  }
+
+  /**
+   * One bar, padded with spaces to the chart width.
+   *
+   * @param passed the passed calls
+   * @param blocked the blocked calls
+   * @param perColumn the calls one column stands for
+   * @return exactly {@code width} characters
+   */
+  String bar(long passed, long blocked, long perColumn) {
+    int total = columns(passed + blocked, perColumn);
+    int pass = Math.min(columns(passed, perColumn), total);
+    return String.valueOf(PASSED).repeat(pass)
+        + String.valueOf(BLOCKED).repeat(total - pass)
+        + " ".repeat(width - total);
+  }
+
+  /**
+   * The chart of one series: a title line, then one labelled line per second.
+   *
+   * @param title the heading
+   * @param passed passed calls per second
+   * @param blocked blocked calls per second, as long as {@code passed}
+   * @return the lines, without line separators
+   */
+  List<String> render(String title, long[] passed, long[] blocked) {
+    if (passed.length != blocked.length) {
+      throw new IllegalArgumentException(
+          "passed and blocked must have the same length, were " + passed.length + " and "
+              + blocked.length);
+    }
+    long max = 0;
+    for (int i = 0; i < passed.length; i++) {
+      max = Math.max(max, passed[i] + blocked[i]);
+    }
+    long perColumn = callsPerColumn(max);
+    List<String> lines = new ArrayList<>();
+    lines.add(title + "   " + PASSED + " passed  " + BLOCKED + " blocked  (one column = "
+        + perColumn + (perColumn == 1 ? " call)" : " calls)"));
+    for (int i = 0; i < passed.length; i++) {
+      lines.add(String.format(Locale.ROOT, "%4ds %s %4d %4d",
+          i + 1, bar(passed[i], blocked[i], perColumn), passed[i], blocked[i]));
+    }
+    return lines;
+  }
+
+  private int columns(long calls, long perColumn) {
+    return (int) Math.min(width, Math.round((double) calls / perColumn));
+  }
+}

@@ -1,0 +1,10 @@
+import org.jspecify.annotations.NullMarked;
+
+/**
+ * The runnable guard demo: a small simulated service whose endpoints are protected by guard,
+ * driven by generated load and reported per second in the terminal. Nothing here is API.
+ */
+@NullMarked
+module dev.guard.examples {
+  requires dev.guard.dsl;
+}

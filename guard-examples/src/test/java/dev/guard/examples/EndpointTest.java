@@ -1,0 +1,57 @@
+package dev.guard.examples;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.guard.Guard;
+import dev.guard.engine.GuardEngine;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class EndpointTest {
+
+  private static Endpoint endpoint(Duration period, int burst, Duration work) {
+    return new Endpoint("e", "qps(1)", Guard.of("e").qps(1), period, burst, work, "watch");
+  }
+
+  @Test
+  void traffic_steadyInstantCalls_isTheRate() {
+    Endpoint search = endpoint(Duration.ofNanos(12_500_000), 1, Duration.ZERO);
+
+    assertThat(search.offeredPerSecond()).isCloseTo(80.0, within(1e-9));
+    assertThat(search.traffic()).isEqualTo("80 calls/s");
+  }
+
+  @Test
+  void traffic_burstsOfSlowCalls_describesBoth() {
+    Endpoint endpoint = endpoint(Duration.ofMillis(500), 12, Duration.ofMillis(100));
+
+    assertThat(endpoint.traffic())
+        .isEqualTo("bursts of 12 every 500 ms (24 calls/s), each busy 100 ms");
+  }
+
+  @Test
+  void constructor_zeroPeriod_isRejected() {
+    assertThatThrownBy(() -> endpoint(Duration.ZERO, 1, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("period must be positive, was PT0S");
+  }
+
+  @Test
+  void constructor_zeroBurst_isRejected() {
+    assertThatThrownBy(() -> endpoint(Duration.ofMillis(1), 0, Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("burst must be > 0, was 0");
+  }
+
+  @Test
+  void shopEndpoints_eachGuard_declaresOneRuleOnItsOwnResource() {
+    for (Endpoint endpoint : Shop.endpoints(GuardEngine.builder().build())) {
+      assertThat(endpoint.guard().flowRules())
+          .as(endpoint.name())
+          .singleElement()
+          .satisfies(rule -> assertThat(rule.resource()).isEqualTo(endpoint.name()));
+    }
+  }
+}
