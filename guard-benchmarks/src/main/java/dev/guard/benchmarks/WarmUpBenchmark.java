@@ -29,11 +29,11 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class WarmUpBenchmark {
-  /** guard: a warm-up QPS rule with a huge count, on its own engine, through the decorator with a fallback. */
+  /** guard: the same warm-up QPS rule as Sentinel's (RATE per second), on its own engine, through the decorator with a fallback. */
   @State(Scope.Benchmark)
   public static class GuardState {
     final Supplier<Object> decorated =
-        Guard.of("bench-warm-up").qps(Calls.HUGE_RATE).warmUp(Duration.ofSeconds(10))
+        Guard.of("bench-warm-up").qps(RATE).warmUp(Duration.ofSeconds(10))
             .on(GuardEngine.builder().build())
             .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
 
