@@ -184,7 +184,8 @@ class PacingScenariosTest {
     assertThat(gapsMs.get(0)).isEqualTo(300);
     assertThat(gapsMs.subList(gapsMs.size() - 50, gapsMs.size())).containsOnly(100L);
     for (int i = 1; i < gapsMs.size(); i++) {
-      assertThat(gapsMs.get(i)).as("gap %d of %s", i, gapsMs).isLessThanOrEqualTo(gapsMs.get(i - 1));
+      assertThat(gapsMs.get(i)).as("gap %d of %s", i, gapsMs)
+          .isLessThanOrEqualTo(gapsMs.get(i - 1));
     }
   }
 }

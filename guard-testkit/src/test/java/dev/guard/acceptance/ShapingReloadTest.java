@@ -82,7 +82,8 @@ class ShapingReloadTest {
   @Test
   void guard_declaredAgainOnTheSameEngine_staysHot() {
     Scenario s = new Scenario();
-    Guard declaration = Guard.of("R").entryType(EntryType.IN).qps(10).warmUp(Duration.ofSeconds(10));
+    Guard declaration =
+        Guard.of("R").entryType(EntryType.IN).qps(10).warmUp(Duration.ofSeconds(10));
     declaration.on(s.engine).decorate(() -> "first binding").get();
     assertThat(perSecond(s, 1, 16)).endsWith(10, 10, 10);
 

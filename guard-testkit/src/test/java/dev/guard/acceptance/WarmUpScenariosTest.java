@@ -100,7 +100,8 @@ class WarmUpScenariosTest {
   @Test
   void warmUp_countBelowColdFactor_neverStarvesAndReachesCount() {
     // Q1: count 2, cold rate 2/3 per second; Sentinel admits nothing, ever.
-    Burst burst = new Burst(new ManualClock(), T0, Guard.of("R").qps(2).warmUp(Duration.ofSeconds(10)));
+    Burst burst =
+        new Burst(new ManualClock(), T0, Guard.of("R").qps(2).warmUp(Duration.ofSeconds(10)));
 
     List<Integer> curve = burst.curve(0, 30, 5);
 

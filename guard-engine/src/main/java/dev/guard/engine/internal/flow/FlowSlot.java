@@ -60,8 +60,8 @@ final class FlowSlot implements Slot {
         continue;
       }
       int permits = entry.count();
-      long decision =
-          rule.controller.decide(node, permits, entry.prioritized(), entry.nowNanos(), entry.nowMs());
+      long decision = rule.controller.decide(
+          node, permits, entry.prioritized(), entry.nowNanos(), entry.nowMs());
       if (decision == Decision.BLOCK) {
         release(held, permits);
         throw rule.refusal;
