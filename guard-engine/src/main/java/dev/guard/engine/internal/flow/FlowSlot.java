@@ -10,8 +10,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * Applies a resource's flow rules in order (origin-specific before {@code default}); the first
  * refusal wins. A controller that admits after a wait is honoured here, through the engine's time
- * source and without holding any lock; an interrupted wait gives its reservation back, restores
- * the interrupt flag and refuses the call, so it is counted as blocked.
+ * source and without holding any lock, and the following rules then decide at the later time.
+ *
+ * <p>A call that does not get through gives back everything its rules reserved for it: the paced
+ * slot ({@link TrafficShapingController#cancel}) or the borrowed pass ({@link
+ * StatisticNode#cancelWaiting}) of every rule that made it wait. This happens when its wait is
+ * interrupted (the interrupt flag is restored and the call is refused, so it is counted as
+ * blocked) and when a later rule refuses it after an earlier rule's wait. Without the latter, a
+ * borrowed pass of a refused call would stay counted as a pass (passes plus blocks would exceed
+ * the attempts), and a paced slot would be lost to a call that never ran.
+ *
+ * <p>The path without waits allocates nothing; a waiting call allocates one small record per wait.
  */
 final class FlowSlot implements Slot {
 
@@ -23,8 +32,29 @@ final class FlowSlot implements Slot {
     this.engine = engine;
   }
 
+  /** What one rule reserved for a call it made wait; linked to the earlier rules' reservations. */
+  private static final class Held {
+    final CompiledFlowRule rule;
+    final StatisticNode node;
+    final long decision;
+    final long decidedAtMs;
+    final long admittedAtMs;
+    final @Nullable Held earlier;
+
+    Held(CompiledFlowRule rule, StatisticNode node, long decision, long decidedAtMs,
+        @Nullable Held earlier) {
+      this.rule = rule;
+      this.node = node;
+      this.decision = decision;
+      this.decidedAtMs = decidedAtMs;
+      this.admittedAtMs = decidedAtMs + Decision.waitNanos(decision) / 1_000_000L;
+      this.earlier = earlier;
+    }
+  }
+
   @Override
   public @Nullable BlockedException enter(CallEntry entry) {
+    Held held = null;
     for (CompiledFlowRule rule : rules) {
       StatisticNode node = rule.select(entry, engine);
       if (node == null) {
@@ -35,39 +65,47 @@ final class FlowSlot implements Slot {
       long decision =
           rule.controller.decide(node, permits, entry.prioritized(), nanos, entry.nowMs());
       if (decision == Decision.BLOCK) {
+        release(held, permits);
         return rule.refusal;
       }
-      if (decision != Decision.PASS && !await(entry, rule, node, decision)) {
-        return rule.refusal;
+      if (decision != Decision.PASS) {
+        held = new Held(rule, node, decision, entry.nowMs(), held);
+        if (!await(entry, held)) {
+          return rule.refusal;
+        }
       }
     }
     return null;
   }
 
-  /** Waits out an admitting decision; false if the wait was interrupted (reservation released). */
-  private boolean await(CallEntry entry, CompiledFlowRule rule, StatisticNode node, long decision) {
-    long waitNanos = Decision.waitNanos(decision);
-    boolean borrowed = Decision.borrowed(decision);
-    long nowMs = entry.nowMs();
-    long bucketMs = nowMs + waitNanos / 1_000_000L;
+  /** Waits out an admitting decision; false (everything released) if the wait was interrupted. */
+  private boolean await(CallEntry entry, Held reserved) {
+    long waitNanos = Decision.waitNanos(reserved.decision);
     int permits = entry.count();
-    if (borrowed) {
-      node.addWaiting(bucketMs, permits);
-      node.addOccupiedPass(nowMs, permits);
+    if (Decision.borrowed(reserved.decision)) {
+      reserved.node.addWaiting(reserved.admittedAtMs, permits);
+      reserved.node.addOccupiedPass(reserved.decidedAtMs, permits);
       entry.markBorrowed();
     }
     try {
       engine.sleep(waitNanos);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
-      if (borrowed) {
-        node.cancelWaiting(nowMs, bucketMs, permits);
-      } else {
-        rule.controller.cancel(decision, permits);
-      }
+      release(reserved, permits);
       return false;
     }
     entry.waited(waitNanos);
     return true;
+  }
+
+  /** Gives back the reservations of a call that is refused after all. */
+  private static void release(@Nullable Held held, int permits) {
+    for (Held h = held; h != null; h = h.earlier) {
+      if (Decision.borrowed(h.decision)) {
+        h.node.cancelWaiting(h.decidedAtMs, h.admittedAtMs, permits);
+      } else {
+        h.rule.controller.cancel(h.decision, permits);
+      }
+    }
   }
 }

@@ -71,7 +71,7 @@ public final class PacingController implements TrafficShapingController {
    * {@inheritDoc}
    *
    * <p>Moves the schedule back by the call's cost. When the abandoned slot was the latest one (a
-   * single interrupted waiter, or the last of a queue) the schedule is exactly as if the call had
+   * single abandoned waiter, or the last of a queue) the schedule is exactly as if the call had
    * never been made. When later calls already hold slots, the next new caller takes over the freed
    * capacity and may be admitted at the same instant as the last queued call: the rate over the
    * queue stays within {@code count}, but that one pair of calls is closer than the spacing.

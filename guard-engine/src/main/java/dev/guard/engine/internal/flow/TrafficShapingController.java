@@ -36,8 +36,9 @@ public interface TrafficShapingController {
   }
 
   /**
-   * Gives back what an admitting decision with a wait reserved, because the caller abandoned the
-   * wait (it was interrupted). Called at most once per such decision.
+   * Gives back what an admitting decision with a wait reserved, because the call did not get
+   * through after all: its wait was interrupted, or a later rule refused it once the wait was
+   * over. Called at most once per such decision.
    *
    * @param decision the decision returned by {@link #decide}
    * @param permits the permits of that call

@@ -1,0 +1,65 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.EntryType;
+import dev.guard.api.FlowBlockedException;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.Entry;
+import dev.guard.engine.ResourceStats;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A call that one rule admits after a wait (a paced slot or a borrowed pass) and a later rule of
+ * the same resource then refuses was never admitted: what the first rule reserved for it goes
+ * back, so the statistics count it once, as a block, and the next caller gets the slot.
+ */
+class RefusedAfterWaitTest {
+
+  private static final FlowRule ONE_AT_A_TIME = FlowRule.concurrency("R", 1);
+
+  private static void assertCounted(Scenario s, long passes, long blocks) {
+    ResourceStats stats = s.engine.stats("R");
+    assertThat(stats.totalPass()).as("passes").isEqualTo(passes);
+    assertThat(stats.totalBlock()).as("blocks").isEqualTo(blocks);
+    assertThat(stats.concurrency()).isZero();
+  }
+
+  @Test
+  void borrowedPass_refusedByLaterRule_isGivenBack() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2), ONE_AT_A_TIME));
+    assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
+    s.at(700);
+    Entry holder = s.engine.enterPrioritized("R", EntryType.IN, 1); // borrows, waits 300 ms
+
+    assertThatThrownBy(() -> s.engine.enterPrioritized("R", EntryType.IN, 1))
+        .isInstanceOfSatisfying(FlowBlockedException.class,
+            refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
+    holder.close();
+
+    assertCounted(s, 3, 1);
+    assertThat(s.at(1000).calls("R", 2)).as("one borrowed pass arrived, not two").isEqualTo("PB");
+  }
+
+  @Test
+  void pacedSlot_refusedByLaterRule_goesToTheNextCaller() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)
+        .withMaxQueueingTime(Duration.ofMillis(500)), ONE_AT_A_TIME));
+    Entry holder = s.at(0).engine.enter("R", EntryType.IN); // slot T0
+
+    assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN)) // slot T0 + 100, then refused
+        .isInstanceOf(FlowBlockedException.class);
+    holder.close();
+    s.sleeps.clear();
+    s.engine.enter("R", EntryType.IN).close();
+
+    assertThat(s.sleeps).as("the next caller's wait").containsExactly(100_000_000L);
+    assertCounted(s, 2, 1);
+  }
+}

@@ -1,0 +1,129 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.Guard;
+import dev.guard.api.BlockedException;
+import dev.guard.api.EntryType;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.Entry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * SEMANTICS 14.7: reloading a rule list keeps the state of every unchanged rule (warm-up tokens,
+ * pacing schedule), whatever else changes in the list; a changed rule starts afresh.
+ */
+class ShapingReloadTest {
+
+  private static final FlowRule WARM_UP =
+      FlowRule.qps("R", 10).withBehavior(ControlBehavior.WARM_UP);
+  private static final FlowRule PACING = FlowRule.qps("R", 10)
+      .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ofMillis(500));
+
+  /** Passes per second for 12 calls at the start of seconds from .. from + seconds - 1. */
+  private static List<Integer> perSecond(Scenario s, int from, int seconds) {
+    List<Integer> passes = new ArrayList<>();
+    for (int k = from; k < from + seconds; k++) {
+      passes.add(s.at(k * 1000L).calls("R", 12).replace("B", "").length());
+    }
+    return passes;
+  }
+
+  private static Scenario hot() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(WARM_UP));
+    assertThat(perSecond(s, 0, 16)).endsWith(10, 10, 10);
+    return s;
+  }
+
+  /** One call; P(w) with its wait in ms, or B. */
+  private static String paced(Scenario s) {
+    int before = s.sleeps.size();
+    try (Entry ignored = s.engine.enter("R", EntryType.IN)) {
+      return "P(" + (s.sleeps.size() == before ? 0 : s.sleeps.get(before) / 1_000_000) + ")";
+    } catch (BlockedException refused) {
+      return "B";
+    }
+  }
+
+  @Test
+  void loadRules_equalList_warmUpStaysHot() {
+    Scenario s = hot();
+
+    s.engine.loadRules("R", List.of(WARM_UP));
+
+    assertThat(perSecond(s, 16, 2)).containsExactly(10, 10);
+  }
+
+  @Test
+  void loadRules_unrelatedRuleAdded_warmUpStaysHot() {
+    Scenario s = hot();
+
+    s.engine.loadRules("R", List.of(FlowRule.concurrency("R", 100), WARM_UP));
+
+    assertThat(perSecond(s, 16, 2)).containsExactly(10, 10);
+  }
+
+  @Test
+  void loadRules_changedCount_warmUpStartsCold() {
+    Scenario s = hot();
+
+    s.engine.loadRules("R", List.of(WARM_UP.withCount(11)));
+
+    // a fresh bucket: maxToken 110, less the previous second's 10 passes = 100 tokens, 4.17/s
+    assertThat(perSecond(s, 16, 1)).containsExactly(4);
+  }
+
+  @Test
+  void guard_declaredAgainOnTheSameEngine_staysHot() {
+    Scenario s = new Scenario();
+    Guard declaration =
+        Guard.of("R").entryType(EntryType.IN).qps(10).warmUp(Duration.ofSeconds(10));
+    declaration.on(s.engine).decorate(() -> "first binding").get();
+    assertThat(perSecond(s, 1, 16)).endsWith(10, 10, 10);
+
+    Supplier<String> again = Guard.of("R").entryType(EntryType.IN).qps(10)
+        .warmUp(Duration.ofSeconds(10)).on(s.engine).decorate(() -> "second binding");
+    s.at(17_000);
+    int passed = 0;
+    for (int i = 0; i < 12; i++) {
+      try {
+        again.get();
+        passed++;
+      } catch (BlockedException refused) {
+        // not passed
+      }
+    }
+    assertThat(passed).isEqualTo(10);
+  }
+
+  @Test
+  void loadRules_equalOrExtendedList_pacingKeepsItsSchedule() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(PACING));
+    s.at(0);
+    assertThat(List.of(paced(s), paced(s), paced(s))).containsExactly("P(0)", "P(100)", "P(200)");
+
+    s.engine.loadRules("R", List.of(PACING));
+    assertThat(paced(s)).isEqualTo("P(300)");
+    s.engine.loadRules("R", List.of(PACING, FlowRule.concurrency("R", 100)));
+    assertThat(paced(s)).isEqualTo("P(400)");
+  }
+
+  @Test
+  void loadRules_changedPacingRule_startsAFreshSchedule() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(PACING));
+    s.at(0);
+    assertThat(List.of(paced(s), paced(s))).containsExactly("P(0)", "P(100)");
+
+    s.engine.loadRules("R", List.of(PACING.withCount(20)));
+
+    assertThat(List.of(paced(s), paced(s))).containsExactly("P(0)", "P(50)");
+  }
+}
