@@ -106,7 +106,10 @@ public final class GuardEngine {
   /**
    * Enters a resource as a prioritized call: when a QPS rule is at its limit, the call may borrow
    * a pass from the next window bucket and wait (through the time source) until that bucket
-   * starts, instead of being refused.
+   * starts, instead of being refused. The borrowed pass is accounted on the node the rule
+   * measures (usually the resource-wide node): in its minute totals at once, in its second window
+   * when the bucket starts. The per-context, origin and inbound nodes count the call's
+   * concurrency but no pass.
    *
    * @param resource the resource name
    * @param type the direction of the call
