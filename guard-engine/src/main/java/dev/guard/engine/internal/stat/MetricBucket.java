@@ -24,9 +24,9 @@ import org.jspecify.annotations.Nullable;
  * a minute bucket ({@link #drainInto}). Draining takes each counter with {@link
  * LongAdder#sumThenReset}, which swaps every cell to zero atomically, so an add racing with the
  * drain is either part of the drained amount or stays in this bucket: it is never lost and never
- * moved twice. {@link #arrivedPass()} counts the PASS that borrowing pre-filled into this bucket
- * ({@link #addArrivedPass}); those passes were already counted for the minute window when they
- * were borrowed, so {@link #minuteCount} and {@link #drainInto} leave them out.
+ * moved twice. A separate "arrived" count holds the PASS that borrowing pre-filled into this
+ * bucket ({@link #addArrivedPass}); those passes were already counted for the minute window when
+ * they were borrowed, so {@link #minuteCount} and {@link #drainInto} leave them out.
  */
 public final class MetricBucket {
 
@@ -149,15 +149,6 @@ public final class MetricBucket {
   void addArrivedPass(long n) {
     pass.add(n);
     ARRIVED.addAndGet(this, n);
-  }
-
-  /**
-   * Returns the part of {@link MetricEvent#PASS} that arrived through borrowing.
-   *
-   * @return the arrived borrowed passes
-   */
-  long arrivedPass() {
-    return arrivedPass;
   }
 
   /**
