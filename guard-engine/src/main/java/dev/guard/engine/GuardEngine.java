@@ -7,6 +7,7 @@ import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.ResourceStatsView;
+import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -289,10 +290,16 @@ public final class GuardEngine {
      * buckets make QPS limits tighter across bucket boundaries: a limit of N admits at most N per
      * current-plus-previous buckets.
      *
+     * <p>Each bucket ({@code length / buckets}) must divide one second, because the minute-level
+     * totals are rolled up from the second-level buckets and every bucket must fall inside one
+     * second: 2 buckets over 1 s or 4 over 2 s are fine, 3 buckets over 900 ms (300 ms) is not.
+     *
      * @param buckets the number of buckets; {@code > 0}
-     * @param length the window length; whole milliseconds divisible by {@code buckets}
+     * @param length the window length; whole milliseconds divisible by {@code buckets}, with a
+     *     bucket length that divides 1000 ms
      * @return this builder
-     * @throws IllegalArgumentException if the geometry is invalid
+     * @throws IllegalArgumentException if the geometry is invalid, or its bucket length does not
+     *     divide 1000 ms
      * @throws IllegalStateException if already set
      */
     public Builder secondWindow(int buckets, Duration length) {
@@ -300,7 +307,8 @@ public final class GuardEngine {
       if (length.toNanos() % 1_000_000L != 0 || length.toMillis() > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("length must be whole milliseconds, was " + length);
       }
-      new WindowGeometry(buckets, (int) length.toMillis());
+      StatisticNode.requireRollUpGeometry(
+          new WindowGeometry(buckets, (int) length.toMillis()), "secondWindow");
       sampleCount = once("secondWindow", sampleCount, buckets);
       interval = length;
       return this;

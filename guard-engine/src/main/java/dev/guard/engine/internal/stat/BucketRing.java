@@ -21,8 +21,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Concurrency: there is no ring-wide lock. A stale bucket is reset by the one thread that wins a
  * compare-and-set of the bucket's start from the stale value to a "resetting" marker (see {@link
- * MetricBucket}); the winner zeroes the counters, lets {@link #prepare} pre-fill them, and then
- * publishes the new start. Threads that lose, or that see the marker, yield and retry, which is
+ * MetricBucket}); the winner empties the counters ({@link #retire}: the plain ring discards them, a
+ * second-level ring rolls them up into its minute window), lets {@link #prepare} pre-fill them, and
+ * then publishes the new start. Threads that lose, or that see the marker, yield and retry, which is
  * brief because the reset does a fixed, small amount of work. (A claim on the bucket itself is
  * preferred to a per-ring try-lock: resets of different slots never wait for each other, and no
  * lock object exists.) The steady-state path (the slot
@@ -72,10 +73,23 @@ public class BucketRing {
    *     later start or {@code nowMs} is negative
    */
   public final MetricBucket currentWindow(long nowMs) {
-    long start = startOf(nowMs);
+    MetricBucket bucket = attachedWindow(nowMs);
+    return bucket != null ? bucket : new MetricBucket(startOf(nowMs));
+  }
+
+  /**
+   * Returns the bucket that {@code nowMs} falls in, like {@link #currentWindow}, but null where
+   * that method would hand out a detached bucket. Allocates only when it fills an empty slot.
+   *
+   * @param nowMs the time in milliseconds
+   * @return the current bucket, or null when the slot holds a later start or {@code nowMs} is
+   *     negative
+   */
+  public final @Nullable MetricBucket attachedWindow(long nowMs) {
     if (nowMs < 0) {
-      return new MetricBucket(start);
+      return null;
     }
+    long start = startOf(nowMs);
     int idx = indexOf(nowMs);
     while (true) {
       MetricBucket bucket = slots.get(idx);
@@ -92,11 +106,11 @@ public class BucketRing {
         return bucket;
       }
       if (seen > start) {
-        return new MetricBucket(start);
+        return null;
       }
       if (seen != MetricBucket.RESETTING && bucket.tryClaim(seen)) {
         try {
-          bucket.clear();
+          retire(bucket, seen, start);
           prepare(bucket, start);
         } finally {
           bucket.publish(start); // never leave the slot claimed, or other threads would spin
@@ -237,6 +251,45 @@ public class BucketRing {
    */
   protected boolean isDeprecated(long nowMs, long startMs) {
     return nowMs - startMs > intervalMs;
+  }
+
+  /**
+   * Sums {@link MetricBucket#minuteCount} of one event over the buckets whose start lies in {@code
+   * [fromMs, toMs)}, whether or not they are deprecated, without touching any slot. Buckets being
+   * reset are skipped.
+   *
+   * @param fromMs the first start, in milliseconds; a non-negative multiple of the bucket length
+   * @param toMs the end of the range (exclusive), in milliseconds; {@code > fromMs}
+   * @param event the event
+   * @return the sum
+   */
+  final long minuteCountOfStarts(long fromMs, long toMs, MetricEvent event) {
+    long span = (toMs - fromMs - 1) / bucketLengthMs + 1; // no overflow for toMs = Long.MAX_VALUE
+    int candidates = (int) Math.min(sampleCount, span);
+    int first = indexOf(fromMs);
+    long total = 0L;
+    for (int i = 0; i < candidates; i++) {
+      MetricBucket bucket = slots.get((first + i) % sampleCount);
+      if (bucket != null) {
+        long start = bucket.startMs();
+        if (start >= fromMs && start < toMs) {
+          total += bucket.minuteCount(event);
+        }
+      }
+    }
+    return total;
+  }
+
+  /**
+   * Empties a stale bucket that the caller has claimed, before it is reused for {@code
+   * newStartMs}; {@link #prepare} runs next. The plain ring discards the counts.
+   *
+   * @param bucket the claimed bucket, still holding the counts of {@code oldStartMs}
+   * @param oldStartMs the start the bucket had
+   * @param newStartMs the start it will have
+   */
+  protected void retire(MetricBucket bucket, long oldStartMs, long newStartMs) {
+    bucket.clear();
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.guard.engine.internal.stat;
 
 import java.util.concurrent.atomic.AtomicLongFieldUpdater;
 import java.util.concurrent.atomic.LongAdder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One time bucket of a {@link BucketRing}: its start time and the counters of what happened
@@ -18,6 +19,14 @@ import java.util.concurrent.atomic.LongAdder;
  * ({@link #tryClaim}), then zeroes the counters and publishes the new start with a volatile write
  * ({@link #reset}). Readers and writers that see {@link #RESETTING} skip the bucket or wait; every
  * counter write that follows the publication is therefore kept.
+ *
+ * <p>Roll-up (see {@link MinuteWindow}): a second-level bucket may instead be <em>drained</em> into
+ * a minute bucket ({@link #drainInto}). Draining takes each counter with {@link
+ * LongAdder#sumThenReset}, which swaps every cell to zero atomically, so an add racing with the
+ * drain is either part of the drained amount or stays in this bucket: it is never lost and never
+ * moved twice. A separate "arrived" count holds the PASS that borrowing pre-filled into this
+ * bucket ({@link #addArrivedPass}); those passes were already counted for the minute window when
+ * they were borrowed, so {@link #minuteCount} and {@link #drainInto} leave them out.
  */
 public final class MetricBucket {
 
@@ -29,6 +38,8 @@ public final class MetricBucket {
 
   private static final AtomicLongFieldUpdater<MetricBucket> START =
       AtomicLongFieldUpdater.newUpdater(MetricBucket.class, "startMs");
+  private static final AtomicLongFieldUpdater<MetricBucket> ARRIVED =
+      AtomicLongFieldUpdater.newUpdater(MetricBucket.class, "arrivedPass");
 
   private final LongAdder pass = new LongAdder();
   private final LongAdder block = new LongAdder();
@@ -38,6 +49,7 @@ public final class MetricBucket {
   private final LongAdder occupiedPass = new LongAdder();
   private volatile long startMs;
   private volatile long minRt = DEFAULT_MIN_RT;
+  private volatile long arrivedPass;
 
   /**
    * Creates an empty bucket.
@@ -87,6 +99,7 @@ public final class MetricBucket {
     rt.reset();
     occupiedPass.reset();
     minRt = DEFAULT_MIN_RT;
+    arrivedPass = 0L;
   }
 
   /** Publishes the start of a bucket whose counters the caller prepared after a claim. */
@@ -123,6 +136,61 @@ public final class MetricBucket {
     rt.add(rtMs);
     if (rtMs < minRt) {
       minRt = rtMs;
+    }
+  }
+
+  /**
+   * Adds {@code n} passes that were borrowed for this bucket and arrive now that it starts: they
+   * count as {@link MetricEvent#PASS} here but not again in the minute window ({@code n} may be
+   * negative when a borrow is cancelled after it arrived).
+   *
+   * @param n the amount
+   */
+  void addArrivedPass(long n) {
+    pass.add(n);
+    ARRIVED.addAndGet(this, n);
+  }
+
+  /**
+   * Returns what this second-level bucket adds to an event of the minute window: the count itself,
+   * except that PASS is {@code pass − arrived borrowed passes + occupied passes} (a borrowed pass
+   * counts in the minute window at the time it was borrowed) and OCCUPIED_PASS is 0.
+   *
+   * @param event the event
+   * @return the count
+   */
+  long minuteCount(MetricEvent event) {
+    return switch (event) {
+      case PASS -> pass.sum() - arrivedPass + occupiedPass.sum();
+      case OCCUPIED_PASS -> 0L;
+      default -> counter(event).sum();
+    };
+  }
+
+  /**
+   * Moves this bucket's minute counts ({@link #minuteCount}) into {@code target} and leaves this
+   * bucket empty. The caller must have claimed this bucket. Each counter is taken with {@link
+   * LongAdder#sumThenReset}, so a concurrent add is moved or kept, never lost.
+   *
+   * @param target the minute bucket, or null to discard the counts
+   */
+  void drainInto(@Nullable MetricBucket target) {
+    long passes = pass.sumThenReset() - ARRIVED.getAndSet(this, 0L) + occupiedPass.sumThenReset();
+    long blocks = block.sumThenReset();
+    long exceptions = exception.sumThenReset();
+    long successes = success.sumThenReset();
+    long rts = rt.sumThenReset();
+    long min = minRt;
+    minRt = DEFAULT_MIN_RT;
+    if (target != null) {
+      target.pass.add(passes);
+      target.block.add(blocks);
+      target.exception.add(exceptions);
+      target.success.add(successes);
+      target.rt.add(rts);
+      if (min < target.minRt) {
+        target.minRt = min;
+      }
     }
   }
 

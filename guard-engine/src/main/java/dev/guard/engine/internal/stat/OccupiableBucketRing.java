@@ -17,19 +17,36 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Invariant: {@code waiting(t)} is the number of borrowed passes whose bucket starts after
  * {@code t}; once {@code t} reaches that start they are part of the main ring's sums instead.
+ * Pre-filled passes are also recorded as arrived ({@link MetricBucket#addArrivedPass}), because
+ * the minute window counted them when they were borrowed.
+ *
+ * <p>A ring that serves a {@link StatisticNode} rolls each stale main bucket up into the node's
+ * {@link MinuteWindow} when it resets the bucket in place; a stand-alone ring discards it.
  */
 public final class OccupiableBucketRing extends BucketRing {
 
   private final FutureBucketRing future;
+  private final @Nullable MinuteWindow rollUp;
 
   /**
-   * Creates an empty window.
+   * Creates an empty window that discards the counts of the buckets it reuses.
    *
    * @param geometry the geometry of both rings
    */
   public OccupiableBucketRing(WindowGeometry geometry) {
+    this(geometry, null);
+  }
+
+  /**
+   * Creates an empty window whose reused buckets are rolled up into {@code rollUp}.
+   *
+   * @param geometry the geometry of both rings
+   * @param rollUp the minute window that receives retired buckets, or null to discard them
+   */
+  OccupiableBucketRing(WindowGeometry geometry, @Nullable MinuteWindow rollUp) {
     super(geometry);
     this.future = new FutureBucketRing(geometry);
+    this.rollUp = rollUp;
   }
 
   /**
@@ -69,7 +86,7 @@ public final class OccupiableBucketRing extends BucketRing {
     borrowed.add(MetricEvent.PASS, -n);
     MetricBucket arrived = windowValue(futureTimeMs);
     if (arrived != null) {
-      arrived.add(MetricEvent.PASS, -n);
+      arrived.addArrivedPass(-n);
     }
   }
 
@@ -116,10 +133,20 @@ public final class OccupiableBucketRing extends BucketRing {
   }
 
   @Override
+  protected void retire(MetricBucket bucket, long oldStartMs, long newStartMs) {
+    MinuteWindow minute = rollUp;
+    if (minute == null) {
+      bucket.clear();
+    } else {
+      minute.rollUp(bucket, oldStartMs, newStartMs);
+    }
+  }
+
+  @Override
   protected void prepare(MetricBucket bucket, long startMs) {
     MetricBucket borrowed = future.windowValue(startMs);
     if (borrowed != null) {
-      bucket.add(MetricEvent.PASS, borrowed.get(MetricEvent.PASS));
+      bucket.addArrivedPass(borrowed.get(MetricEvent.PASS));
     }
   }
 

@@ -6,34 +6,66 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The statistics of one node (SEMANTICS 3.5): a second-level {@link OccupiableBucketRing} for
- * rates, a minute-level {@link BucketRing} of 60 × 1 s for totals and previous-second counts, and
- * a live concurrency gauge.
+ * rates, a minute-level {@link MinuteWindow} of 60 × 1 s for totals and previous-second counts,
+ * and a live concurrency gauge.
  *
- * <p>Writes go to both windows, except that a borrowed pass ({@link #addOccupiedPass}) is counted
- * as OCCUPIED_PASS in the second window and as PASS in the minute window only; the second window
- * receives the PASS itself when the borrowed bucket starts. Rates divide a second-window sum by
- * the window length in seconds. Every method takes the engine time in milliseconds and none reads
- * a clock.
+ * <p>Writes go to the second-level window only; the minute window is its roll-up. The thread that
+ * resets a stale second-level bucket first moves its counts into the minute bucket of the old
+ * start (dropping them if that second has left the minute window), so each bucket is rolled up
+ * exactly once, and minute reads add the second-level buckets still in the ring whose start lies
+ * in the range read. Hence the second-level bucket length must divide 1000 ms. A write whose
+ * second-level bucket was already reused for a later start goes straight to its minute bucket.
+ *
+ * <p>Borrowed passes: {@link #addOccupiedPass} records OCCUPIED_PASS in the bucket of the borrowing
+ * time, and the minute window counts a bucket's PASS as {@code PASS − arrived + OCCUPIED_PASS}: the
+ * borrowed pass is counted once, at borrowing time, and the PASS that borrowing later pre-fills
+ * into the borrowed bucket is marked arrived, so its roll-up does not count it again. {@link
+ * #cancelWaiting} removes the occupied pass (or, once rolled up, the minute pass) and the waiting
+ * and arrived passes together, leaving no trace.
  *
  * <p>Thread-safe and lock-free. The pass path ({@link #addPass}, {@link #passQps}, {@link
  * #increaseThreads}, {@link #decreaseThreads}, {@link #addRtAndSuccess}) allocates nothing once
- * the buckets of a slot exist.
+ * the buckets of a slot exist. Roll-ups move counters atomically: once writers stop, the minute
+ * totals count every write of the window exactly once (one that raced with the reset of its
+ * bucket may count in a later second of the window); a read that overlaps a roll-up may miss the
+ * counts being moved, never count them twice ({@link MinuteWindow}). Rates divide a second-window
+ * sum by the window length in seconds. Every method takes the engine time in milliseconds and
+ * none reads a clock.
  */
 public class StatisticNode implements FlowMetrics {
 
+  private final MinuteWindow minute = new MinuteWindow();
   private final OccupiableBucketRing second;
-  private final BucketRing minute = new BucketRing(WindowGeometry.MINUTE);
   private final LongAdder threads = new LongAdder();
   private final double intervalSec;
 
   /**
    * Creates a node with empty windows.
    *
-   * @param second the geometry of the second-level window
+   * @param second the geometry of the second-level window; its bucket length must divide 1000 ms
+   * @throws IllegalArgumentException if the bucket length does not divide 1000 ms
    */
   public StatisticNode(WindowGeometry second) {
-    this.second = new OccupiableBucketRing(second);
+    requireRollUpGeometry(second, "second-level window");
+    this.second = new OccupiableBucketRing(second, minute);
     this.intervalSec = second.intervalSec();
+  }
+
+  /**
+   * Checks that a second-level geometry can be rolled up into the minute window: its bucket length
+   * must divide 1000 ms, so that every bucket lies inside one second.
+   *
+   * @param geometry the second-level geometry
+   * @param option the option or parameter to name in the message
+   * @throws IllegalArgumentException if the bucket length does not divide 1000 ms
+   */
+  public static void requireRollUpGeometry(WindowGeometry geometry, String option) {
+    int length = geometry.bucketLengthMs();
+    if (1000 % length != 0) {
+      throw new IllegalArgumentException(option + " bucket length must divide 1000 ms (each bucket"
+          + " must lie inside one second of the minute window it rolls up into), was " + length
+          + " ms (" + geometry.intervalMs() + " ms / " + geometry.sampleCount() + " buckets)");
+    }
   }
 
   /** {@return the geometry of the second-level window} */
@@ -44,64 +76,64 @@ public class StatisticNode implements FlowMetrics {
   // ---- writes --------------------------------------------------------------------------------
 
   /**
-   * Records {@code n} admitted permits in both windows.
+   * Records {@code n} admitted permits.
    *
    * @param nowMs engine time in milliseconds
    * @param n the permits
    */
   public void addPass(long nowMs, int n) {
-    second.currentWindow(nowMs).add(MetricEvent.PASS, n);
-    minute.currentWindow(nowMs).add(MetricEvent.PASS, n);
+    add(nowMs, MetricEvent.PASS, n);
   }
 
   /**
-   * Records {@code n} refused permits in both windows.
+   * Records {@code n} refused permits.
    *
    * @param nowMs engine time in milliseconds
    * @param n the permits
    */
   public void addBlock(long nowMs, int n) {
-    second.currentWindow(nowMs).add(MetricEvent.BLOCK, n);
-    minute.currentWindow(nowMs).add(MetricEvent.BLOCK, n);
+    add(nowMs, MetricEvent.BLOCK, n);
   }
 
   /**
-   * Records {@code n} completed permits that ended with a traced error, in both windows.
+   * Records {@code n} completed permits that ended with a traced error.
    *
    * @param nowMs engine time in milliseconds
    * @param n the permits
    */
   public void addException(long nowMs, int n) {
-    second.currentWindow(nowMs).add(MetricEvent.EXCEPTION, n);
-    minute.currentWindow(nowMs).add(MetricEvent.EXCEPTION, n);
+    add(nowMs, MetricEvent.EXCEPTION, n);
   }
 
   /**
-   * Records one completed call: its response time once and {@code n} successes, in both windows.
+   * Records one completed call: its response time once and {@code n} successes.
    *
    * @param nowMs engine time in milliseconds
    * @param rtMs the response time in milliseconds
    * @param n the permits of the call
    */
   public void addRtAndSuccess(long nowMs, long rtMs, int n) {
-    MetricBucket current = second.currentWindow(nowMs);
-    current.add(MetricEvent.SUCCESS, n);
-    current.addRt(rtMs);
-    current = minute.currentWindow(nowMs);
-    current.add(MetricEvent.SUCCESS, n);
-    current.addRt(rtMs);
+    MetricBucket current = bucketFor(nowMs);
+    if (current != null) {
+      current.add(MetricEvent.SUCCESS, n);
+      current.addRt(rtMs);
+    }
   }
 
   /**
-   * Records {@code n} permits borrowed from a future bucket: OCCUPIED_PASS in the second window and
-   * PASS in the minute window.
+   * Records {@code n} permits borrowed from a future bucket: OCCUPIED_PASS in the second window,
+   * which the minute window counts as PASS at this time.
    *
    * @param nowMs engine time in milliseconds (the time of the borrowing decision)
    * @param n the permits
    */
   public void addOccupiedPass(long nowMs, int n) {
-    second.currentWindow(nowMs).add(MetricEvent.OCCUPIED_PASS, n);
-    minute.currentWindow(nowMs).add(MetricEvent.PASS, n);
+    MetricBucket current = second.attachedWindow(nowMs);
+    if (current != null) {
+      current.add(MetricEvent.OCCUPIED_PASS, n);
+    } else {
+      add(minute.lateBucket(nowMs), MetricEvent.PASS, n);
+    }
   }
 
   /**
@@ -125,8 +157,12 @@ public class StatisticNode implements FlowMetrics {
    */
   public void cancelWaiting(long borrowedAtMs, long futureTimeMs, int n) {
     second.cancelWaiting(futureTimeMs, n);
-    subtract(second.windowValue(borrowedAtMs), MetricEvent.OCCUPIED_PASS, n);
-    subtract(minute.windowValue(borrowedAtMs), MetricEvent.PASS, n);
+    MetricBucket occupied = second.windowValue(borrowedAtMs);
+    if (occupied != null) {
+      occupied.add(MetricEvent.OCCUPIED_PASS, -n); // also removes its minute PASS
+    } else {
+      minute.cancelBorrowedPass(borrowedAtMs, n); // its bucket was rolled up already
+    }
   }
 
   /** Counts one more call running on this node. */
@@ -266,7 +302,7 @@ public class StatisticNode implements FlowMetrics {
    * @param nowMs engine time in milliseconds
    */
   public long totalPass(long nowMs) {
-    return minute.sum(nowMs, MetricEvent.PASS);
+    return minute.sum(nowMs, MetricEvent.PASS, second);
   }
 
   /**
@@ -284,7 +320,7 @@ public class StatisticNode implements FlowMetrics {
    * @param nowMs engine time in milliseconds
    */
   public long blockRequest(long nowMs) {
-    return minute.sum(nowMs, MetricEvent.BLOCK);
+    return minute.sum(nowMs, MetricEvent.BLOCK, second);
   }
 
   /**
@@ -293,7 +329,7 @@ public class StatisticNode implements FlowMetrics {
    * @param nowMs engine time in milliseconds
    */
   public long totalSuccess(long nowMs) {
-    return minute.sum(nowMs, MetricEvent.SUCCESS);
+    return minute.sum(nowMs, MetricEvent.SUCCESS, second);
   }
 
   /**
@@ -302,7 +338,7 @@ public class StatisticNode implements FlowMetrics {
    * @param nowMs engine time in milliseconds
    */
   public long totalException(long nowMs) {
-    return minute.sum(nowMs, MetricEvent.EXCEPTION);
+    return minute.sum(nowMs, MetricEvent.EXCEPTION, second);
   }
 
   @Override
@@ -311,14 +347,22 @@ public class StatisticNode implements FlowMetrics {
   }
 
   private double previous(long nowMs, MetricEvent event) {
-    minute.currentWindow(nowMs);
-    MetricBucket bucket = minute.previousWindow(nowMs);
-    return bucket == null ? 0.0 : bucket.get(event);
+    return minute.previousSecond(nowMs, event, second);
   }
 
-  private static void subtract(@Nullable MetricBucket bucket, MetricEvent event, int n) {
+  private void add(long nowMs, MetricEvent event, int n) {
+    add(bucketFor(nowMs), event, n);
+  }
+
+  /** The second-level bucket of {@code nowMs}, else its minute bucket, else null (count dropped). */
+  private @Nullable MetricBucket bucketFor(long nowMs) {
+    MetricBucket current = second.attachedWindow(nowMs);
+    return current != null ? current : minute.lateBucket(nowMs);
+  }
+
+  private static void add(@Nullable MetricBucket bucket, MetricEvent event, int n) {
     if (bucket != null) {
-      bucket.add(event, -n);
+      bucket.add(event, n);
     }
   }
 }
