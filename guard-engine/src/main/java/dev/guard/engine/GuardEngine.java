@@ -268,6 +268,7 @@ public final class GuardEngine {
     private @Nullable Integer maxContexts;
     private @Nullable Integer maxOrigins;
     private @Nullable Duration occupyTimeout;
+    private @Nullable Boolean contextStatistics;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -364,6 +365,22 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets whether every resource records statistics per context (entrance) name. By default only
+     * resources with a rule that measures a context (a CHAIN flow rule) record them, because they
+     * cost a second write of every event on the call path; {@link ResourceStats#context} and
+     * {@link GuardEngine#entranceStats} then read zero for the other resources. Turn this on to
+     * see every resource per entrance.
+     *
+     * @param enabled whether to record per-context statistics for every resource
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder contextStatistics(boolean enabled) {
+      contextStatistics = once("contextStatistics", contextStatistics, enabled);
+      return this;
+    }
+
+    /**
      * Adds a listener for engine events.
      *
      * @param listener the listener
@@ -394,7 +411,8 @@ public final class GuardEngine {
           maxResources == null ? 6000 : maxResources,
           maxContexts == null ? 2000 : maxContexts,
           maxOrigins == null ? 1000 : maxOrigins,
-          occupyMs);
+          occupyMs,
+          Boolean.TRUE.equals(contextStatistics));
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners));
     }

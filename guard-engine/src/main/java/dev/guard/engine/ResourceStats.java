@@ -32,6 +32,9 @@ public interface ResourceStats extends NodeStats {
 
   /**
    * Returns the statistics of this resource under one context (entrance) name, if entered there.
+   * They are recorded for resources with a rule that measures a context (a CHAIN flow rule), or
+   * for every resource when the engine is built with {@code contextStatistics(true)}; otherwise
+   * they read zero.
    *
    * @param contextName the context name
    * @return its statistics

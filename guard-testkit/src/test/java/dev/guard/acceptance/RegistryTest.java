@@ -146,4 +146,39 @@ class RegistryTest {
       }
     }
   }
+
+  @Test
+  void contextStatistics_recordedOnlyWhereMeasuredUnlessEnabled() {
+    Scenario plain = new Scenario();
+    Scenario everywhere = new Scenario(GuardEngine.builder().contextStatistics(true));
+
+    for (Scenario s : List.of(plain, everywhere)) {
+      try (var ignored = s.engine.enterContext("web", "")) {
+        s.call("R");
+      }
+      assertThat(s.engine.stats("R").totalPass()).isEqualTo(1);
+    }
+
+    assertThat(plain.engine.stats("R").context("web")).get()
+        .satisfies(node -> assertThat(node.totalPass()).isZero());
+    assertThat(everywhere.engine.stats("R").context("web")).get()
+        .satisfies(node -> assertThat(node.totalPass()).isEqualTo(1));
+    assertThat(everywhere.engine.entranceStats("web")).get()
+        .satisfies(node -> assertThat(node.totalPass()).isEqualTo(1));
+  }
+
+  @Test
+  void contextStatistics_ruleAddedWhileCallsRun_keepsGaugesBalanced() {
+    Scenario s = new Scenario();
+    var before = s.engine.enter("C");
+    s.engine.loadRules("C", List.of(FlowRule.qps("C", 10)
+        .withStrategy(dev.guard.api.rule.FlowStrategy.CHAIN, "guard_default_context")));
+    var after = s.engine.enter("C");
+    after.close();
+    before.close();
+
+    assertThat(s.engine.stats("C").concurrency()).isZero();
+    assertThat(s.engine.stats("C").context("guard_default_context")).get()
+        .satisfies(node -> assertThat(node.concurrency()).isZero());
+  }
 }

@@ -37,6 +37,7 @@ public final class CallEntry implements Entry {
   @Nullable CallEntry parent;
   @Nullable DefaultNode node;
   @Nullable StatisticNode originNode;
+  boolean onContextNode;
   Chain chain;
   long createMs;
   int depth;
@@ -89,6 +90,7 @@ public final class CallEntry implements Entry {
     depth = parent == null ? 0 : parent.depth + 1;
     node = null;
     originNode = null;
+    onContextNode = false;
     chain = newResource.chain();
     type = newType;
     count = newCount;

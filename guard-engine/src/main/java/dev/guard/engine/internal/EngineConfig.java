@@ -10,10 +10,13 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  * @param maxContexts most distinct context names
  * @param maxOriginsPerResource most origin nodes per resource
  * @param occupyTimeoutMs longest wait of a prioritized call borrowing from a future bucket
+ * @param contextStatistics whether every resource records per-context statistics (otherwise only
+ *     resources whose rules measure a context do)
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
     int maxResources,
     int maxContexts,
     int maxOriginsPerResource,
-    long occupyTimeoutMs) {}
+    long occupyTimeoutMs,
+    boolean contextStatistics) {}

@@ -51,6 +51,7 @@ public final class EngineCore implements SlotContext {
   private final ContextRegistry contexts;
   private final ResourceRegistry resources;
   private final StatisticNode inbound;
+  private final CallStatistics statistics;
 
   /**
    * Creates the core.
@@ -68,6 +69,7 @@ public final class EngineCore implements SlotContext {
     this.contexts = new ContextRegistry(config.maxContexts(), overflows);
     this.resources = new ResourceRegistry(config, overflows, this.listeners, this);
     this.inbound = new StatisticNode(config.secondWindow());
+    this.statistics = new CallStatistics(inbound);
   }
 
   /**
@@ -254,6 +256,7 @@ public final class EngineCore implements SlotContext {
     }
     CallEntry parent = entry.parent;
     entry.node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
+    entry.onContextNode = config.contextStatistics() || entry.chain.measuresContexts();
     entry.originNode = originNode(resource, context.origin);
     try {
       BlockedException refused = entry.chain.enter(entry);
@@ -268,7 +271,7 @@ public final class EngineCore implements SlotContext {
       pop(entry);
       throw fatal;
     }
-    recordPass(entry);
+    statistics.pass(entry);
     return entry;
   }
 
@@ -309,42 +312,9 @@ public final class EngineCore implements SlotContext {
     return node;
   }
 
-  private void recordPass(CallEntry entry) {
-    long nowMs = entry.nowMs();
-    int count = entry.count();
-    DefaultNode node = Objects.requireNonNull(entry.node);
-    node.increaseThreads();
-    StatisticNode origin = entry.originNode;
-    StatisticNode in = entry.type() == EntryType.IN ? inbound : null;
-    if (origin != null) {
-      origin.increaseThreads();
-    }
-    if (in != null) {
-      in.increaseThreads();
-    }
-    if (entry.borrowed()) {
-      return;
-    }
-    node.addPass(nowMs, count);
-    if (origin != null) {
-      origin.addPass(nowMs, count);
-    }
-    if (in != null) {
-      in.addPass(nowMs, count);
-    }
-  }
-
   private void recordBlock(CallEntry entry, BlockedException refused) {
-    long nowMs = entry.nowMs();
-    int count = entry.count();
     entry.blockError = refused;
-    Objects.requireNonNull(entry.node).addBlock(nowMs, count);
-    if (entry.originNode != null) {
-      entry.originNode.addBlock(nowMs, count);
-    }
-    if (entry.type() == EntryType.IN) {
-      inbound.addBlock(nowMs, count);
-    }
+    statistics.block(entry);
     entry.tryMarkExited();
     pop(entry);
   }
@@ -385,17 +355,7 @@ public final class EngineCore implements SlotContext {
     if (!entry.resource.tracked()) {
       return;
     }
-    long nowMs = nowMs();
-    long rt = Math.max(0, nowMs - entry.createMs);
-    int count = entry.count();
-    boolean failed = entry.error() != null;
-    Objects.requireNonNull(entry.node).addCompletion(nowMs, rt, count, failed);
-    if (entry.originNode != null) {
-      DefaultNode.complete(entry.originNode, nowMs, rt, count, failed);
-    }
-    if (entry.type() == EntryType.IN) {
-      DefaultNode.complete(inbound, nowMs, rt, count, failed);
-    }
+    statistics.complete(entry, nowMs());
     try {
       entry.chain.exit(entry);
     } catch (RuntimeException unexpected) {

@@ -1,6 +1,8 @@
 package dev.guard.engine.internal.chain;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.CallEntry;
 import java.util.List;
@@ -20,6 +22,7 @@ public final class Chain {
   private final List<Rule> rules;
   private final SlotKind<?>[] kinds;
   private final Slot[] slots;
+  private final boolean measuresContexts;
 
   /**
    * Creates a chain.
@@ -32,6 +35,21 @@ public final class Chain {
     this.rules = List.copyOf(rules);
     this.kinds = kinds.toArray(new SlotKind<?>[0]);
     this.slots = slots.toArray(new Slot[0]);
+    this.measuresContexts = this.rules.stream().anyMatch(Chain::measuresContext);
+  }
+
+  private static boolean measuresContext(Rule rule) {
+    return rule instanceof FlowRule && ((FlowRule) rule).strategy() == FlowStrategy.CHAIN;
+  }
+
+  /**
+   * Tells whether a rule reads per-context statistics (a CHAIN flow rule), so calls of this
+   * resource must be counted on their per-context nodes.
+   *
+   * @return whether per-context nodes must record
+   */
+  public boolean measuresContexts() {
+    return measuresContexts;
   }
 
   /** The rules this chain was compiled from, in load order. */

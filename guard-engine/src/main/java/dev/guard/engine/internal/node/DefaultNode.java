@@ -8,8 +8,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * The statistics of one resource under one context name. It is created the first time the
  * resource is entered under that name and attached, for display, under the node that was current
- * then (the parent entry's node or the entrance node); it is never re-parented. Every write also
- * goes to the resource's {@link ClusterNode}.
+ * then (the parent entry's node or the entrance node); it is never re-parented. Calls that count
+ * on it are counted on the resource's {@link ClusterNode} too (see {@code CallStatistics}).
  */
 public final class DefaultNode {
 
@@ -60,63 +60,5 @@ public final class DefaultNode {
     if (!children.contains(child)) {
       children.add(child);
     }
-  }
-
-  /**
-   * Records admitted calls here and on the cluster node.
-   *
-   * @param nowMs engine time
-   * @param count permits
-   */
-  public void addPass(long nowMs, int count) {
-    stats.addPass(nowMs, count);
-    cluster.stats().addPass(nowMs, count);
-  }
-
-  /**
-   * Records refused calls here and on the cluster node.
-   *
-   * @param nowMs engine time
-   * @param count permits
-   */
-  public void addBlock(long nowMs, int count) {
-    stats.addBlock(nowMs, count);
-    cluster.stats().addBlock(nowMs, count);
-  }
-
-  /** Counts one more running call here and on the cluster node. */
-  public void increaseThreads() {
-    stats.increaseThreads();
-    cluster.stats().increaseThreads();
-  }
-
-  /**
-   * Records a completed call here and on the cluster node and releases its concurrency slot.
-   *
-   * @param nowMs engine time
-   * @param rtMs response time
-   * @param count permits
-   * @param failed whether the call recorded a business error
-   */
-  public void addCompletion(long nowMs, long rtMs, int count, boolean failed) {
-    complete(stats, nowMs, rtMs, count, failed);
-    complete(cluster.stats(), nowMs, rtMs, count, failed);
-  }
-
-  /**
-   * Records a completed call on one statistic node.
-   *
-   * @param node the node
-   * @param nowMs engine time
-   * @param rtMs response time
-   * @param count permits
-   * @param failed whether the call recorded a business error
-   */
-  public static void complete(StatisticNode node, long nowMs, long rtMs, int count, boolean failed) {
-    node.addRtAndSuccess(nowMs, rtMs, count);
-    if (failed) {
-      node.addException(nowMs, count);
-    }
-    node.decreaseThreads();
   }
 }
