@@ -42,6 +42,9 @@ public class BucketRing {
   private final long bucketLengthMs;
   private final long intervalMs;
   private final AtomicReferenceArray<@Nullable MetricBucket> slots;
+  // The bucket handed out last: checking its start answers most lookups without the divisions of
+  // the slot arithmetic. A stale or racy value only sends a lookup down the slow path.
+  private @Nullable MetricBucket latest;
 
   /**
    * Creates an empty ring.
@@ -86,9 +89,24 @@ public class BucketRing {
    *     negative
    */
   public final @Nullable MetricBucket attachedWindow(long nowMs) {
+    MetricBucket last = latest;
+    if (last != null) {
+      long lastStart = last.startMs();
+      if (lastStart >= 0 && nowMs >= lastStart && nowMs - lastStart < bucketLengthMs) {
+        return last;
+      }
+    }
     if (nowMs < 0) {
       return null;
     }
+    MetricBucket found = lookUp(nowMs);
+    if (found != null) {
+      latest = found;
+    }
+    return found;
+  }
+
+  private @Nullable MetricBucket lookUp(long nowMs) {
     long start = startOf(nowMs);
     int idx = indexOf(nowMs);
     while (true) {

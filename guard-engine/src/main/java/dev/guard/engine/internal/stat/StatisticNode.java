@@ -115,8 +115,7 @@ public class StatisticNode implements FlowMetrics {
   public void addRtAndSuccess(long nowMs, long rtMs, int n) {
     MetricBucket current = bucketFor(nowMs);
     if (current != null) {
-      current.add(MetricEvent.SUCCESS, n);
-      current.addRt(rtMs);
+      current.addCompletion(rtMs, n);
     }
   }
 
