@@ -7,8 +7,13 @@ import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.ResourceState;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -92,6 +97,47 @@ final class Binding {
     } finally {
       exitFrom(entries, entries.length - 1);
     }
+  }
+
+  /**
+   * Starts an asynchronous body under every part: the entries are detached from the thread and
+   * exited, in reverse order, when the body's stage completes (on whichever thread completes it).
+   * A refusal, or an exception thrown by the body itself, gives a failed stage.
+   */
+  <T> CompletionStage<T> executeAsync(Supplier<CompletionStage<T>> body) {
+    CallEntry[] entries = new CallEntry[parts.length];
+    for (int i = 0; i < entries.length; i++) {
+      GuardPart part = parts[i];
+      try {
+        entries[i] = core.enterDetached(states[i], part.type(), 1, part.prioritized(), null,
+            part.entrance(), part.origin());
+      } catch (BlockedException refused) {
+        exitFrom(entries, i - 1);
+        return CompletableFuture.failedFuture(refused);
+      }
+    }
+    CompletionStage<T> stage;
+    try {
+      stage = Objects.requireNonNull(body.get(), "the decorated supplier returned a null stage");
+    } catch (RuntimeException | Error failure) {
+      finish(entries, failure);
+      return CompletableFuture.failedFuture(failure);
+    }
+    return stage.whenComplete((value, failure) -> finish(entries, failure));
+  }
+
+  private static void finish(@Nullable CallEntry[] entries, @Nullable Throwable failure) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
+    if (cause != null) {
+      for (CallEntry entry : entries) {
+        if (entry != null) {
+          entry.recordError(cause);
+        }
+      }
+    }
+    exitFrom(entries, entries.length - 1);
   }
 
   /** Enters one part reusing this thread's entry object (no allocation in steady state). */

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -336,6 +337,33 @@ public final class Guard {
       return null;
     };
     return () -> Execution.unchecked(bound, body, null);
+  }
+
+  /**
+   * Wraps a supplier of an asynchronous result: each {@code get()} enters this guard, starts the
+   * supplier's stage, and exits when the stage completes, on whichever thread completes it, so
+   * the statistics see the asynchronous call's full duration and outcome. The calling thread is
+   * free at once: the entry is detached from it.
+   *
+   * <pre>{@code
+   * Supplier<CompletionStage<Quote>> quote = Guard.of("pricing").concurrency(20)
+   *     .decorateCompletionStage(() -> pricingClient.quoteAsync(item));
+   * }</pre>
+   *
+   * <p>A refused call returns a stage failed with the {@link BlockedException} and does not call
+   * the supplier; an exception thrown by the supplier itself returns a stage failed with it. A
+   * stage that fails counts as a business error. The returned stage completes after the exit is
+   * recorded, with the supplier's stage's value or failure.
+   *
+   * @param supplier starts the protected asynchronous work
+   * @param <T> the result type
+   * @return the guarded supplier
+   */
+  public <T> Supplier<CompletionStage<T>> decorateCompletionStage(
+      Supplier<CompletionStage<T>> supplier) {
+    Objects.requireNonNull(supplier, "supplier");
+    Binding bound = bound();
+    return () -> bound.executeAsync(supplier);
   }
 
   /**

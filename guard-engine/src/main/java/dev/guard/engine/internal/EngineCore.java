@@ -10,7 +10,6 @@ import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
-import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
@@ -231,6 +230,32 @@ public final class EngineCore implements SlotContext {
       @Nullable String contextName,
       String origin) {
     return enter(resource, type, count, prioritized, args, contextName, origin, true);
+  }
+
+  /**
+   * Enters a resource for an asynchronous call: like {@link #enter}, but an admitted entry is
+   * detached from the thread at once (the thread's context no longer sees it, and the thread may
+   * go on entering and exiting other resources) and may be exited later on any thread.
+   *
+   * @return the admitted, detached entry
+   * @throws BlockedException if a rule refused the call
+   */
+  public CallEntry enterDetached(
+      ResourceState resource,
+      EntryType type,
+      int count,
+      boolean prioritized,
+      @Nullable Object @Nullable [] args,
+      @Nullable String contextName,
+      String origin) {
+    CallEntry entry = enter(resource, type, count, prioritized, args, contextName, origin);
+    Context owner = entry.context;
+    pop(entry);
+    Context detached = new Context(new ThreadState(), owner.entrance, owner.origin, false);
+    detached.current = entry;
+    entry.context = detached;
+    entry.parent = null;
+    return entry;
   }
 
   private CallEntry enter(
