@@ -37,15 +37,17 @@ final class FlowSlot implements Slot {
     final CompiledFlowRule rule;
     final StatisticNode node;
     final long decision;
+    final long decidedAtNanos;
     final long decidedAtMs;
     final long admittedAtMs;
     final @Nullable Held earlier;
 
-    Held(CompiledFlowRule rule, StatisticNode node, long decision, long decidedAtMs,
-        @Nullable Held earlier) {
+    Held(CompiledFlowRule rule, StatisticNode node, long decision, long decidedAtNanos,
+        long decidedAtMs, @Nullable Held earlier) {
       this.rule = rule;
       this.node = node;
       this.decision = decision;
+      this.decidedAtNanos = decidedAtNanos;
       this.decidedAtMs = decidedAtMs;
       this.admittedAtMs = decidedAtMs + Decision.waitNanos(decision) / 1_000_000L;
       this.earlier = earlier;
@@ -69,7 +71,7 @@ final class FlowSlot implements Slot {
         return rule.refusal;
       }
       if (decision != Decision.PASS) {
-        held = new Held(rule, node, decision, entry.nowMs(), held);
+        held = new Held(rule, node, decision, nanos, entry.nowMs(), held);
         if (!await(entry, held)) {
           return rule.refusal;
         }
@@ -87,8 +89,13 @@ final class FlowSlot implements Slot {
       reserved.node.addOccupiedPass(reserved.decidedAtMs, permits);
       entry.markBorrowed();
     }
+    // A precise decision fixed a deadline: sleep only what is left of it, so that a thread delayed
+    // between deciding and sleeping does not wait longer than its turn.
+    long remaining = reserved.rule.precise
+        ? waitNanos - (engine.preciseNowNanos() - reserved.decidedAtNanos)
+        : waitNanos;
     try {
-      engine.sleep(waitNanos);
+      engine.sleep(remaining);
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       release(reserved, permits);
