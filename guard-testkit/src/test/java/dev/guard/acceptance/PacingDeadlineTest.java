@@ -1,0 +1,60 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.TimeSource;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.Entry;
+import dev.guard.engine.GuardEngine;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A paced call sleeps until the deadline its decision fixed: time that passes between deciding
+ * and sleeping is not waited again.
+ */
+class PacingDeadlineTest {
+
+  /** A clock that moves 1 ms at every precise reading and records the sleeps asked of it. */
+  private static final class SlowClock implements TimeSource {
+    long now;
+    final List<Long> sleeps = new ArrayList<>();
+
+    @Override
+    public long nanoTime() {
+      now += 1_000_000;
+      return now;
+    }
+
+    @Override
+    public long coarseNanoTime() {
+      return now;
+    }
+
+    @Override
+    public void sleep(long nanos) {
+      sleeps.add(nanos);
+      now += Math.max(0, nanos);
+    }
+  }
+
+  @Test
+  void pacedCall_timePassesBeforeItSleeps_sleepsOnlyWhatIsLeft() {
+    SlowClock clock = new SlowClock();
+    GuardEngine engine = GuardEngine.builder().clock(clock).build();
+    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)));
+
+    try (Entry first = engine.enter("R")) {
+      assertThat(clock.sleeps).isEmpty();
+    }
+    try (Entry second = engine.enter("R")) {
+      assertThat(clock.sleeps).hasSize(1);
+    }
+
+    // the second decision found its turn 100 ms after the first (less the 1 ms the decision's own
+    // reading took); the clock then moved 1 ms more before the sleep, which is not waited again
+    assertThat(clock.sleeps.get(0)).isEqualTo(98_000_000L);
+  }
+}
