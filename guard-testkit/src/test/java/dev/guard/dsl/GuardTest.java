@@ -215,4 +215,36 @@ class GuardTest {
 
     assertThat(engine.inboundStats().totalPass()).isEqualTo(1);
   }
+
+  @Test
+  void fromEntrance_appliesOnlyUnderThatEntrance() {
+    Guard viaApi = Guard.of("c").qps(1).fromEntrance("api").entrance("api").on(engine);
+    Guard viaJob = Guard.of("c").qps(1).fromEntrance("api").entrance("job").on(engine);
+
+    viaApi.call(() -> 1);
+    assertThatThrownBy(() -> viaApi.call(() -> 1)).isInstanceOf(FlowBlockedException.class);
+    assertThat(viaJob.call(() -> 2)).isEqualTo(2);
+    assertThat(viaJob.call(() -> 3)).isEqualTo(3);
+  }
+
+  @Test
+  void relatedTo_limitsWhileTheOtherResourceIsBusy() {
+    Guard writes = Guard.of("writes").qps(1).relatedTo("reads").on(engine);
+    Guard reads = Guard.of("reads").on(engine);
+
+    assertThat(writes.call(() -> "w")).isEqualTo("w");
+    reads.call(() -> "r");
+    assertThatThrownBy(() -> writes.call(() -> "w")).isInstanceOf(FlowBlockedException.class);
+  }
+
+  @Test
+  void prioritized_overLimit_waitsForTheNextBucketInsteadOfFailing() {
+    Guard urgent = Guard.of("p").qps(1).prioritized().on(engine);
+    clock.advanceMillis(100);
+    urgent.call(() -> 1);
+    clock.advanceMillis(500);
+
+    assertThat(urgent.call(() -> 2)).isEqualTo(2);
+    assertThat(clock.millis()).as("slept until the next bucket starts").isEqualTo(1000);
+  }
 }
