@@ -227,6 +227,11 @@ public final class CallEntry implements Entry {
     error = failure;
   }
 
+  /** Marks an entry exited that no other thread has seen (refused before it was pushed). */
+  void markExitedUnseen() {
+    EXITED.setRelease(this, true);
+  }
+
   boolean tryMarkExited() {
     return EXITED.compareAndSet(this, false, true);
   }

@@ -275,8 +275,8 @@ public final class EngineCore implements SlotContext {
     Context context = contexts.currentOrImplicit(thread, contextName, origin);
     CallEntry entry = newEntry(thread, reusing, resource, context, type, count, prioritized, args,
         now);
-    context.current = entry;
     if (!resource.tracked()) {
+      context.current = entry;
       return entry;
     }
     CallEntry parent = entry.parent;
@@ -292,11 +292,12 @@ public final class EngineCore implements SlotContext {
     } catch (RuntimeException unexpected) {
       reportInternalError(resource.name(), unexpected);
     } catch (Error fatal) {
-      entry.tryMarkExited();
-      pop(entry);
+      entry.markExitedUnseen();
+      discardIfIdle(context);
       throw fatal;
     }
     statistics.pass(entry);
+    context.current = entry; // pushed only once admitted: a refused entry is never seen by others
     return entry;
   }
 
@@ -340,8 +341,14 @@ public final class EngineCore implements SlotContext {
   private void recordBlock(CallEntry entry, BlockedException refused) {
     entry.blockError = refused;
     statistics.block(entry);
-    entry.tryMarkExited();
-    pop(entry);
+    entry.markExitedUnseen();
+    discardIfIdle(entry.context);
+  }
+
+  private static void discardIfIdle(Context context) {
+    if (context.current == null && context.implicit) {
+      context.owner.discard(context);
+    }
   }
 
   /**
@@ -393,9 +400,7 @@ public final class EngineCore implements SlotContext {
     if (context.current == entry) {
       context.current = entry.parent;
     }
-    if (context.current == null && context.implicit) {
-      context.owner.discard(context);
-    }
+    discardIfIdle(context);
   }
 
   private void reportInternalError(String resource, Throwable error) {
