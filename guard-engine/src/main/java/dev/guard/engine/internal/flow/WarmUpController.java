@@ -73,7 +73,9 @@ public final class WarmUpController implements TrafficShapingController {
     if (tokens.count() <= 0) {
       return Decision.BLOCK;
     }
-    tokens.sync(nowMs, (long) node.previousPassQps(nowMs));
+    if (tokens.due(nowMs)) {
+      tokens.sync(nowMs, (long) node.previousPassQps(nowMs));
+    }
     double rate = tokens.allowedQps();
     long passed = (long) node.passQps(nowMs);
     if (permits <= rate) {

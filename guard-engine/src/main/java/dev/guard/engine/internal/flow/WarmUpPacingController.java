@@ -58,7 +58,9 @@ public final class WarmUpPacingController implements TrafficShapingController {
     if (tokens.count() <= 0) {
       return Decision.BLOCK;
     }
-    tokens.sync(nowMs, (long) node.previousPassQps(nowMs));
+    if (tokens.due(nowMs)) {
+      tokens.sync(nowMs, (long) node.previousPassQps(nowMs));
+    }
     long cost = ShapingChecks.spacingNanos(permits, tokens.allowedQps());
     return schedule.reserve(cost, maxQueueingNanos, nowNanos);
   }

@@ -76,6 +76,15 @@ final class WarmUpTokens {
    * @param nowMs engine time in milliseconds
    * @param previousPasses the passes of the previous whole second (truncated)
    */
+  /**
+   * Tells whether a new whole second has started since the last sync, so that {@link #sync} has
+   * work to do: callers skip reading the previous second's passes otherwise.
+   */
+  boolean due(long nowMs) {
+    long last = lastFilledMs.get();
+    return last == NEVER || nowMs - nowMs % 1000 - last > 0;
+  }
+
   void sync(long nowMs, long previousPasses) {
     long second = nowMs - nowMs % 1000;
     long last = lastFilledMs.get();
