@@ -17,6 +17,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -470,7 +471,7 @@ public final class Guard {
     return new Guard(changed, engine);
   }
 
-  private Guard shapeLastQps(String step, java.util.function.UnaryOperator<FlowRule> change) {
+  private Guard shapeLastQps(String step, UnaryOperator<FlowRule> change) {
     return withLast(last().mapLastRule(step, rule -> {
       if (rule.grade() != FlowGrade.QPS) {
         throw new IllegalStateException(

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Compiles a resource's rules into its {@link Chain}: one slot per rule kind present, in slot
@@ -62,7 +63,7 @@ final class ChainCompiler {
     return new Chain(unique, kinds, slots);
   }
 
-  private static <R extends Rule> @org.jspecify.annotations.Nullable Slot compileKind(
+  private static <R extends Rule> @Nullable Slot compileKind(
       SlotKind<R> kind, String resource, List<Rule> rules, Chain previous, SlotContext context) {
     List<R> own = new ArrayList<>();
     for (Rule rule : rules) {

@@ -10,12 +10,14 @@ import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -143,7 +145,7 @@ public final class EngineCore implements SlotContext {
   }
 
   /** The known resources. */
-  public java.util.Set<String> resourceNames() {
+  public Set<String> resourceNames() {
     return resources.names();
   }
 
@@ -153,7 +155,7 @@ public final class EngineCore implements SlotContext {
   }
 
   /** The entrance node of a context name, if known. */
-  public dev.guard.engine.internal.node.@Nullable EntranceNode entrance(String name) {
+  public @Nullable EntranceNode entrance(String name) {
     Entrance entrance = contexts.existing(name);
     return entrance == null ? null : entrance.node();
   }

@@ -4,6 +4,7 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -80,8 +81,8 @@ public final class ResourceState {
   }
 
   private DefaultNode createNode(Entrance entrance, @Nullable DefaultNode parent) {
-    ClusterNode clusterNode = java.util.Objects.requireNonNull(cluster, "untracked resource");
-    WindowGeometry windows = java.util.Objects.requireNonNull(geometry, "untracked resource");
+    ClusterNode clusterNode = Objects.requireNonNull(cluster, "untracked resource");
+    WindowGeometry windows = Objects.requireNonNull(geometry, "untracked resource");
     DefaultNode created = new DefaultNode(name, windows, clusterNode);
     DefaultNode raced = contextNodes.putIfAbsent(entrance.name(), created);
     if (raced != null) {

@@ -7,6 +7,7 @@ import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
+import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -59,7 +60,7 @@ final class CompiledFlowRule {
     }
     switch (rule.strategy()) {
       case RELATE:
-        ClusterNode related = engine.clusterNodeOf(java.util.Objects.requireNonNull(rule.refResource()));
+        ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.refResource()));
         return related == null ? null : related.stats();
       case CHAIN:
         DefaultNode node = entry.node();
