@@ -28,6 +28,7 @@ public class BaselineBenchmark {
   /** The body, and one counter shared by all threads. */
   @State(Scope.Benchmark)
   public static class Shared {
+    // Not final: read from the state on each call, as the guarded benchmarks read their objects.
     Supplier<Object> body = Calls.BODY;
     final LongAdder adder = new LongAdder();
   }

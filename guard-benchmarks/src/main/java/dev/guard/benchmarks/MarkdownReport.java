@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.OptionalDouble;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -93,37 +94,8 @@ public final class MarkdownReport {
     StringBuilder md = new StringBuilder();
     md.append("# guard benchmarks: latest run\n\n");
     md.append("Written by `bench/run.sh`; rerun it rather than editing this file.\n\n");
-    md.append("| | |\n|---|---|\n");
-    md.append("| Date | ")
-        .append(machine.time().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
-        .append(" |\n");
-    md.append("| JVM | ").append(distinct(rows, BenchmarkResult::jvm)).append(" |\n");
-    md.append("| Cores | ").append(machine.cores()).append(" |\n");
-    md.append("| OS | ").append(machine.os()).append(" |\n");
-    if (machine.loadAverage() >= 0) {
-      md.append("| Load average | ")
-          .append(String.format(Locale.ROOT, "%.2f", machine.loadAverage()))
-          .append(" (1 min, when the report was written) |\n");
-    }
-    md.append("| Settings | ").append(distinct(rows, BenchmarkResult::settings)).append(" |\n");
-    md.append("| Mode | ").append(distinct(rows, BenchmarkResult::mode)).append(" |\n\n");
-
-    String unit = distinct(rows, BenchmarkResult::unit);
-    boolean oneUnit = !unit.contains(";");
-    md.append("Lower is better. ± is JMH's 99.9 % confidence half-width (absent when too few ")
-        .append("iterations ran); B/op is the allocation per call measured by `-prof gc`.\n\n");
-    md.append("| Scenario | Library | Threads | ")
-        .append(oneUnit ? unit : "time")
-        .append(" | B/op |\n");
-    md.append("|---|---|---:|---:|---:|\n");
-    for (BenchmarkResult r : rows) {
-      md.append("| ").append(r.scenario())
-          .append(" | ").append(r.library())
-          .append(" | ").append(r.threads())
-          .append(" | ").append(time(r, oneUnit))
-          .append(" | ").append(bytes(r.bytesPerOp()))
-          .append(" |\n");
-    }
+    header(md, rows, machine);
+    table(md, rows);
     md.append("\nScenarios:\n\n");
     rows.stream()
         .map(BenchmarkResult::scenario)
@@ -135,13 +107,49 @@ public final class MarkdownReport {
     return md.toString();
   }
 
+  private static void header(StringBuilder md, List<BenchmarkResult> rows, Machine machine) {
+    md.append("| | |\n|---|---|\n");
+    md.append("| Date | ")
+        .append(machine.time().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'")))
+        .append(" |\n");
+    md.append("| JVM | ").append(joined(rows, BenchmarkResult::jvm)).append(" |\n");
+    md.append("| Cores | ").append(machine.cores()).append(" |\n");
+    md.append("| OS | ").append(machine.os()).append(" |\n");
+    if (machine.loadAverage() >= 0) {
+      md.append("| Load average | ")
+          .append(String.format(Locale.ROOT, "%.2f", machine.loadAverage()))
+          .append(" (1 min, when the report was written) |\n");
+    }
+    md.append("| Settings | ").append(joined(rows, BenchmarkResult::settings)).append(" |\n");
+    md.append("| Mode | ").append(joined(rows, BenchmarkResult::mode)).append(" |\n\n");
+  }
+
+  private static void table(StringBuilder md, List<BenchmarkResult> rows) {
+    List<String> units = rows.stream().map(BenchmarkResult::unit).distinct().toList();
+    boolean oneUnit = units.size() == 1;
+    md.append("Lower is better. ± is JMH's 99.9 % confidence half-width (absent when too few ")
+        .append("iterations ran); B/op is the allocation per call measured by `-prof gc`.\n\n");
+    md.append("| Scenario | Library | Threads | ")
+        .append(oneUnit ? units.get(0) : "time")
+        .append(" | B/op |\n");
+    md.append("|---|---|---:|---:|---:|\n");
+    for (BenchmarkResult r : rows) {
+      md.append("| ").append(r.scenario())
+          .append(" | ").append(r.library())
+          .append(" | ").append(r.threads())
+          .append(" | ").append(time(r, oneUnit))
+          .append(" | ").append(bytes(r.bytesPerOp()))
+          .append(" |\n");
+    }
+  }
+
   private static int rank(List<String> order, String name) {
     int index = order.indexOf(name);
     return index < 0 ? order.size() : index;
   }
 
-  private static String distinct(
-      List<BenchmarkResult> rows, java.util.function.Function<BenchmarkResult, String> field) {
+  private static String joined(
+      List<BenchmarkResult> rows, Function<BenchmarkResult, String> field) {
     String values = rows.stream().map(field).distinct().collect(Collectors.joining("; "));
     return values.isEmpty() ? "?" : values;
   }
