@@ -255,12 +255,21 @@ public final class Guard {
    *
    * @param next the guard entered second
    * @return the composed guard
-   * @throws IllegalArgumentException if both guards are bound to different engines
+   * @throws IllegalArgumentException if both guards are bound to different engines, or if they
+   *     share a resource (each resource's rules are declared by one part)
    */
   public Guard andThen(Guard next) {
     Objects.requireNonNull(next, "next");
     if (engine != null && next.engine != null && engine != next.engine) {
       throw new IllegalArgumentException("next must be bound to the same engine, was " + next);
+    }
+    for (GuardPart part : next.parts) {
+      for (GuardPart mine : parts) {
+        if (mine.resource().equals(part.resource())) {
+          throw new IllegalArgumentException(
+              "next must guard other resources, but both guard '" + part.resource() + "'");
+        }
+      }
     }
     List<GuardPart> combined = new ArrayList<>(parts);
     combined.addAll(next.parts);

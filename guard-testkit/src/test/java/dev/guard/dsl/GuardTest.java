@@ -247,4 +247,11 @@ class GuardTest {
     assertThat(urgent.call(() -> 2)).isEqualTo(2);
     assertThat(clock.millis()).as("slept until the next bucket starts").isEqualTo(1000);
   }
+
+  @Test
+  void andThen_sameResourceTwice_isRejected() {
+    assertThatThrownBy(() -> Guard.of("r").qps(1).andThen(Guard.of("r").qps(2)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'r'");
+  }
 }
