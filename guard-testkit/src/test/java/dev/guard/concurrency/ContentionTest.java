@@ -59,7 +59,7 @@ class ContentionTest {
   }
 
   @Test
-  void concurrency_underContention_neverExceedsLimitAndGaugeReturnsToZero() throws Exception {
+  void concurrency_underContention_staysWithinDocumentedBoundAndAccountsExactly() throws Exception {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
     int limit = 3;
     AtomicLong running = new AtomicLong();

@@ -107,11 +107,6 @@ public final class EngineCore implements SlotContext {
     return now < 0 ? 0 : now;
   }
 
-  /** The engine's settings. */
-  public EngineConfig config() {
-    return config;
-  }
-
   /** The global inbound node. */
   public StatisticNode inbound() {
     return inbound;
