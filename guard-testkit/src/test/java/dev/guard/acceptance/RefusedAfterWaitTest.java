@@ -14,9 +14,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A call that one rule admits after a wait (a paced slot or a borrowed pass) and a later rule of
- * the same resource then refuses was never admitted: what the first rule reserved for it goes
- * back, so the statistics count it once, as a block, and the next caller gets the slot.
+ * A call that one rule admits (at once, or after a wait on a paced slot or a borrowed pass) and a
+ * later rule of the same resource then refuses was never admitted: what the first rule reserved
+ * for it goes back, so the statistics count it once, as a block, and the next caller gets the
+ * permit or the slot.
  */
 class RefusedAfterWaitTest {
 
@@ -44,6 +45,21 @@ class RefusedAfterWaitTest {
 
     assertCounted(s, 3, 1);
     assertThat(s.at(1000).calls("R", 2)).as("one borrowed pass arrived, not two").isEqualTo("PB");
+  }
+
+  @Test
+  void immediatePass_refusedByLaterRule_givesItsPermitBack() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 3), ONE_AT_A_TIME));
+    Entry holder = s.at(0).engine.enter("R", EntryType.IN);
+
+    assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN)) // the QPS rule admits, then refused
+        .isInstanceOfSatisfying(FlowBlockedException.class,
+            refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
+    holder.close();
+
+    assertThat(s.at(100).calls("R", 3)).as("3 per second, one spent").isEqualTo("PPB");
+    assertCounted(s, 3, 2);
   }
 
   @Test

@@ -2,6 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
 
 /** Chooses the traffic-shaping controller of a flow rule (SEMANTICS 5.9). */
 final class Controllers {
@@ -10,7 +11,7 @@ final class Controllers {
 
   static TrafficShapingController of(FlowRule rule, long occupyTimeoutMs) {
     if (rule.grade() == FlowGrade.CONCURRENCY) {
-      return new RejectController(FlowGrade.CONCURRENCY, rule.count(), occupyTimeoutMs);
+      return new RejectController(FlowGrade.CONCURRENCY, rule.count(), occupyTimeoutMs, false);
     }
     switch (rule.behavior()) {
       case WARM_UP:
@@ -22,7 +23,9 @@ final class Controllers {
             rule.count(), rule.warmUpPeriod(), rule.coldFactor(), rule.maxQueueingTime());
       case REJECT:
       default:
-        return new RejectController(FlowGrade.QPS, rule.count(), occupyTimeoutMs);
+        boolean wholeResource = rule.strategy() == FlowStrategy.DIRECT
+            && rule.limitApp().equals(FlowRule.DEFAULT_APP);
+        return new RejectController(FlowGrade.QPS, rule.count(), occupyTimeoutMs, wholeResource);
     }
   }
 }

@@ -18,7 +18,9 @@ import org.jspecify.annotations.Nullable;
  * interrupted (the interrupt flag is restored and the call is refused, so it is counted as
  * blocked) and when a later rule refuses it after an earlier rule's wait. Without the latter, a
  * borrowed pass of a refused call would stay counted as a pass (passes plus blocks would exceed
- * the attempts), and a paced slot would be lost to a call that never ran.
+ * the attempts), and a paced slot would be lost to a call that never ran. Rules that admitted the
+ * call at once get its permits back too ({@link TrafficShapingController#refund}), so a budget is
+ * not spent on a call that never ran.
  *
  * <p>The path without waits allocates nothing; a waiting call allocates one small record per wait.
  */
@@ -57,7 +59,10 @@ final class FlowSlot implements Slot {
   @Override
   public @Nullable BlockedException enter(CallEntry entry) {
     Held held = null;
-    for (CompiledFlowRule rule : rules) {
+    long passedAtOnce = 0L; // bit i: rule i admitted the call without a wait (first 64 rules)
+    long passedAtMs = entry.nowMs();
+    for (int i = 0; i < rules.length; i++) {
+      CompiledFlowRule rule = rules[i];
       StatisticNode node = rule.select(entry, engine);
       if (node == null) {
         continue;
@@ -66,18 +71,37 @@ final class FlowSlot implements Slot {
       long nanos = rule.precise ? engine.preciseNowNanos() : entry.nowNanos();
       long decision =
           rule.controller.decide(node, permits, entry.prioritized(), nanos, entry.nowMs());
-      if (decision == Decision.BLOCK) {
-        release(held, permits);
-        return rule.refusal;
-      }
-      if (decision != Decision.PASS) {
-        held = new Held(rule, node, decision, nanos, entry.nowMs(), held);
-        if (!await(entry, held)) {
-          return rule.refusal;
+      if (decision == Decision.PASS) {
+        if (passedAtOnce == 0L) {
+          passedAtMs = entry.nowMs();
         }
+        if (i < Long.SIZE) { // beyond 64 rules on one resource, refunds are not tracked
+          passedAtOnce |= 1L << i;
+        }
+        continue;
       }
+      if (decision != Decision.BLOCK) {
+        held = new Held(rule, node, decision, nanos, entry.nowMs(), held);
+        if (await(entry, held)) {
+          continue;
+        }
+      } else {
+        release(held, permits);
+      }
+      refund(passedAtOnce, permits, passedAtMs);
+      return rule.refusal;
     }
     return null;
+  }
+
+  /** Gives back what the rules that admitted a call at once took for it (see {@link #enter}). */
+  private void refund(long passedAtOnce, int permits, long passedAtMs) {
+    for (int i = 0; passedAtOnce != 0L && i < Math.min(rules.length, Long.SIZE); i++) {
+      if ((passedAtOnce & (1L << i)) != 0L) {
+        rules[i].controller.refund(permits, passedAtMs);
+        passedAtOnce &= ~(1L << i);
+      }
+    }
   }
 
   /** Waits out an admitting decision; false (everything released) if the wait was interrupted. */

@@ -44,4 +44,13 @@ public interface TrafficShapingController {
    * @param permits the permits of that call
    */
   default void cancel(long decision, int permits) {}
+
+  /**
+   * Gives back what an immediate {@link Decision#PASS} took from the controller's state, because a
+   * later rule refused the call. Called at most once per such decision.
+   *
+   * @param permits the permits of that call
+   * @param decidedAtMs the {@code nowMs} of the decision
+   */
+  default void refund(int permits, long decidedAtMs) {}
 }

@@ -3,6 +3,7 @@ package dev.guard.engine.internal.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.guard.api.rule.FlowGrade;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.lang.invoke.MethodHandle;
@@ -119,5 +120,14 @@ class ControllerAllocationTest {
         () -> new WarmUpPacingController(300, Duration.ofSeconds(10), 3, Duration.ofMillis(20)));
 
     assertThat(allocated).isZero();
+  }
+
+  @Test
+  void budgetedRejectDecide_allocatesOneSmallEpochPerBucketOnly() throws Throwable {
+    long allocated = allocatedWhileDeciding(
+        () -> new RejectController(FlowGrade.QPS, 300, 500, true));
+
+    long buckets = MEASURED_DECISIONS / WindowGeometry.SECOND_DEFAULT.bucketLengthMs();
+    assertThat(allocated).isLessThanOrEqualTo(buckets * 64);
   }
 }
