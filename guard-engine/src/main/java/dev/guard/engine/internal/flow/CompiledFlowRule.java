@@ -2,6 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import dev.guard.api.FlowBlockedException;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -31,6 +32,7 @@ final class CompiledFlowRule {
   private final Set<String> namedApps;
   private final boolean forEveryone;
   private final boolean forOthers;
+  private final FlowStrategy strategy;
 
   CompiledFlowRule(FlowRule rule, TrafficShapingController controller, Set<String> namedApps) {
     this.rule = rule;
@@ -40,38 +42,34 @@ final class CompiledFlowRule {
     this.namedApps = namedApps;
     this.forEveryone = rule.limitApp().equals(FlowRule.DEFAULT_APP);
     this.forOthers = rule.limitApp().equals(FlowRule.OTHER_APP);
+    this.strategy = rule.strategy();
   }
 
   /** The node this rule measures for a call, or null when the rule does not apply to it. */
   @Nullable StatisticNode select(CallEntry entry, SlotContext engine) {
-    String origin = entry.origin();
-    boolean specific;
-    if (forEveryone) {
-      specific = false;
-    } else if (forOthers) {
-      if (origin.isEmpty() || namedApps.contains(origin)) {
+    boolean specific = !forEveryone;
+    if (specific) {
+      String origin = entry.origin();
+      boolean applies = forOthers
+          ? !origin.isEmpty() && !namedApps.contains(origin)
+          : rule.limitApp().equals(origin);
+      if (!applies) {
         return null;
       }
-      specific = true;
-    } else if (rule.limitApp().equals(origin)) {
-      specific = true;
-    } else {
-      return null;
     }
-    switch (rule.strategy()) {
-      case RELATE:
-        ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.refResource()));
-        return related == null ? null : related.stats();
-      case CHAIN:
-        DefaultNode node = entry.node();
-        return node != null && entry.contextName().equals(rule.refResource()) ? node.stats() : null;
-      case DIRECT:
-      default:
-        if (specific) {
-          return entry.originNode();
-        }
-        DefaultNode own = entry.node();
-        return own == null ? null : own.cluster().stats();
+    // comparisons, not a switch on the enum: this runs on every call
+    if (strategy == FlowStrategy.DIRECT) {
+      if (specific) {
+        return entry.originNode();
+      }
+      DefaultNode own = entry.node();
+      return own == null ? null : own.cluster().stats();
     }
+    if (strategy == FlowStrategy.RELATE) {
+      ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.refResource()));
+      return related == null ? null : related.stats();
+    }
+    DefaultNode node = entry.node(); // CHAIN
+    return node != null && entry.contextName().equals(rule.refResource()) ? node.stats() : null;
   }
 }

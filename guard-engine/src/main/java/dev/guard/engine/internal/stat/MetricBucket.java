@@ -118,10 +118,13 @@ public final class MetricBucket {
    * @param n the amount
    */
   public void add(MetricEvent event, long n) {
-    switch (event) {
-      case SUCCESS -> completions.add(n << RT_BITS);
-      case RT -> completions.add(n);
-      default -> counter(event).add(n);
+    // comparisons, not a switch: on a constant event they fold away once inlined
+    if (event == MetricEvent.SUCCESS) {
+      completions.add(n << RT_BITS);
+    } else if (event == MetricEvent.RT) {
+      completions.add(n);
+    } else {
+      counter(event).add(n);
     }
   }
 
@@ -145,11 +148,13 @@ public final class MetricBucket {
    * @return the count
    */
   public long get(MetricEvent event) {
-    return switch (event) {
-      case SUCCESS -> completions.sum() >>> RT_BITS;
-      case RT -> completions.sum() & RT_MASK;
-      default -> counter(event).sum();
-    };
+    if (event == MetricEvent.SUCCESS) {
+      return completions.sum() >>> RT_BITS;
+    }
+    if (event == MetricEvent.RT) {
+      return completions.sum() & RT_MASK;
+    }
+    return counter(event).sum();
   }
 
   /**
@@ -227,13 +232,19 @@ public final class MetricBucket {
   }
 
   private LongAdder counter(MetricEvent event) {
-    return switch (event) {
-      case PASS -> pass;
-      case BLOCK -> block;
-      case EXCEPTION -> exception;
-      case SUCCESS, RT -> throw new IllegalArgumentException("packed event " + event);
-      case OCCUPIED_PASS -> occupiedPass;
-    };
+    if (event == MetricEvent.PASS) {
+      return pass;
+    }
+    if (event == MetricEvent.BLOCK) {
+      return block;
+    }
+    if (event == MetricEvent.EXCEPTION) {
+      return exception;
+    }
+    if (event == MetricEvent.OCCUPIED_PASS) {
+      return occupiedPass;
+    }
+    throw new IllegalArgumentException("packed event " + event);
   }
 
   @Override
