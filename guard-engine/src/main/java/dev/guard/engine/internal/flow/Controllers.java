@@ -10,12 +10,15 @@ final class Controllers {
   private Controllers() {}
 
   static TrafficShapingController of(FlowRule rule, long occupyTimeoutMs) {
+    boolean wholeResource = rule.strategy() == FlowStrategy.DIRECT
+        && rule.limitApp().equals(FlowRule.DEFAULT_APP);
     if (rule.grade() == FlowGrade.CONCURRENCY) {
       return new RejectController(FlowGrade.CONCURRENCY, rule.count(), occupyTimeoutMs, false);
     }
     switch (rule.behavior()) {
       case WARM_UP:
-        return new WarmUpController(rule.count(), rule.warmUpPeriod(), rule.coldFactor());
+        return new WarmUpController(
+            rule.count(), rule.warmUpPeriod(), rule.coldFactor(), wholeResource);
       case PACING:
         return new PacingController(rule.count(), rule.maxQueueingTime());
       case WARM_UP_PACING:
@@ -23,8 +26,6 @@ final class Controllers {
             rule.count(), rule.warmUpPeriod(), rule.coldFactor(), rule.maxQueueingTime());
       case REJECT:
       default:
-        boolean wholeResource = rule.strategy() == FlowStrategy.DIRECT
-            && rule.limitApp().equals(FlowRule.DEFAULT_APP);
         return new RejectController(FlowGrade.QPS, rule.count(), occupyTimeoutMs, wholeResource);
     }
   }

@@ -79,12 +79,15 @@ final class PassBudget {
     final long startMs;
     final long endMs;
     final long tagBits;
+    final double limit;
     final boolean overdrawn;
     volatile long pool;
     volatile boolean spent;
 
-    Epoch(@Nullable StatisticNode node, long startMs, long endMs, long tag, long budget) {
+    Epoch(@Nullable StatisticNode node, double limit, long startMs, long endMs, long tag,
+        long budget) {
       this.node = node;
+      this.limit = limit;
       this.startMs = startMs;
       this.endMs = endMs;
       this.tagBits = tag << REMAINING_BITS;
@@ -97,18 +100,8 @@ final class PassBudget {
     }
   }
 
-  private final long limit;
   private final AtomicLongArray cells = new AtomicLongArray(STRIPES * PAD);
-  private volatile Epoch epoch = new Epoch(null, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0);
-
-  /**
-   * Creates the budget of a rule.
-   *
-   * @param count the rule's count (calls per second)
-   */
-  PassBudget(double count) {
-    this.limit = (long) Math.min(REMAINING, Math.floor(count));
-  }
+  private volatile Epoch epoch = new Epoch(null, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0);
 
   static int stripes(int processors) {
     int wanted = Math.max(4, Math.min(64, 2 * processors));
@@ -121,14 +114,17 @@ final class PassBudget {
    * next bucket) takes them from the current bucket.
    *
    * @param node the rule's node, whose window computes each bucket's budget
+   * @param limit the rule's rate limit in calls per second; when it differs from the limit the
+   *     bucket's budget was computed for (a warming rule's rate changes each second), the budget
+   *     is computed again from the window
    * @param permits the permits, {@code >= 0}
    * @param nowMs engine time in milliseconds
    * @return {@link #ADMITTED}, {@link #REFUSED} or {@link #UNBUDGETED}
    */
-  int acquire(StatisticNode node, int permits, long nowMs) {
+  int acquire(StatisticNode node, double limit, int permits, long nowMs) {
     Epoch current = epoch;
-    if (nowMs >= current.endMs || current.node != node) {
-      current = roll(current, node, nowMs);
+    if (nowMs >= current.endMs || current.node != node || current.limit != limit) {
+      current = roll(current, node, limit, nowMs);
       if (current == null) {
         return UNBUDGETED;
       }
@@ -156,6 +152,16 @@ final class PassBudget {
       POOL.getAndAdd(current, (long) permits);
       current.spent = false;
     }
+  }
+
+  /**
+   * Makes the next call compute the budget again from the window, for a controller that admitted
+   * a call without taking it from the budget (its pass, once recorded, counts against the rest).
+   */
+  void recount() {
+    Epoch current = epoch;
+    EPOCH.compareAndSet(this, current,
+        new Epoch(null, 0, Long.MIN_VALUE, Long.MIN_VALUE, current.tag(), 0));
   }
 
   private boolean acquireSlowly(Epoch current, int cell, int permits) {
@@ -220,23 +226,24 @@ final class PassBudget {
   }
 
   /** Installs the epoch of {@code nowMs}'s bucket; null when the node's window can't be budgeted. */
-  private @Nullable Epoch roll(Epoch seen, StatisticNode node, long nowMs) {
+  private @Nullable Epoch roll(Epoch seen, StatisticNode node, double limit, long nowMs) {
     WindowGeometry geometry = node.secondGeometry();
     if (geometry.intervalMs() != 1000) {
       return null;
     }
     long length = geometry.bucketLengthMs();
     long startMs = nowMs - nowMs % length;
+    long whole = (long) Math.min(REMAINING, Math.floor(limit));
     Epoch expected = seen;
     while (true) {
       long used = (long) node.passQps(nowMs); // the whole one-second window: passes in it
-      long budget = limit - used;
-      Epoch next = new Epoch(node, startMs, startMs + length, (expected.tag() + 1) & TAGS, budget);
+      Epoch next = new Epoch(node, limit, startMs, startMs + length, (expected.tag() + 1) & TAGS,
+          whole - used);
       if (EPOCH.compareAndSet(this, expected, next)) {
         return next;
       }
       expected = epoch;
-      if (expected.node == node && nowMs < expected.endMs) {
+      if (expected.node == node && nowMs < expected.endMs && expected.limit == limit) {
         return expected;
       }
     }

@@ -37,14 +37,14 @@ final class RejectController implements TrafficShapingController {
     this.grade = grade;
     this.count = count;
     this.occupyTimeoutMs = occupyTimeoutMs;
-    this.budget = budgeted && grade == FlowGrade.QPS ? new PassBudget(count) : null;
+    this.budget = budgeted && grade == FlowGrade.QPS ? new PassBudget() : null;
   }
 
   @Override
   public long decide(FlowMetrics node, int permits, boolean prioritized, long nowNanos, long nowMs) {
     PassBudget passes = budget;
     if (passes != null && node instanceof StatisticNode) {
-      int taken = passes.acquire((StatisticNode) node, permits, nowMs);
+      int taken = passes.acquire((StatisticNode) node, count, permits, nowMs);
       if (taken == PassBudget.ADMITTED) {
         return Decision.PASS;
       }

@@ -1,7 +1,9 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.StatisticNode;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Warm-up (WARM_UP): the admitted rate starts at {@code count / coldFactor} and rises to {@code
@@ -43,7 +45,11 @@ import java.util.concurrent.atomic.AtomicLong;
  *       after idling below the warning line.
  * </ul>
  *
- * <p>Thread-safe and lock-free; a decision allocates nothing.
+ * <p>A rule that measures every call of its resource decides the usual case from a {@link
+ * PassBudget} (the same decisions, without reading the window's pass count on every call).
+ *
+ * <p>Thread-safe and lock-free; a decision allocates nothing (a budget allocates one small object
+ * per bucket).
  */
 public final class WarmUpController implements TrafficShapingController {
 
@@ -51,6 +57,7 @@ public final class WarmUpController implements TrafficShapingController {
 
   private final WarmUpTokens tokens;
   private final AtomicLong lastSparseAdmissionNanos = new AtomicLong(NEVER);
+  private final @Nullable PassBudget budget;
 
   /**
    * Creates a warm-up controller, starting cold.
@@ -62,7 +69,21 @@ public final class WarmUpController implements TrafficShapingController {
    * @throws NullPointerException if {@code warmUpPeriod} is null
    */
   public WarmUpController(double count, Duration warmUpPeriod, int coldFactor) {
+    this(count, warmUpPeriod, coldFactor, false);
+  }
+
+  /**
+   * Creates a warm-up controller, starting cold, that decides the usual case from a {@link
+   * PassBudget} when {@code budgeted}: only for rules that measure every call of their resource.
+   *
+   * @param count the warm rate in calls per second
+   * @param warmUpPeriod about how long full traffic takes to warm a cold resource
+   * @param coldFactor the cold rate is {@code count / coldFactor}
+   * @param budgeted whether to decide from a budget instead of reading the window per call
+   */
+  WarmUpController(double count, Duration warmUpPeriod, int coldFactor, boolean budgeted) {
     this.tokens = new WarmUpTokens(count, warmUpPeriod, coldFactor);
+    this.budget = budgeted ? new PassBudget() : null;
   }
 
   @Override
@@ -77,6 +98,13 @@ public final class WarmUpController implements TrafficShapingController {
       tokens.sync(nowMs, (long) node.previousPassQps(nowMs));
     }
     double rate = tokens.allowedQps();
+    PassBudget passes = budget;
+    if (passes != null && permits <= rate && node instanceof StatisticNode) {
+      int taken = passes.acquire((StatisticNode) node, rate, permits, nowMs);
+      if (taken != PassBudget.UNBUDGETED) {
+        return taken == PassBudget.ADMITTED ? Decision.PASS : Decision.BLOCK;
+      }
+    }
     long passed = (long) node.passQps(nowMs);
     if (permits <= rate) {
       return passed + permits <= rate ? Decision.PASS : Decision.BLOCK;
@@ -89,7 +117,22 @@ public final class WarmUpController implements TrafficShapingController {
     if (last != NEVER && nowNanos - last < ShapingChecks.spacingNanos(permits, rate)) {
       return Decision.BLOCK;
     }
-    return lastSparseAdmissionNanos.compareAndSet(last, nowNanos) ? Decision.PASS : Decision.BLOCK;
+    if (!lastSparseAdmissionNanos.compareAndSet(last, nowNanos)) {
+      return Decision.BLOCK;
+    }
+    PassBudget passes = budget;
+    if (passes != null) {
+      passes.recount(); // this pass did not come from the budget
+    }
+    return Decision.PASS;
+  }
+
+  @Override
+  public void refund(int permits, long decidedAtMs) {
+    PassBudget passes = budget;
+    if (passes != null) {
+      passes.refund(permits, decidedAtMs);
+    }
   }
 
   WarmUpTokens tokens() {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -15,12 +16,14 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
 
 /**
  * A budgeted QPS rule ({@link PassBudget}) decides exactly like reading the window on every call
  * when one thread decides: the same calls, driven through two controllers on two nodes, get the
  * same decisions, for any count (fractional too), permits, gaps between calls and refunds, and for
- * prioritized calls that may borrow. Geometries other than one second fall back to reading.
+ * prioritized calls that may borrow; likewise for a warming rule, whose rate changes every second.
+ * Geometries other than one second fall back to reading.
  */
 class PassBudgetProperties {
 
@@ -75,6 +78,28 @@ class PassBudgetProperties {
     }
 
     assertThat(budgetedDecisions).isEqualTo(readingDecisions);
+    assertThat(budgeted.node.totalPass(now)).isEqualTo(reading.node.totalPass(now));
+  }
+
+  @Property
+  void budgetedWarmUpDecisions_equalReadingTheWindowPerCall(
+      @ForAll("calls") List<Call> calls,
+      @ForAll @DoubleRange(min = 0, max = 40) double count,
+      @ForAll @IntRange(min = 0, max = 5) int periodSeconds,
+      @ForAll @IntRange(min = 2, max = 5) int coldFactor,
+      @ForAll("geometries") WindowGeometry geometry,
+      @ForAll long startMs) {
+    long origin = Math.floorMod(startMs, 1_000_000_000L);
+    Duration period = Duration.ofSeconds(periodSeconds);
+    Driver budgeted = new Driver(new WarmUpController(count, period, coldFactor, true), geometry);
+    Driver reading = new Driver(new WarmUpController(count, period, coldFactor, false), geometry);
+
+    long now = origin;
+    for (Call call : calls) {
+      now += call.gapMs();
+      assertThat(budgeted.decide(call, now)).as("at %d ms: %s", now, call)
+          .isEqualTo(reading.decide(call, now));
+    }
     assertThat(budgeted.node.totalPass(now)).isEqualTo(reading.node.totalPass(now));
   }
 
