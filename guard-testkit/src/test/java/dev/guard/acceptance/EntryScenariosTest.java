@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.Guard;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
 import dev.guard.engine.EntryOrderException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /** SEMANTICS A23 and A25: exit ordering, and what the statistics nodes read. */
@@ -32,6 +34,40 @@ class EntryScenariosTest {
     assertThat(s.engine.stats("b").totalRequest()).isEqualTo(1);
     try (ContextScope next = s.engine.enterContext("other", "")) {
       assertThat(next.opened()).as("the first context was cleared").isTrue();
+    }
+  }
+
+  @Test
+  void close_outOfOrderFromAnotherThread_leavesTheOwnersDecoratedCallToTheOwner() throws Exception {
+    Scenario s = new Scenario();
+    AtomicReference<Throwable> foreignClose = new AtomicReference<>();
+    Runnable decorated = Guard.of("outer").on(s.engine).decorateRunnable(() -> {
+      Entry middle = s.engine.enter("middle");
+      Entry inner = s.engine.enter("inner");
+      Thread other = new Thread(() -> {
+        try {
+          middle.close(); // not the top entry, and not this thread's
+        } catch (Throwable t) {
+          foreignClose.set(t);
+        }
+      });
+      other.start();
+      try {
+        other.join();
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+      inner.close();
+      assertThat(s.engine.stats("outer").concurrency()).as("outer still running").isEqualTo(1);
+    });
+
+    decorated.run();
+
+    assertThat(foreignClose.get()).isInstanceOf(EntryOrderException.class);
+    for (String resource : List.of("outer", "middle", "inner")) {
+      assertThat(s.engine.stats(resource).concurrency()).as(resource).isZero();
+      assertThat(s.engine.stats(resource).totalPass()).as(resource).isEqualTo(1);
+      assertThat(s.engine.stats(resource).successQps()).as(resource).isEqualTo(1.0);
     }
   }
 

@@ -14,8 +14,10 @@ import org.jspecify.annotations.Nullable;
  * One call to a resource as it travels through the engine: what slots read to decide it (permits,
  * arguments, context, nodes, decision time) and what exit needs (creation time, error, chain).
  *
- * <p>Exit runs exactly once, guarded by a compare-and-set, so double closes and closes racing on
- * several threads cannot unbalance a gauge.
+ * <p>Exit runs exactly once, so double closes and closes racing on several threads cannot
+ * unbalance a gauge: a compare-and-set guards it, except on a pooled entry (the decorator path),
+ * which only its owner thread ever exits ({@link EngineCore#exit} makes sure), so a plain check
+ * suffices there.
  */
 public final class CallEntry implements Entry {
 
@@ -32,6 +34,7 @@ public final class CallEntry implements Entry {
   private static final Object[] NO_ARGS = new Object[0];
 
   final EngineCore core;
+  final boolean pooled;
   ResourceState resource;
   Context context;
   @Nullable CallEntry parent;
@@ -60,6 +63,7 @@ public final class CallEntry implements Entry {
    */
   CallEntry(
       EngineCore core,
+      boolean pooled,
       ResourceState resource,
       Context context,
       EntryType type,
@@ -68,6 +72,7 @@ public final class CallEntry implements Entry {
       @Nullable Object @Nullable [] args,
       long nowNanos) {
     this.core = core;
+    this.pooled = pooled;
     this.resource = resource;
     this.context = context;
     this.chain = resource.chain();
@@ -233,6 +238,13 @@ public final class CallEntry implements Entry {
   }
 
   boolean tryMarkExited() {
+    if (pooled) { // only the owner thread exits a pooled entry: no other thread races with it
+      if ((boolean) EXITED.get(this)) {
+        return false;
+      }
+      EXITED.setRelease(this, true);
+      return true;
+    }
     return EXITED.compareAndSet(this, false, true);
   }
 

@@ -309,7 +309,7 @@ public final class EngineCore implements SlotContext {
       @Nullable Object @Nullable [] args,
       long now) {
     if (!reusing) {
-      return new CallEntry(this, resource, context, type, count, prioritized, args, now);
+      return new CallEntry(this, false, resource, context, type, count, prioritized, args, now);
     }
     CallEntry top = context.current;
     int depth = top == null ? 0 : top.depth + 1;
@@ -318,7 +318,8 @@ public final class EngineCore implements SlotContext {
       pooled.reuse(resource, context, type, count, prioritized, args, now);
       return pooled;
     }
-    CallEntry fresh = new CallEntry(this, resource, context, type, count, prioritized, args, now);
+    CallEntry fresh =
+        new CallEntry(this, true, resource, context, type, count, prioritized, args, now);
     thread.pool(depth, fresh);
     return fresh;
   }
@@ -366,8 +367,11 @@ public final class EngineCore implements SlotContext {
     if (entry.isExited()) {
       return;
     }
+    // Another thread leaves the owner's pooled (decorator) entries to the owner, which exits
+    // them when its calls return: only the owner thread ever exits a pooled entry.
+    boolean byOwner = context.owner.thread == Thread.currentThread();
     for (CallEntry open = current; open != null; open = open.parent) {
-      if (open.tryMarkExited()) {
+      if ((byOwner || !open.pooled) && open.tryMarkExited()) {
         complete(open);
       }
     }

@@ -10,6 +10,9 @@ import org.jspecify.annotations.Nullable;
  */
 final class ThreadState {
 
+  /** The thread this state belongs to (the one that created it). */
+  final Thread thread = Thread.currentThread();
+
   @Nullable Context context;
   private @Nullable Context spare;
   private CallEntry[] pool = new CallEntry[0];
