@@ -1,5 +1,6 @@
 package dev.guard.benchmarks;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
@@ -16,6 +17,9 @@ import org.jspecify.annotations.Nullable;
  * @param score the primary score
  * @param error the half-width of the 99.9 % confidence interval, NaN when JMH could not compute it
  * @param unit the primary score's unit, e.g. {@code ns/op}
+ * @param forkMedian the median of the forks' mean scores, NaN with fewer than 3 forks; a fork that
+ *     happens to get a slow code layout (which moves a nanosecond-scale score by 20-50 % on a small
+ *     virtual machine) shifts the score but hardly the median
  * @param bytesPerOp the allocation per operation from {@code -prof gc}, if it ran
  * @param jvm the JDK version and VM that ran the benchmark
  * @param settings forks, warm-up and measurement as JMH recorded them
@@ -28,6 +32,7 @@ record BenchmarkResult(
     double score,
     double error,
     String unit,
+    double forkMedian,
     OptionalDouble bytesPerOp,
     String jvm,
     String settings) {
@@ -63,6 +68,7 @@ record BenchmarkResult(
         number(primary.get("score")),
         number(primary.get("scoreError")),
         text(primary, "scoreUnit"),
+        forkMedian(primary.get("rawData")),
         allocation(result.get("secondaryMetrics")),
         text(result, "jdkVersion") + ", " + text(result, "vmName") + " " + text(result, "vmVersion"),
         settings(result));
@@ -75,6 +81,22 @@ record BenchmarkResult(
     return map.entrySet().stream()
         .map(e -> e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining(", ", " (", ")"));
+  }
+
+  private static double forkMedian(@Nullable Object rawData) {
+    if (!(rawData instanceof List<?> forks) || forks.size() < 3) {
+      return Double.NaN;
+    }
+    double[] means = new double[forks.size()];
+    for (int i = 0; i < means.length; i++) {
+      if (!(forks.get(i) instanceof List<?> iterations) || iterations.isEmpty()) {
+        return Double.NaN;
+      }
+      means[i] = iterations.stream().mapToDouble(BenchmarkResult::number).average().orElseThrow();
+    }
+    Arrays.sort(means);
+    int middle = means.length / 2;
+    return means.length % 2 == 1 ? means[middle] : (means[middle - 1] + means[middle]) / 2;
   }
 
   private static OptionalDouble allocation(@Nullable Object secondary) {

@@ -128,16 +128,19 @@ public final class MarkdownReport {
     List<String> units = rows.stream().map(BenchmarkResult::unit).distinct().toList();
     boolean oneUnit = units.size() == 1;
     md.append("Lower is better. ± is JMH's 99.9 % confidence half-width (absent when too few ")
-        .append("iterations ran); B/op is the allocation per call measured by `-prof gc`.\n\n");
+        .append("iterations ran); the fork median is the median of the forks' means (with 3 or ")
+        .append("more forks), which one unlucky fork hardly moves; B/op is the allocation per call ")
+        .append("measured by `-prof gc`.\n\n");
     md.append("| Scenario | Library | Threads | ")
         .append(oneUnit ? units.get(0) : "time")
-        .append(" | B/op |\n");
-    md.append("|---|---|---:|---:|---:|\n");
+        .append(" | fork median | B/op |\n");
+    md.append("|---|---|---:|---:|---:|---:|\n");
     for (BenchmarkResult r : rows) {
       md.append("| ").append(r.scenario())
           .append(" | ").append(r.library())
           .append(" | ").append(r.threads())
           .append(" | ").append(time(r, oneUnit))
+          .append(" | ").append(median(r.forkMedian()))
           .append(" | ").append(bytes(r.bytesPerOp()))
           .append(" |\n");
     }
@@ -160,6 +163,10 @@ public final class MarkdownReport {
       text += String.format(Locale.ROOT, " ± %.1f", r.error());
     }
     return oneUnit ? text : text + " " + r.unit();
+  }
+
+  private static String median(double forkMedian) {
+    return Double.isNaN(forkMedian) ? "–" : String.format(Locale.ROOT, "%.1f", forkMedian);
   }
 
   private static String bytes(OptionalDouble bytesPerOp) {

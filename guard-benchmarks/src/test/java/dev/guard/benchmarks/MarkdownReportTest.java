@@ -15,6 +15,11 @@ class MarkdownReportTest {
 
   /** Shaped like JMH 1.37's {@code -rf json} output, trimmed to the fields that matter. */
   private static String result(String benchmark, int threads, String error, String gc) {
+    return result(benchmark, threads, error, gc, "[ [ 123.0, 124.0, 123.4 ] ]");
+  }
+
+  private static String result(
+      String benchmark, int threads, String error, String gc, String rawData) {
     return """
         {
           "jmhVersion" : "1.37",
@@ -35,12 +40,12 @@ class MarkdownReportTest {
             "scoreError" : %s,
             "scoreConfidence" : [ 120.0, 126.9 ],
             "scoreUnit" : "ns/op",
-            "rawData" : [ [ 123.0, 124.0, 123.4 ] ]
+            "rawData" : %s
           },
           "secondaryMetrics" : { %s }
         }
         """
-        .formatted(benchmark, threads, error, gc);
+        .formatted(benchmark, threads, error, rawData, gc);
   }
 
   private static final String GC =
@@ -76,7 +81,7 @@ class MarkdownReportTest {
     assertThat(r.error()).isNaN();
     assertThat(r.bytesPerOp()).isEmpty();
     assertThat(MarkdownReport.render(List.of(r), MACHINE))
-        .contains("| Baseline | nanoTime | 1 | 123.5 | – |");
+        .contains("| Baseline | nanoTime | 1 | 123.5 | – | – |");
   }
 
   @Test
@@ -101,7 +106,7 @@ class MarkdownReportTest {
             "| QpsPass | sentinel | 2 |",
             "| QpsPass | guava | 1 |",
             "| Baseline | supplier | 1 |");
-    assertThat(md).contains("| QpsPass | guava | 1 | 123.5 ± 0.1 | 584 |");
+    assertThat(md).contains("| QpsPass | guava | 1 | 123.5 ± 0.1 | – | 584 |");
   }
 
   @Test
@@ -115,7 +120,23 @@ class MarkdownReportTest {
         .contains("| JVM | 17.0.15, OpenJDK 64-Bit Server VM 17.0.15+6 |")
         .contains("| Cores | 2 |")
         .contains("| Settings | JMH 1.37; 1 fork(s), 2 × 1 s warm-up, 3 × 1 s measurement |")
-        .contains("| Scenario | Library | Threads | ns/op | B/op |");
+        .contains("| Scenario | Library | Threads | ns/op | fork median | B/op |");
+  }
+
+  @Test
+  void readAll_threeOrMoreForks_reportsTheMedianOfTheForksMeans() {
+    String json = "[" + String.join(",",
+        result("dev.guard.benchmarks.QpsPassBenchmark.guard", 1, "9.9", GC,
+            "[ [ 70.0, 80.0 ], [ 150.0, 150.0 ], [ 74.0, 76.0 ] ]"),
+        result("dev.guard.benchmarks.QpsPassBenchmark.guava", 1, "9.9", GC,
+            "[ [ 60.0 ], [ 90.0 ], [ 64.0 ], [ 70.0 ] ]")) + "]";
+
+    List<BenchmarkResult> rows = BenchmarkResult.readAll(json);
+
+    assertThat(rows.get(0).forkMedian()).isEqualTo(75.0);
+    assertThat(rows.get(1).forkMedian()).isEqualTo(67.0);
+    assertThat(MarkdownReport.render(rows, MACHINE))
+        .contains("| QpsPass | guard | 1 | 123.5 ± 9.9 | 75.0 | 584 |");
   }
 
   @Test
