@@ -8,7 +8,6 @@ import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.ResourceState;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
@@ -45,22 +44,30 @@ final class Binding {
     return new Binding(engine, parts);
   }
 
-  /** Runs a body under every part; business exceptions pass through as the same instance. */
-  <T> T execute(Callable<T> body, @Nullable Object @Nullable [] args) throws Exception {
-    return execute(body, args, null);
+  /**
+   * Protected code of one of the decorators' shapes, applied to an input that the decorator passes
+   * per call (the user's supplier, callable or runnable, or a function's argument), so that a call
+   * allocates no wrapper: the bodies are method references made once.
+   */
+  @FunctionalInterface
+  interface Body<I, T> {
+    T run(I input) throws Exception;
   }
 
   /**
    * Runs a body under every part. A refusal goes to {@code onBlocked} when given (no exception is
-   * thrown on that path), else it is thrown.
+   * thrown on that path), else it is thrown. Business exceptions pass through as the same instance.
+   *
+   * @param argument whether {@code input} is the call's argument (for hot-parameter rules)
    */
-  <T> T execute(
-      Callable<T> body,
-      @Nullable Object @Nullable [] args,
+  <I, T> T execute(
+      Body<I, T> body,
+      I input,
+      boolean argument,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked)
       throws Exception {
     if (parts.length == 1) {
-      CallEntry entry = enter(0, args);
+      CallEntry entry = enter(0, argument, input);
       BlockedException refused = entry.refusal();
       if (refused != null) {
         if (onBlocked == null) {
@@ -70,7 +77,7 @@ final class Binding {
       }
       long use = entry.generation();
       try {
-        return body.call();
+        return body.run(input);
       } catch (Throwable failure) {
         entry.recordError(use, failure);
         throw failure;
@@ -80,7 +87,7 @@ final class Binding {
     }
     CallEntry[] entries = new CallEntry[parts.length];
     try {
-      enterAll(entries, args);
+      enterAll(entries, argument ? new @Nullable Object[] {input} : null);
     } catch (BlockedException refused) {
       if (onBlocked == null) {
         throw refused;
@@ -88,7 +95,7 @@ final class Binding {
       return onBlocked.apply(refused);
     }
     try {
-      return body.call();
+      return body.run(input);
     } catch (Throwable failure) {
       for (CallEntry entry : entries) {
         entry.recordError(failure);
@@ -141,9 +148,9 @@ final class Binding {
   }
 
   /** Enters one part reusing this thread's entry object (no allocation in steady state). */
-  private CallEntry enter(int index, @Nullable Object @Nullable [] args) {
+  private CallEntry enter(int index, boolean argument, @Nullable Object input) {
     GuardPart part = parts[index];
-    return core.enterReusing(states[index], part.type(), 1, part.prioritized(), args,
+    return core.enterReusing(states[index], part.type(), 1, part.prioritized(), argument, input,
         part.entrance(), part.origin());
   }
 

@@ -1,7 +1,6 @@
 package dev.guard;
 
 import dev.guard.api.BlockedException;
-import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
@@ -10,20 +9,27 @@ final class Execution {
 
   private Execution() {}
 
-  static <T> T unchecked(Binding bound, Callable<T> body, @Nullable Object @Nullable [] args) {
-    return unchecked(bound, body, args, null);
+  static <I, T> T unchecked(Binding bound, Binding.Body<I, T> body, I input, boolean argument) {
+    return unchecked(bound, body, input, argument, null);
   }
 
-  static <T> T unchecked(
+  static <I, T> T unchecked(
       Binding bound,
-      Callable<T> body,
-      @Nullable Object @Nullable [] args,
+      Binding.Body<I, T> body,
+      I input,
+      boolean argument,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     try {
-      return bound.execute(body, args, onBlocked);
+      return bound.execute(body, input, argument, onBlocked);
     } catch (Exception failure) {
       throw Execution.<RuntimeException>rethrow(failure);
     }
+  }
+
+  /** Runs a runnable as a body (a method reference to this is one shared object). */
+  static Boolean run(Runnable runnable) {
+    runnable.run();
+    return Boolean.TRUE; // a runnable has no result; nothing reads this one
   }
 
   /** Rethrows any throwable unchanged: a supplier's sneaky checked exception stays itself. */

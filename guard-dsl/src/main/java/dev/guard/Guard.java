@@ -299,8 +299,7 @@ public final class Guard {
   public <T> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
     Binding bound = bound();
-    Callable<T> body = supplier::get;
-    return () -> Execution.unchecked(bound, body, null);
+    return () -> Execution.unchecked(bound, Supplier::get, supplier, false);
   }
 
   /**
@@ -315,8 +314,8 @@ public final class Guard {
   public <T, R> Function<T, R> decorateFunction(Function<T, R> function) {
     Objects.requireNonNull(function, "function");
     Binding bound = bound();
-    return argument -> Execution.unchecked(bound, () -> function.apply(argument),
-        new @Nullable Object[] {argument});
+    Binding.Body<T, R> body = function::apply;
+    return argument -> Execution.unchecked(bound, body, argument, true);
   }
 
   /**
@@ -330,7 +329,7 @@ public final class Guard {
   public <T> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
     Binding bound = bound();
-    return () -> bound.execute(callable, null);
+    return () -> bound.execute(Callable::call, callable, false, null);
   }
 
   /**
@@ -342,11 +341,7 @@ public final class Guard {
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
     Binding bound = bound();
-    Callable<@Nullable Void> body = () -> {
-      runnable.run();
-      return null;
-    };
-    return () -> Execution.unchecked(bound, body, null);
+    return () -> Execution.unchecked(bound, Execution::run, runnable, false);
   }
 
   /**
@@ -390,8 +385,7 @@ public final class Guard {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
     Binding bound = bound();
-    Callable<T> body = supplier::get;
-    return () -> Execution.unchecked(bound, body, null, onBlocked);
+    return () -> Execution.unchecked(bound, Supplier::get, supplier, false, onBlocked);
   }
 
   /**
@@ -404,7 +398,7 @@ public final class Guard {
    */
   public <T> T call(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    return Execution.unchecked(bound(), supplier::get, null);
+    return Execution.unchecked(bound(), Supplier::get, supplier, false);
   }
 
   /**
@@ -414,7 +408,8 @@ public final class Guard {
    * @throws BlockedException if the call was refused
    */
   public void run(Runnable runnable) {
-    decorateRunnable(runnable).run();
+    Objects.requireNonNull(runnable, "runnable");
+    Execution.unchecked(bound(), Execution::run, runnable, false);
   }
 
   /**
@@ -429,7 +424,7 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    return Execution.unchecked(bound(), supplier::get, null, onBlocked);
+    return Execution.unchecked(bound(), Supplier::get, supplier, false, onBlocked);
   }
 
   /**

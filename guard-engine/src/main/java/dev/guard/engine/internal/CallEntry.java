@@ -49,6 +49,7 @@ public final class CallEntry implements Entry {
   private int count;
   private boolean prioritized;
   private @Nullable Object[] args;
+  private @Nullable Object @Nullable [] heldArgument; // reused by holdArgument
   private long nowNanos;
   private boolean borrowed;
   private @Nullable Throwable error;
@@ -159,6 +160,28 @@ public final class CallEntry implements Entry {
   /** Whether this call may borrow from a future window. */
   public boolean prioritized() {
     return prioritized;
+  }
+
+  /**
+   * Makes {@code argument} the call's only argument without allocating: the entry keeps a
+   * one-element array for it (the decorator path reuses entries).
+   */
+  void holdArgument(@Nullable Object argument) {
+    @Nullable Object[] held = heldArgument;
+    if (held == null) {
+      held = new Object[1];
+      heldArgument = held;
+    }
+    held[0] = argument;
+    args = held;
+  }
+
+  /** Lets go of a held argument once the call is over, so a pooled entry does not keep it alive. */
+  void dropArgument() {
+    @Nullable Object[] held = heldArgument;
+    if (held != null) {
+      held[0] = null;
+    }
   }
 
   /** The call's arguments (for hot-parameter rules); may contain nulls. */

@@ -201,7 +201,8 @@ public final class EngineCore implements SlotContext {
       @Nullable Object @Nullable [] args,
       @Nullable String contextName,
       String origin) {
-    CallEntry entry = enter(resource, type, count, prioritized, args, contextName, origin, false);
+    CallEntry entry =
+        enter(resource, type, count, prioritized, args, false, null, contextName, origin, false);
     BlockedException refusal = entry.refusal();
     if (refusal != null) {
       throw refusal;
@@ -216,6 +217,9 @@ public final class EngineCore implements SlotContext {
    * entering, so a reused entry is never closed by a stale holder. A refusal is returned, not
    * thrown: the entry is then already exited and {@link CallEntry#refusal()} says why.
    *
+   * @param argument whether {@code input} is the call's one argument (for hot-parameter rules);
+   *     it is held in the entry's own one-element array, so passing it allocates nothing
+   * @param input the argument, when {@code argument}
    * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
    */
   public CallEntry enterReusing(
@@ -223,10 +227,12 @@ public final class EngineCore implements SlotContext {
       EntryType type,
       int count,
       boolean prioritized,
-      @Nullable Object @Nullable [] args,
+      boolean argument,
+      @Nullable Object input,
       @Nullable String contextName,
       String origin) {
-    return enter(resource, type, count, prioritized, args, contextName, origin, true);
+    return enter(resource, type, count, prioritized, null, argument, input, contextName, origin,
+        true);
   }
 
   /**
@@ -261,6 +267,8 @@ public final class EngineCore implements SlotContext {
       int count,
       boolean prioritized,
       @Nullable Object @Nullable [] args,
+      boolean argument,
+      @Nullable Object input,
       @Nullable String contextName,
       String origin,
       boolean reusing) {
@@ -272,6 +280,9 @@ public final class EngineCore implements SlotContext {
     Context context = contexts.currentOrImplicit(thread, contextName, origin);
     CallEntry entry = newEntry(thread, reusing, resource, context, type, count, prioritized, args,
         now);
+    if (argument) {
+      entry.holdArgument(input);
+    }
     if (!resource.tracked()) {
       context.current = entry;
       return entry;
@@ -340,6 +351,7 @@ public final class EngineCore implements SlotContext {
     entry.blockError = refused;
     statistics.block(entry);
     entry.markExitedUnseen();
+    entry.dropArgument();
     discardIfIdle(entry.context);
   }
 
@@ -360,6 +372,7 @@ public final class EngineCore implements SlotContext {
     if (current == entry || current == null) {
       if (entry.tryMarkExited()) {
         complete(entry);
+        entry.dropArgument();
         pop(entry);
       }
       return;
