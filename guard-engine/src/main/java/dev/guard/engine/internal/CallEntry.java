@@ -102,6 +102,7 @@ public final class CallEntry implements Entry {
     count = newCount;
     prioritized = newPrioritized;
     args = newArgs == null ? NO_ARGS : newArgs;
+    dropArgument();
     nowNanos = now;
     createMs = now / 1_000_000L;
     borrowed = false;
