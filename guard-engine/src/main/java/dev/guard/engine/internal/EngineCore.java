@@ -202,7 +202,7 @@ public final class EngineCore implements SlotContext {
       @Nullable String contextName,
       String origin) {
     CallEntry entry =
-        enter(resource, type, count, prioritized, args, false, null, contextName, origin, false);
+        decide(open(resource, type, count, prioritized, args, contextName, origin, false));
     BlockedException refusal = entry.refusal();
     if (refusal != null) {
       throw refusal;
@@ -231,8 +231,11 @@ public final class EngineCore implements SlotContext {
       @Nullable Object input,
       @Nullable String contextName,
       String origin) {
-    return enter(resource, type, count, prioritized, null, argument, input, contextName, origin,
-        true);
+    CallEntry entry = open(resource, type, count, prioritized, null, contextName, origin, true);
+    if (argument) {
+      entry.holdArgument(input);
+    }
+    return decide(entry);
   }
 
   /**
@@ -261,14 +264,13 @@ public final class EngineCore implements SlotContext {
     return entry;
   }
 
-  private CallEntry enter(
+  /** Creates (or reuses) the entry of a call in the thread's context; nothing is decided yet. */
+  private CallEntry open(
       ResourceState resource,
       EntryType type,
       int count,
       boolean prioritized,
       @Nullable Object @Nullable [] args,
-      boolean argument,
-      @Nullable Object input,
       @Nullable String contextName,
       String origin,
       boolean reusing) {
@@ -278,11 +280,13 @@ public final class EngineCore implements SlotContext {
     long now = nowNanos();
     ThreadState thread = contexts.thread();
     Context context = contexts.currentOrImplicit(thread, contextName, origin);
-    CallEntry entry = newEntry(thread, reusing, resource, context, type, count, prioritized, args,
-        now);
-    if (argument) {
-      entry.holdArgument(input);
-    }
+    return newEntry(thread, reusing, resource, context, type, count, prioritized, args, now);
+  }
+
+  /** Runs an opened entry through its resource's chain and records the outcome. */
+  private CallEntry decide(CallEntry entry) {
+    ResourceState resource = entry.resource;
+    Context context = entry.context;
     if (!resource.tracked()) {
       context.current = entry;
       return entry;
