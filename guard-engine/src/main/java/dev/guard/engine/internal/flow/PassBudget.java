@@ -95,13 +95,18 @@ final class PassBudget {
       this.pool = Math.max(0L, budget);
     }
 
+    /** An epoch no time falls in, so the next call computes a budget; cells keep {@code tag}. */
+    static Epoch none(long tag) {
+      return new Epoch(null, 0, Long.MIN_VALUE, Long.MIN_VALUE, tag, 0);
+    }
+
     long tag() {
       return tagBits >>> REMAINING_BITS;
     }
   }
 
   private final AtomicLongArray cells = new AtomicLongArray(STRIPES * PAD);
-  private volatile Epoch epoch = new Epoch(null, 0, Long.MIN_VALUE, Long.MIN_VALUE, 0, 0);
+  private volatile Epoch epoch = Epoch.none(0);
 
   static int stripes(int processors) {
     int wanted = Math.max(4, Math.min(64, 2 * processors));
@@ -160,8 +165,7 @@ final class PassBudget {
    */
   void recount() {
     Epoch current = epoch;
-    EPOCH.compareAndSet(this, current,
-        new Epoch(null, 0, Long.MIN_VALUE, Long.MIN_VALUE, current.tag(), 0));
+    EPOCH.compareAndSet(this, current, Epoch.none(current.tag()));
   }
 
   private boolean acquireSlowly(Epoch current, int cell, int permits) {
