@@ -6,6 +6,4 @@ module dev.guard.engine {
   requires transitive dev.guard.api;
 
   exports dev.guard.engine;
-  exports dev.guard.engine.internal to
-      dev.guard.dsl;
 }

@@ -1,11 +1,10 @@
 package dev.guard;
 
 import dev.guard.api.BlockedException;
-import dev.guard.api.rule.Rule;
+import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.internal.CallEntry;
-import dev.guard.engine.internal.EngineCore;
-import dev.guard.engine.internal.ResourceState;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.Body;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -16,26 +15,34 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A guard bound to an engine: each part's resource resolved once (so calls need no name lookup)
- * and its rules declared. Entering runs the parts in order and exits them in reverse; a refusal by
- * a later part exits the earlier ones before it propagates.
+ * A guard bound to an engine: one {@link GuardedResource} handle per part, with the part's rules
+ * declared. A body runs under the parts nested in order, first part outermost, so the entries exit
+ * in reverse; a refusal by a later part exits the earlier ones before it propagates. The nesting
+ * is built once per decorator, so a call allocates nothing.
  */
 final class Binding {
 
   final GuardEngine engine;
-  private final EngineCore core;
-  private final GuardPart[] parts;
-  private final ResourceState[] states;
+  private final GuardedResource[] resources;
 
   private Binding(GuardEngine engine, List<GuardPart> parts) {
     this.engine = engine;
-    this.core = EngineCore.of(engine);
-    this.parts = parts.toArray(new GuardPart[0]);
-    this.states = new ResourceState[this.parts.length];
-    for (int i = 0; i < this.parts.length; i++) {
-      GuardPart part = this.parts[i];
-      List<? extends Rule> rules = part.flowRules();
-      states[i] = rules.isEmpty() ? core.resolve(part.resource()) : core.load(part.resource(), rules);
+    this.resources = new GuardedResource[parts.size()];
+    for (int i = 0; i < resources.length; i++) {
+      GuardPart part = parts.get(i);
+      GuardedResource handle = engine.resource(part.resource()).entryType(part.type());
+      if (part.entrance() != null) {
+        handle = handle.context(part.entrance(), part.origin());
+      } else if (!part.origin().isEmpty()) {
+        handle = handle.origin(part.origin());
+      }
+      if (part.prioritized()) {
+        handle = handle.prioritized();
+      }
+      if (!part.rules().isEmpty()) {
+        handle.declare(part.rules());
+      }
+      resources[i] = handle;
     }
   }
 
@@ -45,65 +52,51 @@ final class Binding {
   }
 
   /**
-   * Protected code of one of the decorators' shapes, applied to an input that the decorator passes
-   * per call (the user's supplier, callable or runnable, or a function's argument), so that a call
-   * allocates no wrapper: the bodies are method references made once.
+   * Nests a body under every part. A refusal throws its {@link BlockedException}, or, when
+   * {@code onBlocked} is given, returns its result (no exception is thrown on that path).
+   *
+   * @param argument whether the body's input is the call's argument (for hot-parameter rules)
    */
-  @FunctionalInterface
-  interface Body<I, T> {
-    T run(I input) throws Exception;
+  <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> Body<I, T, X> wrap(
+      Body<I, T, X> body,
+      boolean argument,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+    Body<I, T, X> nested = body;
+    for (int i = resources.length - 1; i >= 0; i--) {
+      nested = around(resources[i], nested, argument, onBlocked);
+    }
+    return nested;
   }
 
   /**
-   * Runs a body under every part. A refusal goes to {@code onBlocked} when given (no exception is
-   * thrown on that path), else it is thrown. Business exceptions pass through as the same instance.
-   *
-   * @param argument whether {@code input} is the call's argument (for hot-parameter rules)
+   * Runs a body now under every part (no argument); like {@code wrap(body, false, onBlocked)
+   * .run(input)}, without building the nesting when there is one part.
    */
-  <I, T> T execute(
-      Body<I, T> body,
-      I input,
-      boolean argument,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked)
-      throws Exception {
-    if (parts.length == 1) {
-      CallEntry entry = enter(0, argument, input);
-      BlockedException refused = entry.refusal();
-      if (refused != null) {
-        if (onBlocked == null) {
-          throw refused;
-        }
-        return onBlocked.apply(refused);
-      }
-      long use = entry.generation();
-      try {
-        return body.run(input);
-      } catch (Throwable failure) {
-        entry.recordError(use, failure);
-        throw failure;
-      } finally {
-        entry.close(use);
-      }
+  <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T run(
+      I input, Body<I, T, X> body, @Nullable Function<? super BlockedException, ? extends T> onBlocked)
+      throws X {
+    if (resources.length > 1) {
+      return wrap(body, false, onBlocked).run(input);
     }
-    CallEntry[] entries = new CallEntry[parts.length];
-    try {
-      enterAll(entries, argument ? new @Nullable Object[] {input} : null);
-    } catch (BlockedException refused) {
-      if (onBlocked == null) {
-        throw refused;
-      }
-      return onBlocked.apply(refused);
+    return onBlocked == null
+        ? resources[0].call(input, body)
+        : resources[0].callOrElse(null, input, body, onBlocked);
+  }
+
+  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
+      Body<I, T, X> around(
+          GuardedResource resource,
+          Body<I, T, X> inner,
+          boolean argument,
+          @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+    if (onBlocked != null) {
+      return argument
+          ? input -> resource.callOrElse(input, input, inner, onBlocked)
+          : input -> resource.callOrElse(null, input, inner, onBlocked);
     }
-    try {
-      return body.run(input);
-    } catch (Throwable failure) {
-      for (CallEntry entry : entries) {
-        entry.recordError(failure);
-      }
-      throw failure;
-    } finally {
-      exitFrom(entries, entries.length - 1);
-    }
+    return argument
+        ? input -> resource.callWith(input, input, inner)
+        : input -> resource.call(input, inner);
   }
 
   /**
@@ -111,15 +104,14 @@ final class Binding {
    * exited, in reverse order, when the body's stage completes (on whichever thread completes it).
    * A refusal, or an exception thrown by the body itself, gives a failed stage.
    */
-  <T> CompletionStage<T> executeAsync(Supplier<CompletionStage<T>> body) {
-    CallEntry[] entries = new CallEntry[parts.length];
+  <T extends @Nullable Object> CompletionStage<T> executeAsync(
+      Supplier<? extends CompletionStage<T>> body) {
+    Entry[] entries = new Entry[resources.length];
     for (int i = 0; i < entries.length; i++) {
-      GuardPart part = parts[i];
       try {
-        entries[i] = core.enterDetached(states[i], part.type(), 1, part.prioritized(), null,
-            part.entrance(), part.origin());
+        entries[i] = resources[i].enterAsync();
       } catch (BlockedException refused) {
-        exitFrom(entries, i - 1);
+        finish(entries, null);
         return CompletableFuture.failedFuture(refused);
       }
     }
@@ -133,49 +125,16 @@ final class Binding {
     return stage.whenComplete((value, failure) -> finish(entries, failure));
   }
 
-  private static void finish(@Nullable CallEntry[] entries, @Nullable Throwable failure) {
+  private static void finish(@Nullable Entry[] entries, @Nullable Throwable failure) {
     Throwable cause = failure instanceof CompletionException && failure.getCause() != null
         ? failure.getCause()
         : failure;
-    if (cause != null) {
-      for (CallEntry entry : entries) {
-        if (entry != null) {
+    for (int i = entries.length - 1; i >= 0; i--) {
+      Entry entry = entries[i];
+      if (entry != null) {
+        if (cause != null) {
           entry.recordError(cause);
         }
-      }
-    }
-    exitFrom(entries, entries.length - 1);
-  }
-
-  /** Enters one part reusing this thread's entry object (no allocation in steady state). */
-  private CallEntry enter(int index, boolean argument, @Nullable Object input) {
-    GuardPart part = parts[index];
-    return core.enterReusing(states[index], part.type(), 1, part.prioritized(), argument, input,
-        part.entrance(), part.origin());
-  }
-
-  /** Enters one part of a composition with a fresh entry object. */
-  private CallEntry enterFresh(int index, @Nullable Object @Nullable [] args) {
-    GuardPart part = parts[index];
-    return core.enter(states[index], part.type(), 1, part.prioritized(), args, part.entrance(),
-        part.origin());
-  }
-
-  private void enterAll(CallEntry[] entries, @Nullable Object @Nullable [] args) {
-    for (int i = 0; i < entries.length; i++) {
-      try {
-        entries[i] = enterFresh(i, args);
-      } catch (BlockedException refused) {
-        exitFrom(entries, i - 1);
-        throw refused;
-      }
-    }
-  }
-
-  private static void exitFrom(@Nullable CallEntry[] entries, int last) {
-    for (int i = last; i >= 0; i--) {
-      CallEntry entry = entries[i];
-      if (entry != null) {
         entry.close();
       }
     }

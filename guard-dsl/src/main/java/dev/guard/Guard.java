@@ -1,12 +1,15 @@
 package dev.guard;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
+import dev.guard.engine.GuardedResource.Body;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.time.Duration;
@@ -64,11 +67,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code resource} is blank
    */
   public static Guard of(String resource) {
-    Objects.requireNonNull(resource, "resource");
-    if (resource.isBlank()) {
-      throw new IllegalArgumentException("resource must not be blank, was '" + resource + "'");
-    }
-    return new Guard(List.of(GuardPart.of(resource)), null);
+    return new Guard(List.of(GuardPart.of(Checks.notBlank("resource", resource))), null);
   }
 
   /**
@@ -80,10 +79,20 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code qps} is negative, NaN or infinite
    */
   public Guard qps(double qps) {
-    if (!(qps >= 0) || Double.isInfinite(qps)) {
-      throw new IllegalArgumentException("qps must be finite and >= 0, was " + qps);
-    }
+    Checks.finiteNonNegative("qps", qps);
     return withLast(last().withRule(FlowRule.qps(last().resource(), qps)));
+  }
+
+  /**
+   * Adds a rule admitting at most {@code qps} calls per second; the same as {@link #qps(double)},
+   * for whole numbers ({@code qps(100)} from Kotlin, where an {@code Int} is not a {@code Double}).
+   *
+   * @param qps calls per second; {@code >= 0} (0 refuses every call)
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code qps} is negative
+   */
+  public Guard qps(int qps) {
+    return qps((double) Checks.nonNegative("qps", qps));
   }
 
   /**
@@ -94,9 +103,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code limit} is negative
    */
   public Guard concurrency(int limit) {
-    if (limit < 0) {
-      throw new IllegalArgumentException("concurrency must be >= 0, was " + limit);
-    }
+    Checks.nonNegative("concurrency", limit);
     return withLast(last().withRule(FlowRule.concurrency(last().resource(), limit)));
   }
 
@@ -160,7 +167,7 @@ public final class Guard {
    */
   public Guard limitApp(String app) {
     Objects.requireNonNull(app, "app");
-    return withLast(last().mapLastRule("limitApp", rule -> rule.withLimitApp(app)));
+    return withLast(last().mapLastRule("limitApp", FlowRule.class, rule -> rule.withLimitApp(app)));
   }
 
   /**
@@ -172,7 +179,7 @@ public final class Guard {
    * @throws IllegalStateException if the guard has no rule yet
    */
   public Guard relatedTo(String otherResource) {
-    return withLast(last().mapLastRule("relatedTo",
+    return withLast(last().mapLastRule("relatedTo", FlowRule.class,
         rule -> rule.withStrategy(FlowStrategy.RELATE, otherResource)));
   }
 
@@ -185,7 +192,7 @@ public final class Guard {
    * @throws IllegalStateException if the guard has no rule yet
    */
   public Guard fromEntrance(String contextName) {
-    return withLast(last().mapLastRule("fromEntrance",
+    return withLast(last().mapLastRule("fromEntrance", FlowRule.class,
         rule -> rule.withStrategy(FlowStrategy.CHAIN, contextName)));
   }
 
@@ -210,10 +217,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code contextName} is blank
    */
   public Guard entrance(String contextName) {
-    Objects.requireNonNull(contextName, "entrance");
-    if (contextName.isBlank()) {
-      throw new IllegalArgumentException("entrance must not be blank, was '" + contextName + "'");
-    }
+    Checks.notBlank("entrance", contextName);
     return withLast(last().withEntrance(contextName));
   }
 
@@ -251,7 +255,9 @@ public final class Guard {
   /**
    * Composes this guard with another for a different resource: calls enter this guard's resources
    * first, then {@code next}'s, and exit in reverse order; a refusal by {@code next} exits this
-   * guard's entries before it propagates. Further rule steps apply to {@code next}'s resource.
+   * guard's entries before it propagates. Compose finished guards: rule and call-setting steps on
+   * the composed guard throw {@link IllegalStateException}, since they could not say which
+   * resource they configure.
    *
    * @param next the guard entered second
    * @return the composed guard
@@ -284,7 +290,20 @@ public final class Guard {
   public List<FlowRule> flowRules() {
     List<FlowRule> rules = new ArrayList<>();
     for (GuardPart part : parts) {
-      rules.addAll(part.flowRules());
+      rules.addAll(part.rulesOf(FlowRule.class));
+    }
+    return List.copyOf(rules);
+  }
+
+  /**
+   * Returns every rule this guard declares, of every kind, for all its resources, in order.
+   *
+   * @return the rules
+   */
+  public List<Rule> rules() {
+    List<Rule> rules = new ArrayList<>();
+    for (GuardPart part : parts) {
+      rules.addAll(part.rules());
     }
     return List.copyOf(rules);
   }
@@ -296,26 +315,26 @@ public final class Guard {
    * @param <T> the result type
    * @return the guarded supplier; throws {@link BlockedException} when refused
    */
-  public <T> Supplier<T> decorate(Supplier<T> supplier) {
+  public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    Binding bound = bound();
-    return () -> Execution.unchecked(bound, Supplier::get, supplier, false);
+    Body<Supplier<T>, T, RuntimeException> guarded = bound().wrap(Supplier::get, false, null);
+    return () -> guarded.run(supplier);
   }
 
   /**
    * Wraps a function: each {@code apply(x)} runs it under this guard, with {@code x} as the call's
-   * argument (for hot-parameter rules).
+   * argument (for hot-parameter rules). A call allocates nothing.
    *
    * @param function the protected code
    * @param <T> the argument type
    * @param <R> the result type
    * @return the guarded function; throws {@link BlockedException} when refused
    */
-  public <T, R> Function<T, R> decorateFunction(Function<T, R> function) {
+  public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
+      Function<T, R> function) {
     Objects.requireNonNull(function, "function");
-    Binding bound = bound();
-    Binding.Body<T, R> body = function::apply;
-    return argument -> Execution.unchecked(bound, body, argument, true);
+    Body<T, R, RuntimeException> guarded = bound().wrap(function::apply, true, null);
+    return guarded::run;
   }
 
   /**
@@ -326,10 +345,10 @@ public final class Guard {
    * @param <T> the result type
    * @return the guarded callable; throws {@link BlockedException} when refused
    */
-  public <T> Callable<T> decorateCallable(Callable<T> callable) {
+  public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
-    Binding bound = bound();
-    return () -> bound.execute(Callable::call, callable, false, null);
+    Body<Callable<T>, T, Exception> guarded = bound().wrap(Callable::call, false, null);
+    return () -> guarded.run(callable);
   }
 
   /**
@@ -340,8 +359,8 @@ public final class Guard {
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Binding bound = bound();
-    return () -> Execution.unchecked(bound, Execution::run, runnable, false);
+    Body<Runnable, Boolean, RuntimeException> guarded = bound().wrap(Guard::runOnce, false, null);
+    return () -> guarded.run(runnable);
   }
 
   /**
@@ -364,8 +383,8 @@ public final class Guard {
    * @param <T> the result type
    * @return the guarded supplier
    */
-  public <T> Supplier<CompletionStage<T>> decorateCompletionStage(
-      Supplier<CompletionStage<T>> supplier) {
+  public <T extends @Nullable Object> Supplier<CompletionStage<T>> decorateCompletionStage(
+      Supplier<? extends CompletionStage<T>> supplier) {
     Objects.requireNonNull(supplier, "supplier");
     Binding bound = bound();
     return () -> bound.executeAsync(supplier);
@@ -380,12 +399,13 @@ public final class Guard {
    * @param <T> the result type
    * @return the guarded supplier
    */
-  public <T> Supplier<T> decorateOrElse(
+  public <T extends @Nullable Object> Supplier<T> decorateOrElse(
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Binding bound = bound();
-    return () -> Execution.unchecked(bound, Supplier::get, supplier, false, onBlocked);
+    Body<Supplier<T>, T, RuntimeException> guarded =
+        bound().wrap(Supplier::get, false, onBlocked);
+    return () -> guarded.run(supplier);
   }
 
   /**
@@ -396,9 +416,9 @@ public final class Guard {
    * @return its result
    * @throws BlockedException if the call was refused
    */
-  public <T> T call(Supplier<T> supplier) {
+  public <T extends @Nullable Object> T call(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    return Execution.unchecked(bound(), Supplier::get, supplier, false);
+    return bound().run(supplier, Supplier<T>::get, null);
   }
 
   /**
@@ -409,7 +429,7 @@ public final class Guard {
    */
   public void run(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Execution.unchecked(bound(), Execution::run, runnable, false);
+    bound().run(runnable, Guard::runOnce, null);
   }
 
   /**
@@ -420,11 +440,11 @@ public final class Guard {
    * @param <T> the result type
    * @return the supplier's or the fallback's result
    */
-  public <T> T callOrElse(
+  public <T extends @Nullable Object> T callOrElse(
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    return Execution.unchecked(bound(), Supplier::get, supplier, false, onBlocked);
+    return bound().run(supplier, Supplier<T>::get, onBlocked);
   }
 
   /**
@@ -435,7 +455,7 @@ public final class Guard {
    * @param <T> the result type
    * @return the outcome
    */
-  public <T> Try<T> tryCall(Supplier<T> supplier) {
+  public <T extends @Nullable Object> Try<T> tryCall(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
     return Try.of(() -> call(supplier));
   }
@@ -448,12 +468,18 @@ public final class Guard {
    * @param <T> the result type
    * @return the refusal or the result
    */
-  public <T> Either<BlockedException, T> tryEither(Supplier<T> supplier) {
+  public <T extends @Nullable Object> Either<BlockedException, T> tryEither(Supplier<T> supplier) {
     try {
       return Either.right(call(supplier));
     } catch (BlockedException refused) {
       return Either.left(refused);
     }
+  }
+
+  /** Runs a runnable as a body; a runnable has no result, and nothing reads this one. */
+  private static Boolean runOnce(Runnable runnable) {
+    runnable.run();
+    return Boolean.TRUE;
   }
 
   private Binding bound() {
@@ -465,18 +491,29 @@ public final class Guard {
     return current;
   }
 
+  /** The part rule steps configure: a composed guard has none (compose finished guards). */
   private GuardPart last() {
-    return parts.get(parts.size() - 1);
+    if (parts.size() > 1) {
+      throw new IllegalStateException("rule steps configure one resource, but this guard composes "
+          + parts.size() + " (" + resourceNames() + "): finish each guard, then compose with andThen");
+    }
+    return parts.get(0);
+  }
+
+  private String resourceNames() {
+    List<String> names = new ArrayList<>();
+    for (GuardPart part : parts) {
+      names.add(part.resource());
+    }
+    return String.join(", ", names);
   }
 
   private Guard withLast(GuardPart part) {
-    List<GuardPart> changed = new ArrayList<>(parts);
-    changed.set(changed.size() - 1, part);
-    return new Guard(changed, engine);
+    return new Guard(List.of(part), engine);
   }
 
   private Guard shapeLastQps(String step, UnaryOperator<FlowRule> change) {
-    return withLast(last().mapLastRule(step, rule -> {
+    return withLast(last().mapLastRule(step, FlowRule.class, rule -> {
       if (rule.grade() != FlowGrade.QPS) {
         throw new IllegalStateException(
             step + " shapes a qps(..) rule, but the most recent rule of '" + rule.resource()

@@ -1,17 +1,18 @@
 package dev.guard;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.Rule;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The declaration of one resource inside a {@link Guard}: its rules and how its calls enter.
+ * The declaration of one resource inside a {@link Guard}: its rules of every kind and how its
+ * calls enter.
  *
  * @param resource the resource name
- * @param flowRules its flow rules, in declaration order
+ * @param rules its rules, in declaration order
  * @param type the entry type of its calls
  * @param entrance the context name used when the calling thread has no context
  * @param origin the origin used when the calling thread has no context
@@ -19,50 +20,69 @@ import org.jspecify.annotations.Nullable;
  */
 record GuardPart(
     String resource,
-    List<FlowRule> flowRules,
+    List<Rule> rules,
     EntryType type,
     @Nullable String entrance,
     String origin,
     boolean prioritized) {
 
   GuardPart {
-    flowRules = List.copyOf(flowRules);
+    rules = List.copyOf(rules);
   }
 
   static GuardPart of(String resource) {
     return new GuardPart(resource, List.of(), EntryType.OUT, null, "", false);
   }
 
-  GuardPart withRule(FlowRule rule) {
-    List<FlowRule> rules = new ArrayList<>(flowRules);
-    rules.add(rule);
-    return new GuardPart(resource, rules, type, entrance, origin, prioritized);
+  GuardPart withRule(Rule rule) {
+    List<Rule> more = new ArrayList<>(rules);
+    more.add(rule);
+    return new GuardPart(resource, more, type, entrance, origin, prioritized);
   }
 
-  GuardPart mapLastRule(String step, UnaryOperator<FlowRule> change) {
-    if (flowRules.isEmpty()) {
-      throw new IllegalStateException(
-          step + " shapes the most recent rule, but '" + resource + "' has none yet: call qps(..) "
-              + "or concurrency(..) first");
+  /**
+   * Changes the most recent rule, which must be of {@code kind}.
+   *
+   * @throws IllegalStateException if there is no rule yet or the most recent is of another kind
+   */
+  <R extends Rule> GuardPart mapLastRule(String step, Class<R> kind, UnaryOperator<R> change) {
+    if (rules.isEmpty()) {
+      throw new IllegalStateException(step + " shapes the most recent rule, but '" + resource
+          + "' has none yet: call qps(..) or concurrency(..) first");
     }
-    List<FlowRule> rules = new ArrayList<>(flowRules);
-    rules.set(rules.size() - 1, change.apply(rules.get(rules.size() - 1)));
-    return new GuardPart(resource, rules, type, entrance, origin, prioritized);
+    Rule last = rules.get(rules.size() - 1);
+    if (!kind.isInstance(last)) {
+      throw new IllegalStateException(step + " shapes a " + kind.getSimpleName()
+          + ", but the most recent rule of '" + resource + "' is " + last);
+    }
+    List<Rule> changed = new ArrayList<>(rules);
+    changed.set(changed.size() - 1, change.apply(kind.cast(last)));
+    return new GuardPart(resource, changed, type, entrance, origin, prioritized);
+  }
+
+  <R extends Rule> List<R> rulesOf(Class<R> kind) {
+    List<R> own = new ArrayList<>();
+    for (Rule rule : rules) {
+      if (kind.isInstance(rule)) {
+        own.add(kind.cast(rule));
+      }
+    }
+    return own;
   }
 
   GuardPart withType(EntryType newType) {
-    return new GuardPart(resource, flowRules, newType, entrance, origin, prioritized);
+    return new GuardPart(resource, rules, newType, entrance, origin, prioritized);
   }
 
   GuardPart withEntrance(String newEntrance) {
-    return new GuardPart(resource, flowRules, type, newEntrance, origin, prioritized);
+    return new GuardPart(resource, rules, type, newEntrance, origin, prioritized);
   }
 
   GuardPart withOrigin(String newOrigin) {
-    return new GuardPart(resource, flowRules, type, entrance, newOrigin, prioritized);
+    return new GuardPart(resource, rules, type, entrance, newOrigin, prioritized);
   }
 
   GuardPart asPrioritized() {
-    return new GuardPart(resource, flowRules, type, entrance, origin, true);
+    return new GuardPart(resource, rules, type, entrance, origin, true);
   }
 }

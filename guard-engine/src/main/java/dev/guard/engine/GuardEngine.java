@@ -1,9 +1,11 @@
 package dev.guard.engine;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
 import dev.guard.api.rule.Rule;
+import dev.guard.engine.internal.CallSite;
 import dev.guard.engine.internal.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.ResourceStatsView;
@@ -100,8 +102,7 @@ public final class GuardEngine {
    * @throws IllegalArgumentException if {@code permits} is negative or {@code resource} blank
    */
   public Entry enter(String resource, EntryType type, int permits, @Nullable Object... args) {
-    return core.enter(core.resolve(checkName(resource)), Objects.requireNonNull(type, "type"),
-        permits, false, args, null, "");
+    return resource(resource).entryType(type).permits(permits).enter(args);
   }
 
   /**
@@ -119,8 +120,27 @@ public final class GuardEngine {
    * @throws BlockedException if a rule refused the call
    */
   public Entry enterPrioritized(String resource, EntryType type, int permits) {
-    return core.enter(core.resolve(checkName(resource)), Objects.requireNonNull(type, "type"),
-        permits, true, null, null, "");
+    return resource(resource).entryType(type).permits(permits).prioritized().enter();
+  }
+
+  /**
+   * Returns a handle on a resource, resolved once: declare its rules and enter it through the
+   * handle without a name lookup per call. Calls through it enter as {@link EntryType#OUT} with
+   * one permit unless the handle's settings say otherwise. See {@link GuardedResource}.
+   *
+   * <pre>{@code
+   * GuardedResource orders = engine.resource("createOrder");
+   * Order order = orders.call(request, orderService::create);
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @return the handle
+   * @throws IllegalArgumentException if {@code resource} is blank
+   */
+  public GuardedResource resource(String resource) {
+    CallSite site =
+        new CallSite(core.resolve(checkName(resource)), EntryType.OUT, 1, false, null, "");
+    return new GuardedResource(core, site);
   }
 
   /**
@@ -231,16 +251,8 @@ public final class GuardEngine {
     return core.overflows(Objects.requireNonNull(cap, "cap"));
   }
 
-  EngineCore core() {
-    return core;
-  }
-
   private static String checkName(String resource) {
-    Objects.requireNonNull(resource, "resource");
-    if (resource.isBlank()) {
-      throw new IllegalArgumentException("resource must not be blank, was '" + resource + "'");
-    }
-    return resource;
+    return Checks.notBlank("resource", resource);
   }
 
   private static final class SharedEngine {

@@ -70,7 +70,9 @@ class GuardTest {
   @Test
   void badValues_areRejectedNamingTheField() {
     assertThatThrownBy(() -> Guard.of("r").qps(-1))
-        .hasMessage("qps must be finite and >= 0, was -1.0");
+        .hasMessage("qps must be >= 0, was -1");
+    assertThatThrownBy(() -> Guard.of("r").qps(-1.5))
+        .hasMessage("qps must be finite and >= 0, was -1.5");
     assertThatThrownBy(() -> Guard.of("r").qps(Double.NaN)).hasMessageContaining("qps");
     assertThatThrownBy(() -> Guard.of("r").concurrency(-2))
         .hasMessage("concurrency must be >= 0, was -2");

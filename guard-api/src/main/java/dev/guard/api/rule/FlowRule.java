@@ -1,5 +1,6 @@
 package dev.guard.api.rule;
 
+import dev.guard.api.Checks;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -69,28 +70,28 @@ public record FlowRule(
    * @throws NullPointerException if a non-nullable field is null
    */
   public FlowRule {
-    resource = RuleChecks.name("resource", resource);
+    resource = Checks.notBlank("resource", resource);
     Objects.requireNonNull(grade, "grade");
-    RuleChecks.nonNegative("count", count);
+    Checks.finiteNonNegative("count", count);
     Objects.requireNonNull(limitApp, "limitApp");
     limitApp = limitApp.isBlank() ? DEFAULT_APP : limitApp.strip();
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(behavior, "behavior");
-    RuleChecks.positive("warmUpPeriod", warmUpPeriod);
+    Checks.positive("warmUpPeriod", warmUpPeriod);
     if (coldFactor <= 1) {
-      throw RuleChecks.invalid("coldFactor", coldFactor, "must be > 1");
+      throw Checks.invalid("coldFactor", coldFactor, "must be > 1");
     }
-    RuleChecks.notNegative("maxQueueingTime", maxQueueingTime);
+    Checks.notNegative("maxQueueingTime", maxQueueingTime);
     if (strategy == FlowStrategy.DIRECT) {
       if (refResource != null) {
-        throw RuleChecks.invalid(
+        throw Checks.invalid(
             "refResource", refResource, "must be null for strategy DIRECT");
       }
     } else {
-      refResource = RuleChecks.name("refResource", refResource);
+      refResource = Checks.notBlank("refResource", refResource);
     }
     if (grade == FlowGrade.CONCURRENCY && behavior != ControlBehavior.REJECT) {
-      throw RuleChecks.invalid(
+      throw Checks.invalid(
           "behavior", behavior, "must be REJECT for grade CONCURRENCY (shaping needs a rate)");
     }
   }

@@ -8,6 +8,7 @@ import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,53 +55,47 @@ public final class CallEntry implements Entry {
   private boolean borrowed;
   private @Nullable Throwable error;
   @Nullable BlockedException blockError;
+  private long exitMs;
+  private int grantCursor;
+  private long @Nullable [] grantBits; // per slot position: what the slot granted this call
+  private @Nullable Object @Nullable [] grants;
   @SuppressWarnings("unused") // accessed through EXITED
   private volatile boolean exited;
 
   /**
-   * Creates an entry for {@code resource} in {@code context}, pushed on top of the context's
-   * current entry. The decorator path reuses entries through {@link #reuse}; each use has a new
-   * {@link #generation()} so that a stale holder cannot close a later use.
+   * Creates an entry for a call site in {@code context}, pushed on top of the context's current
+   * entry. The decorator path reuses entries through {@link #reuse}; each use has a new {@link
+   * #generation()} so that a stale holder cannot close a later use.
    */
   CallEntry(
       EngineCore core,
       boolean pooled,
-      ResourceState resource,
+      CallSite site,
       Context context,
-      EntryType type,
-      int count,
-      boolean prioritized,
       @Nullable Object @Nullable [] args,
       long nowNanos) {
     this.core = core;
     this.pooled = pooled;
-    this.resource = resource;
+    this.resource = site.resource();
     this.context = context;
     this.chain = resource.chain();
-    this.type = type;
-    reuse(resource, context, type, count, prioritized, args, nowNanos);
+    this.type = site.type();
+    reuse(site, context, args, nowNanos);
   }
 
-  void reuse(
-      ResourceState newResource,
-      Context newContext,
-      EntryType newType,
-      int newCount,
-      boolean newPrioritized,
-      @Nullable Object @Nullable [] newArgs,
-      long now) {
+  void reuse(CallSite site, Context newContext, @Nullable Object @Nullable [] newArgs, long now) {
     generation++;
-    resource = newResource;
+    resource = site.resource();
     context = newContext;
     parent = newContext.current;
     depth = parent == null ? 0 : parent.depth + 1;
     node = null;
     originNode = null;
     onContextNode = false;
-    chain = newResource.chain();
-    type = newType;
-    count = newCount;
-    prioritized = newPrioritized;
+    chain = resource.chain();
+    type = site.type();
+    count = site.permits();
+    prioritized = site.prioritized();
     args = newArgs == null ? NO_ARGS : newArgs;
     dropArgument();
     nowNanos = now;
@@ -108,6 +103,11 @@ public final class CallEntry implements Entry {
     borrowed = false;
     error = null;
     blockError = null;
+    exitMs = createMs;
+    @Nullable Object[] held = grants;
+    if (held != null) {
+      Arrays.fill(held, null);
+    }
     EXITED.setRelease(this, false);
   }
 
@@ -236,6 +236,69 @@ public final class CallEntry implements Entry {
 
   boolean borrowed() {
     return borrowed;
+  }
+
+  /** Points the grant accessors at the slot in this chain position (the chain does this). */
+  public void grantCursor(int slot) {
+    grantCursor = slot;
+  }
+
+  /**
+   * Remembers bits of what the current slot granted this call, for its {@code abandon} hook.
+   *
+   * @param bits the slot's own encoding
+   */
+  public void keepGrantBits(long bits) {
+    long[] kept = grantBits;
+    if (kept == null) {
+      kept = new long[Chain.MAX_SLOTS];
+      grantBits = kept;
+    }
+    kept[grantCursor] = bits;
+  }
+
+  /** The bits the current slot kept with {@link #keepGrantBits}; 0 if none. */
+  public long grantBits() {
+    long[] kept = grantBits;
+    return kept == null ? 0L : kept[grantCursor];
+  }
+
+  /**
+   * Remembers an object describing what the current slot granted this call (a reservation), for
+   * its {@code abandon} or {@code exit} hook. Dropped when the entry is reused.
+   *
+   * @param grant the slot's own record, or null
+   */
+  public void keepGrant(@Nullable Object grant) {
+    @Nullable Object[] kept = grants;
+    if (kept == null) {
+      if (grant == null) {
+        return;
+      }
+      kept = new Object[Chain.MAX_SLOTS];
+      grants = kept;
+    }
+    kept[grantCursor] = grant;
+  }
+
+  /** The object the current slot kept with {@link #keepGrant}; null if none. */
+  public @Nullable Object grant() {
+    @Nullable Object[] kept = grants;
+    return kept == null ? null : kept[grantCursor];
+  }
+
+  /** The response time of an exited call in milliseconds, waits included; 0 before exit. */
+  public long rtMs() {
+    return Math.max(0L, exitMs - createMs);
+  }
+
+  /** When the call exited, in engine milliseconds; its creation time before exit. */
+  public long exitMs() {
+    return exitMs;
+  }
+
+  void completedAt(long nowMs) {
+    exitMs = nowMs;
   }
 
   /** Why the call was refused; null when it was admitted. */

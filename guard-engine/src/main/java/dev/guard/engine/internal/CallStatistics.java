@@ -64,8 +64,9 @@ final class CallStatistics {
     }
   }
 
-  void complete(CallEntry entry, long nowMs) {
-    long rt = Math.max(0, nowMs - entry.createMs);
+  void complete(CallEntry entry) {
+    long nowMs = entry.exitMs();
+    long rt = entry.rtMs();
     int count = entry.count();
     boolean failed = entry.error() != null;
     DefaultNode node = Objects.requireNonNull(entry.node);

@@ -43,7 +43,7 @@ final class ChainCompiler {
         throw new IllegalArgumentException(
             "rule.resource must be '" + resource + "', was '" + rule.resource() + "'");
       }
-      if (KINDS.stream().noneMatch(kind -> kind.ruleType().isInstance(rule))) {
+      if (kindOf(rule) == null) {
         throw new IllegalArgumentException(
             "rule type must be one of the engine's rule kinds, was " + rule.getClass().getName());
       }
@@ -53,28 +53,66 @@ final class ChainCompiler {
     }
     List<SlotKind<?>> kinds = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
+    boolean measuresContexts = false;
     for (SlotKind<?> kind : KINDS) {
-      Slot slot = compileKind(kind, resource, unique, previous, context);
-      if (slot != null) {
+      List<? extends Rule> own = ownRules(kind, unique);
+      if (!own.isEmpty()) {
         kinds.add(kind);
-        slots.add(slot);
+        slots.add(compileKind(kind, resource, unique, previous, context));
+        measuresContexts |= measuresContexts(kind, unique);
       }
     }
-    return new Chain(unique, kinds, slots);
+    return new Chain(unique, kinds, slots, measuresContexts);
   }
 
-  private static <R extends Rule> @Nullable Slot compileKind(
-      SlotKind<R> kind, String resource, List<Rule> rules, Chain previous, SlotContext context) {
+  /**
+   * Merges a declaration into a resource's rules: the declared rules replace the rules of the
+   * kinds they belong to; rules of other kinds stay.
+   *
+   * @param current the resource's rules now
+   * @param declared the declared rules
+   * @return the merged rules, current kinds first
+   */
+  static List<Rule> merge(List<Rule> current, List<? extends Rule> declared) {
+    List<Rule> kept = new ArrayList<>();
+    List<Rule> replaced = new ArrayList<>();
+    for (Rule rule : current) {
+      boolean declaredKind = declared.stream().anyMatch(other -> kindOf(other) == kindOf(rule));
+      (declaredKind ? replaced : kept).add(rule);
+    }
+    if (replaced.equals(List.copyOf(new LinkedHashSet<>(declared)))) {
+      return current;
+    }
+    kept.addAll(declared);
+    return kept;
+  }
+
+  private static @Nullable SlotKind<?> kindOf(Rule rule) {
+    for (SlotKind<?> kind : KINDS) {
+      if (kind.ruleType().isInstance(rule)) {
+        return kind;
+      }
+    }
+    return null;
+  }
+
+  private static <R extends Rule> List<R> ownRules(SlotKind<R> kind, List<Rule> rules) {
     List<R> own = new ArrayList<>();
     for (Rule rule : rules) {
       if (kind.ruleType().isInstance(rule)) {
         own.add(kind.ruleType().cast(rule));
       }
     }
-    if (own.isEmpty()) {
-      return null;
-    }
-    return kind.compile(resource, List.copyOf(own), previous.slotOf(kind), context);
+    return List.copyOf(own);
+  }
+
+  private static <R extends Rule> Slot compileKind(
+      SlotKind<R> kind, String resource, List<Rule> rules, Chain previous, SlotContext context) {
+    return kind.compile(resource, ownRules(kind, rules), previous.slotOf(kind), context);
+  }
+
+  private static <R extends Rule> boolean measuresContexts(SlotKind<R> kind, List<Rule> rules) {
+    return kind.measuresContexts(ownRules(kind, rules));
   }
 
   private static List<SlotKind<?>> sorted(List<SlotKind<?>> kinds) {

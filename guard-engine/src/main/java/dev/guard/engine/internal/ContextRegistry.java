@@ -1,5 +1,6 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.Checks;
 import dev.guard.engine.Cap;
 import dev.guard.engine.internal.node.EntranceNode;
 import java.util.Objects;
@@ -49,11 +50,8 @@ final class ContextRegistry {
    * (which then stays in force, name and origin included).
    */
   @Nullable Context open(String name, String origin) {
-    Objects.requireNonNull(name, "name");
+    Checks.notBlank("context name", name);
     Objects.requireNonNull(origin, "origin");
-    if (name.isBlank()) {
-      throw new IllegalArgumentException("context name must not be blank, was '" + name + "'");
-    }
     if (name.equals(DEFAULT_NAME)) {
       throw new IllegalArgumentException("context name must not be the reserved '" + name + "'");
     }

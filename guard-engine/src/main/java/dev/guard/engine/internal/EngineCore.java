@@ -1,20 +1,15 @@
 package dev.guard.engine.internal;
 
 import dev.guard.api.BlockedException;
-import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
-import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
-import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -31,18 +26,6 @@ import org.jspecify.annotations.Nullable;
  * the engine's creation, so it is non-negative whatever the clock's origin.
  */
 public final class EngineCore implements SlotContext {
-
-  private static final MethodHandle CORE_OF_ENGINE;
-
-  static {
-    try {
-      CORE_OF_ENGINE =
-          MethodHandles.privateLookupIn(GuardEngine.class, MethodHandles.lookup())
-              .findVirtual(GuardEngine.class, "core", MethodType.methodType(EngineCore.class));
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   private final TimeSource clock;
   private final long originNanos;
@@ -74,20 +57,6 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
-   * The core of a public engine (for the DSL module, which the engine exports its internals to).
-   *
-   * @param engine the engine
-   * @return its core
-   */
-  public static EngineCore of(GuardEngine engine) {
-    try {
-      return (EngineCore) CORE_OF_ENGINE.invokeExact(engine);
-    } catch (Throwable impossible) {
-      throw new IllegalStateException(impossible);
-    }
-  }
-
-  /**
    * Engine time in nanoseconds from the clock's coarse reading (millisecond precision): what
    * statistics and most decisions use. Non-negative, measured from the engine's creation.
    */
@@ -107,7 +76,7 @@ public final class EngineCore implements SlotContext {
     return now < 0 ? 0 : now;
   }
 
-  /** The global inbound node. */
+  @Override
   public StatisticNode inbound() {
     return inbound;
   }
@@ -120,6 +89,18 @@ public final class EngineCore implements SlotContext {
    */
   public ResourceState resolve(String name) {
     return resources.resolve(name);
+  }
+
+  /**
+   * Declares rules on a resource: they replace its rules of the kinds they belong to and keep the
+   * rest; a declaration that changes nothing is a no-op.
+   *
+   * @param name the resource
+   * @param rules the declared rules
+   * @return the resource's state
+   */
+  public ResourceState declare(String name, List<? extends Rule> rules) {
+    return resources.declare(name, rules);
   }
 
   /**
@@ -181,106 +162,68 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
-   * Enters a resource: decides the call and records the outcome.
+   * Enters a call and decides it. A refusal is not thrown: the returned entry is then already
+   * exited and {@link CallEntry#refusal()} says why.
    *
-   * @param resource the resource, from {@link #resolve}
-   * @param type the entry type
-   * @param count permits, {@code >= 0}
-   * @param prioritized whether the call may borrow from a future window
-   * @param args arguments for hot-parameter rules (may be null: none)
-   * @param contextName the implicit context's name if the thread has no context (null: default)
-   * @param origin the implicit context's origin if the thread has no context
-   * @return the admitted entry, a new object the caller may keep
-   * @throws BlockedException if a rule refused the call
+   * <p>A pooled entry is reused by later calls of this thread at the same nesting depth once it
+   * has exited: for callers that exit it themselves, on this thread, and never let it escape. They
+   * close it with {@link CallEntry#close(long)} and the generation read right after entering, so a
+   * reused entry is never closed by a stale holder. Other entries are new objects the caller may
+   * keep.
+   *
+   * @param site the call site
+   * @param pooled whether to reuse this thread's entry object
+   * @param args the call's arguments, for hot-parameter rules (null: none)
+   * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
    */
-  public CallEntry enter(
-      ResourceState resource,
-      EntryType type,
-      int count,
-      boolean prioritized,
-      @Nullable Object @Nullable [] args,
-      @Nullable String contextName,
-      String origin) {
-    CallEntry entry =
-        decide(open(resource, type, count, prioritized, args, contextName, origin, false));
-    BlockedException refusal = entry.refusal();
-    if (refusal != null) {
-      throw refusal;
-    }
-    return entry;
+  public CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
+    return decide(open(site, pooled, args));
   }
 
   /**
-   * Like {@link #enter}, but the entry object is reused by later calls of this thread at the same
-   * nesting depth once it has exited. For callers that exit it themselves and never let it
-   * escape; they close it with {@link CallEntry#close(long)} and the generation read right after
-   * entering, so a reused entry is never closed by a stale holder. A refusal is returned, not
-   * thrown: the entry is then already exited and {@link CallEntry#refusal()} says why.
-   *
-   * @param argument whether {@code input} is the call's one argument (for hot-parameter rules);
-   *     it is held in the entry's own one-element array, so passing it allocates nothing
-   * @param input the argument, when {@code argument}
-   * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
+   * Like {@link #enter} on a pooled entry, with one argument held in the entry's own one-element
+   * array, so passing it allocates nothing.
    */
-  public CallEntry enterReusing(
-      ResourceState resource,
-      EntryType type,
-      int count,
-      boolean prioritized,
-      boolean argument,
-      @Nullable Object input,
-      @Nullable String contextName,
-      String origin) {
-    CallEntry entry = open(resource, type, count, prioritized, null, contextName, origin, true);
-    if (argument) {
-      entry.holdArgument(input);
-    }
+  public CallEntry enterWithArgument(CallSite site, @Nullable Object argument) {
+    CallEntry entry = open(site, true, null);
+    entry.holdArgument(argument);
     return decide(entry);
   }
 
   /**
-   * Enters a resource for an asynchronous call: like {@link #enter}, but an admitted entry is
-   * detached from the thread at once (the thread's context no longer sees it, and the thread may
-   * go on entering and exiting other resources) and may be exited later on any thread.
+   * Detaches an admitted entry from the thread (the thread's context no longer sees it, and the
+   * thread may go on entering and exiting other resources), so it may be exited later on any
+   * thread.
    *
-   * @return the admitted, detached entry
-   * @throws BlockedException if a rule refused the call
+   * @param entry an admitted entry from {@link #enter} that is not pooled
    */
-  public CallEntry enterDetached(
-      ResourceState resource,
-      EntryType type,
-      int count,
-      boolean prioritized,
-      @Nullable Object @Nullable [] args,
-      @Nullable String contextName,
-      String origin) {
-    CallEntry entry = enter(resource, type, count, prioritized, args, contextName, origin);
+  public static void detach(CallEntry entry) {
     Context owner = entry.context;
     pop(entry);
     Context detached = new Context(new ThreadState(), owner.entrance, owner.origin, false);
     detached.current = entry;
     entry.context = detached;
     entry.parent = null;
-    return entry;
   }
 
   /** Creates (or reuses) the entry of a call in the thread's context; nothing is decided yet. */
-  private CallEntry open(
-      ResourceState resource,
-      EntryType type,
-      int count,
-      boolean prioritized,
-      @Nullable Object @Nullable [] args,
-      @Nullable String contextName,
-      String origin,
-      boolean reusing) {
-    if (count < 0) {
-      throw new IllegalArgumentException("count must be >= 0, was " + count);
-    }
+  private CallEntry open(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
     long now = nowNanos();
     ThreadState thread = contexts.thread();
-    Context context = contexts.currentOrImplicit(thread, contextName, origin);
-    return newEntry(thread, reusing, resource, context, type, count, prioritized, args, now);
+    Context context = contexts.currentOrImplicit(thread, site.entrance(), site.origin());
+    if (!pooled) {
+      return new CallEntry(this, false, site, context, args, now);
+    }
+    CallEntry top = context.current;
+    int depth = top == null ? 0 : top.depth + 1;
+    CallEntry reused = thread.pooled(depth);
+    if (reused != null) {
+      reused.reuse(site, context, args, now);
+      return reused;
+    }
+    CallEntry fresh = new CallEntry(this, true, site, context, args, now);
+    thread.pool(depth, fresh);
+    return fresh;
   }
 
   /** Runs an opened entry through its resource's chain and records the outcome. */
@@ -311,32 +254,6 @@ public final class EngineCore implements SlotContext {
     statistics.pass(entry);
     context.current = entry; // pushed only once admitted: a refused entry is never seen by others
     return entry;
-  }
-
-  private CallEntry newEntry(
-      ThreadState thread,
-      boolean reusing,
-      ResourceState resource,
-      Context context,
-      EntryType type,
-      int count,
-      boolean prioritized,
-      @Nullable Object @Nullable [] args,
-      long now) {
-    if (!reusing) {
-      return new CallEntry(this, false, resource, context, type, count, prioritized, args, now);
-    }
-    CallEntry top = context.current;
-    int depth = top == null ? 0 : top.depth + 1;
-    CallEntry pooled = thread.pooled(depth);
-    if (pooled != null) {
-      pooled.reuse(resource, context, type, count, prioritized, args, now);
-      return pooled;
-    }
-    CallEntry fresh =
-        new CallEntry(this, true, resource, context, type, count, prioritized, args, now);
-    thread.pool(depth, fresh);
-    return fresh;
   }
 
   private @Nullable StatisticNode originNode(ResourceState resource, String origin) {
@@ -405,7 +322,8 @@ public final class EngineCore implements SlotContext {
     if (!entry.resource.tracked()) {
       return;
     }
-    statistics.complete(entry, nowMs());
+    entry.completedAt(nowMs());
+    statistics.complete(entry);
     try {
       entry.chain.exit(entry);
     } catch (RuntimeException unexpected) {

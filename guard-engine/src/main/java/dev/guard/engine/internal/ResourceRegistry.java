@@ -68,6 +68,21 @@ final class ResourceRegistry {
    * @throws IllegalStateException if the resource is new and the registry is full
    */
   ResourceState load(String name, List<? extends Rule> rules) {
+    return load(name, rules, false);
+  }
+
+  /**
+   * Declares rules on a resource (creating it if needed): they replace the resource's rules of
+   * their kinds; rules of other kinds stay.
+   *
+   * @return the state of the resource
+   * @throws IllegalStateException if the resource is new and the registry is full
+   */
+  ResourceState declare(String name, List<? extends Rule> rules) {
+    return load(name, rules, true);
+  }
+
+  private ResourceState load(String name, List<? extends Rule> rules, boolean merge) {
     Objects.requireNonNull(rules, "rules");
     ResourceState state = resources.get(name);
     if (state == null) {
@@ -79,16 +94,17 @@ final class ResourceRegistry {
                 + name + "'");
       }
     }
-    replace(state, rules);
+    replace(state, rules, merge);
     return state;
   }
 
-  private void replace(ResourceState state, List<? extends Rule> rules) {
+  private void replace(ResourceState state, List<? extends Rule> rules, boolean merge) {
     List<Rule> previous;
     List<Rule> current;
     synchronized (state) {
       Chain old = state.chain();
-      Chain next = ChainCompiler.compile(state.name(), rules, old, slotContext);
+      List<? extends Rule> wanted = merge ? ChainCompiler.merge(old.rules(), rules) : rules;
+      Chain next = ChainCompiler.compile(state.name(), wanted, old, slotContext);
       if (next.rules().equals(old.rules())) {
         return;
       }

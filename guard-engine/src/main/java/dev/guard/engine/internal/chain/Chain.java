@@ -1,8 +1,6 @@
 package dev.guard.engine.internal.chain;
 
 import dev.guard.api.BlockedException;
-import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.CallEntry;
 import java.util.List;
@@ -13,11 +11,18 @@ import org.jspecify.annotations.Nullable;
  * that has rules, in slot order. A resource without rules has an empty chain, so unused features
  * cost nothing. A rule change compiles a new chain that is swapped in atomically; entries keep the
  * chain they entered with until they exit.
+ *
+ * <p>Entering runs the slots in order until one refuses; the slots that admitted the call before
+ * then are {@linkplain Slot#abandon abandoned} in reverse order. Each slot sees the entry with the
+ * entry's grant cursor on its own position, so the grants it keeps are its own.
  */
 public final class Chain {
 
+  /** The most slots a chain can have: one per rule kind. */
+  public static final int MAX_SLOTS = 8;
+
   /** The chain of a resource without rules. */
-  public static final Chain EMPTY = new Chain(List.of(), List.of(), List.of());
+  public static final Chain EMPTY = new Chain(List.of(), List.of(), List.of(), false);
 
   private final List<Rule> rules;
   private final SlotKind<?>[] kinds;
@@ -30,21 +35,22 @@ public final class Chain {
    * @param rules the rules, in load order
    * @param kinds the kind of each slot
    * @param slots the slots, in order
+   * @param measuresContexts whether a slot reads per-context statistics
    */
-  public Chain(List<Rule> rules, List<SlotKind<?>> kinds, List<Slot> slots) {
+  public Chain(
+      List<Rule> rules, List<SlotKind<?>> kinds, List<Slot> slots, boolean measuresContexts) {
+    if (slots.size() > MAX_SLOTS) {
+      throw new IllegalArgumentException("a chain has at most " + MAX_SLOTS + " slots");
+    }
     this.rules = List.copyOf(rules);
     this.kinds = kinds.toArray(new SlotKind<?>[0]);
     this.slots = slots.toArray(new Slot[0]);
-    this.measuresContexts = this.rules.stream().anyMatch(Chain::measuresContext);
-  }
-
-  private static boolean measuresContext(Rule rule) {
-    return rule instanceof FlowRule && ((FlowRule) rule).strategy() == FlowStrategy.CHAIN;
+    this.measuresContexts = measuresContexts;
   }
 
   /**
-   * Tells whether a rule reads per-context statistics (a CHAIN flow rule), so calls of this
-   * resource must be counted on their per-context nodes.
+   * Tells whether a slot reads per-context statistics, so calls of this resource must be counted
+   * on their per-context nodes.
    *
    * @return whether per-context nodes must record
    */
@@ -58,15 +64,22 @@ public final class Chain {
   }
 
   /**
-   * Runs the slots' entry decisions in order until one refuses.
+   * Runs the slots' entry decisions in order until one refuses, then abandons the slots that had
+   * admitted the call, last first.
    *
    * @param entry the entry
    * @return null when every slot admitted the entry, else the first refusal
    */
   public @Nullable BlockedException enter(CallEntry entry) {
-    for (Slot slot : slots) {
-      BlockedException refusal = slot.enter(entry);
+    Slot[] all = slots;
+    for (int i = 0; i < all.length; i++) {
+      entry.grantCursor(i);
+      BlockedException refusal = all[i].enter(entry);
       if (refusal != null) {
+        for (int j = i - 1; j >= 0; j--) {
+          entry.grantCursor(j);
+          all[j].abandon(entry);
+        }
         return refusal;
       }
     }
@@ -79,8 +92,10 @@ public final class Chain {
    * @param entry the exiting entry
    */
   public void exit(CallEntry entry) {
-    for (Slot slot : slots) {
-      slot.exit(entry);
+    Slot[] all = slots;
+    for (int i = 0; i < all.length; i++) {
+      entry.grantCursor(i);
+      all[i].exit(entry);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.chain;
 
 import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.stat.StatisticNode;
 import org.jspecify.annotations.Nullable;
 
 /** The engine services a slot may use: settings, waiting and looking up other resources. */
@@ -35,4 +36,11 @@ public interface SlotContext {
    * @return its cluster node or null
    */
   @Nullable ClusterNode clusterNodeOf(String resource);
+
+  /**
+   * The engine's inbound node: every {@link dev.guard.api.EntryType#IN} call of every resource.
+   *
+   * @return the inbound node
+   */
+  StatisticNode inbound();
 }

@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
  * Builds the slot of one rule kind for one resource. A chain holds one slot per kind that has
  * rules, ordered by {@link #order()} (the numbers of the reference model: authority −6000, system
  * −5000, hot parameters −3000, flow −2000, circuit breakers −1000). Adding a protection means
- * adding one kind to the engine's list of kinds.
+ * adding one kind to the engine's list of kinds; what the kind needs from the engine it declares
+ * here or reads through the {@link SlotContext}.
  *
  * @param <R> the rule type
  */
@@ -27,6 +28,17 @@ public interface SlotKind<R extends Rule> {
    * @return the rule type
    */
   Class<R> ruleType();
+
+  /**
+   * Tells whether these rules read per-context statistics, so that calls of the resource must be
+   * counted on their per-context nodes.
+   *
+   * @param rules the resource's rules of this kind
+   * @return whether per-context nodes must record
+   */
+  default boolean measuresContexts(List<R> rules) {
+    return false;
+  }
 
   /**
    * Builds the slot for a resource's rules of this kind.

@@ -14,17 +14,25 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A call that does not get through gives back everything its rules reserved for it: the paced
  * slot ({@link TrafficShapingController#cancel}) or the borrowed pass ({@link
- * StatisticNode#cancelWaiting}) of every rule that made it wait. This happens when its wait is
+ * StatisticNode#cancelWaiting}) of every rule that made it wait, and the permits of every rule that
+ * admitted it at once ({@link TrafficShapingController#refund}). This happens when its wait is
  * interrupted (the interrupt flag is restored and the call is refused, so it is counted as
- * blocked) and when a later rule refuses it after an earlier rule's wait. Without the latter, a
- * borrowed pass of a refused call would stay counted as a pass (passes plus blocks would exceed
- * the attempts), and a paced slot would be lost to a call that never ran. Rules that admitted the
- * call at once get its permits back too ({@link TrafficShapingController#refund}), so a budget is
- * not spent on a call that never ran.
+ * blocked), when a later flow rule refuses it, and when a later slot refuses it ({@link
+ * #abandon}). Without this, a borrowed pass of a refused call would stay counted as a pass (passes
+ * plus blocks would exceed the attempts), a paced slot would be lost to a call that never ran, and
+ * a budget would be spent on it.
  *
- * <p>The path without waits allocates nothing; a waiting call allocates one small record per wait.
+ * <p>What an admitted call was granted is kept on its entry: the grant bits hold which of the
+ * first {@value #TRACKED_RULES} rules admitted it at once (low bits) and when (engine ms, high
+ * bits); the grant object is the chain of reservations of rules that made it wait. The path
+ * without waits allocates nothing; a waiting call allocates one small record per wait.
  */
 final class FlowSlot implements Slot {
+
+  /** Rules whose immediate passes are refunded; beyond them (a rare rule count) they are not. */
+  static final int TRACKED_RULES = 16;
+
+  private static final long RULE_MASK = (1L << TRACKED_RULES) - 1;
 
   final CompiledFlowRule[] rules;
   private final SlotContext engine;
@@ -59,7 +67,7 @@ final class FlowSlot implements Slot {
   @Override
   public @Nullable BlockedException enter(CallEntry entry) {
     Held held = null;
-    long passedAtOnce = 0L; // bit i: rule i admitted the call without a wait (first 64 rules)
+    long passedAtOnce = 0L; // bit i: rule i admitted the call without a wait
     long passedAtMs = entry.nowMs();
     for (int i = 0; i < rules.length; i++) {
       CompiledFlowRule rule = rules[i];
@@ -75,7 +83,7 @@ final class FlowSlot implements Slot {
         if (passedAtOnce == 0L) {
           passedAtMs = entry.nowMs();
         }
-        if (i < Long.SIZE) { // beyond 64 rules on one resource, refunds are not tracked
+        if (i < TRACKED_RULES) {
           passedAtOnce |= 1L << i;
         }
         continue;
@@ -91,12 +99,21 @@ final class FlowSlot implements Slot {
       refund(passedAtOnce, permits, passedAtMs);
       return rule.refusal;
     }
+    entry.keepGrantBits(passedAtOnce == 0L ? 0L : passedAtMs << TRACKED_RULES | passedAtOnce);
+    entry.keepGrant(held);
     return null;
+  }
+
+  @Override
+  public void abandon(CallEntry entry) {
+    long bits = entry.grantBits();
+    release((Held) entry.grant(), entry.count());
+    refund(bits & RULE_MASK, entry.count(), bits >>> TRACKED_RULES);
   }
 
   /** Gives back what the rules that admitted a call at once took for it (see {@link #enter}). */
   private void refund(long passedAtOnce, int permits, long passedAtMs) {
-    for (int i = 0; passedAtOnce != 0L && i < Math.min(rules.length, Long.SIZE); i++) {
+    for (int i = 0; passedAtOnce != 0L && i < rules.length; i++) {
       if ((passedAtOnce & (1L << i)) != 0L) {
         rules[i].controller.refund(permits, passedAtMs);
         passedAtOnce &= ~(1L << i);

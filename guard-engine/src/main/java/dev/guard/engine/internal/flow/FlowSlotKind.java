@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
@@ -32,6 +33,11 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
   @Override
   public Class<FlowRule> ruleType() {
     return FlowRule.class;
+  }
+
+  @Override
+  public boolean measuresContexts(List<FlowRule> rules) {
+    return rules.stream().anyMatch(rule -> rule.strategy() == FlowStrategy.CHAIN);
   }
 
   @Override

@@ -1,0 +1,280 @@
+package dev.guard.engine;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.EntryType;
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.internal.CallEntry;
+import dev.guard.api.Checks;
+import dev.guard.engine.internal.CallSite;
+import dev.guard.engine.internal.EngineCore;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A resource of one engine, resolved once, with the settings of the calls made through this
+ * handle: the way adapters and frameworks enter a resource when a decorator does not fit.
+ *
+ * <pre>{@code
+ * GuardedResource orders = engine.resource("createOrder").entryType(EntryType.IN);
+ * orders.declare(List.of(FlowRule.qps("createOrder", 100)));
+ *
+ * Order order = orders.call(request, orderService::create);    // throws BlockedException
+ *
+ * try (Entry entry = orders.enter()) {                          // when the call is not one body
+ *   ...
+ * }
+ * }</pre>
+ *
+ * <p>Handles are immutable and thread-safe: the setting methods return a new handle for the same
+ * resource. Keep a handle per call site; resolving it again costs a name lookup. Calls through
+ * {@link #call}, {@link #callWith} and {@link #callOrElse} reuse a per-thread entry object and
+ * allocate nothing; {@link #enter} and {@link #enterAsync} create an entry the caller holds.
+ */
+public final class GuardedResource {
+
+  /**
+   * Code run under a resource, applied to an input the caller passes per call, so that the caller
+   * needs no capturing lambda: {@code orders.call(request, orderService::create)}.
+   *
+   * @param <I> the input type
+   * @param <T> the result type
+   * @param <X> what the code may throw ({@link RuntimeException} for plain functions)
+   */
+  @FunctionalInterface
+  public interface Body<I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> {
+
+    /**
+     * Runs the protected code.
+     *
+     * @param input the caller's input
+     * @return the result
+     * @throws X what the code throws
+     */
+    T run(I input) throws X;
+  }
+
+  private final EngineCore core;
+  private final CallSite site;
+
+  GuardedResource(EngineCore core, CallSite site) {
+    this.core = core;
+    this.site = site;
+  }
+
+  /**
+   * Returns the resource name.
+   *
+   * @return the name
+   */
+  public String name() {
+    return site.resource().name();
+  }
+
+  /**
+   * Returns a handle whose calls enter with this direction (default {@link EntryType#OUT});
+   * {@link EntryType#IN} calls count in the engine's inbound statistics and system protection.
+   *
+   * @param type the entry type
+   * @return the new handle
+   */
+  public GuardedResource entryType(EntryType type) {
+    Objects.requireNonNull(type, "type");
+    return with(new CallSite(site.resource(), type, site.permits(), site.prioritized(),
+        site.entrance(), site.origin()));
+  }
+
+  /**
+   * Returns a handle whose calls take {@code permits} permits each (default 1).
+   *
+   * @param permits the permits per call; {@code >= 0}
+   * @return the new handle
+   * @throws IllegalArgumentException if {@code permits} is negative
+   */
+  public GuardedResource permits(int permits) {
+    return with(new CallSite(site.resource(), site.type(), permits, site.prioritized(),
+        site.entrance(), site.origin()));
+  }
+
+  /**
+   * Returns a handle whose calls may borrow a pass from the next window bucket when a QPS rule is
+   * at its limit, and wait for it (see {@link GuardEngine#enterPrioritized}).
+   *
+   * @return the new handle
+   */
+  public GuardedResource prioritized() {
+    return with(new CallSite(site.resource(), site.type(), site.permits(), true,
+        site.entrance(), site.origin()));
+  }
+
+  /**
+   * Returns a handle whose calls, on a thread without a context, run in an implicit context of
+   * this name and origin (an enclosing {@link GuardEngine#enterContext} wins).
+   *
+   * @param entrance the context (entrance) name; not blank
+   * @param origin the caller's identity; empty when unknown
+   * @return the new handle
+   * @throws IllegalArgumentException if {@code entrance} is blank
+   */
+  public GuardedResource context(String entrance, String origin) {
+    Checks.notBlank("entrance", entrance);
+    Objects.requireNonNull(origin, "origin");
+    return with(new CallSite(site.resource(), site.type(), site.permits(), site.prioritized(),
+        entrance, origin));
+  }
+
+  /**
+   * Returns a handle whose calls, on a thread without a context, carry this caller origin in the
+   * default context (an enclosing {@link GuardEngine#enterContext} wins).
+   *
+   * @param origin the caller's identity; empty when unknown
+   * @return the new handle
+   */
+  public GuardedResource origin(String origin) {
+    Objects.requireNonNull(origin, "origin");
+    return with(new CallSite(site.resource(), site.type(), site.permits(), site.prioritized(),
+        site.entrance(), origin));
+  }
+
+  private GuardedResource with(CallSite changed) {
+    return new GuardedResource(core, changed);
+  }
+
+  /**
+   * Declares rules on this resource: they replace the resource's rules of the kinds they belong
+   * to (all its flow rules, say) and leave the other kinds as they are. Declaring rules equal to
+   * those in force is a no-op; otherwise the engine's listeners hear of the change. State of
+   * unchanged rules carries over.
+   *
+   * @param rules the rules, all for this resource
+   * @throws IllegalArgumentException if a rule is for another resource or of an unknown kind
+   * @throws IllegalStateException if the resource cap was reached before this resource was known
+   */
+  public void declare(List<? extends Rule> rules) {
+    core.declare(name(), List.copyOf(rules));
+  }
+
+  /**
+   * Enters the resource; close the entry when the call ends.
+   *
+   * @param args the call's arguments, for hot-parameter rules
+   * @return the admitted entry
+   * @throws BlockedException if a rule refused the call
+   */
+  public Entry enter(@Nullable Object... args) {
+    CallEntry entry = core.enter(site, false, args);
+    BlockedException refused = entry.refusal();
+    if (refused != null) {
+      throw refused;
+    }
+    return entry;
+  }
+
+  /**
+   * Enters the resource for an asynchronous call: the entry is detached from this thread at once
+   * (the thread may go on entering and exiting other resources), and may be closed on any thread
+   * when the call completes.
+   *
+   * @param args the call's arguments, for hot-parameter rules
+   * @return the admitted entry
+   * @throws BlockedException if a rule refused the call
+   */
+  public Entry enterAsync(@Nullable Object... args) {
+    CallEntry entry = core.enter(site, false, args);
+    BlockedException refused = entry.refusal();
+    if (refused != null) {
+      throw refused;
+    }
+    EngineCore.detach(entry);
+    return entry;
+  }
+
+  /**
+   * Runs {@code body} on {@code input} under the resource. Exceptions of the body pass through as
+   * the same instance and count as business errors.
+   *
+   * @param input the body's input
+   * @param body the protected code
+   * @param <I> the input type
+   * @param <T> the result type
+   * @param <X> what the body throws
+   * @return the body's result
+   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws X what the body throws
+   */
+  public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T call(
+      I input, Body<I, T, X> body) throws X {
+    return run(core.enter(site, true, null), input, body);
+  }
+
+  /**
+   * Like {@link #call}, with {@code argument} as the call's one argument for hot-parameter rules
+   * (passing it allocates nothing).
+   *
+   * @param argument the argument hot-parameter rules read (index 0)
+   * @param input the body's input
+   * @param body the protected code
+   * @param <I> the input type
+   * @param <T> the result type
+   * @param <X> what the body throws
+   * @return the body's result
+   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws X what the body throws
+   */
+  public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T callWith(
+      @Nullable Object argument, I input, Body<I, T, X> body) throws X {
+    return run(core.enterWithArgument(site, argument), input, body);
+  }
+
+  /**
+   * Like {@link #callWith}, but a refusal returns {@code onBlocked}'s result instead of throwing.
+   *
+   * @param argument the argument hot-parameter rules read (index 0); null for none
+   * @param input the body's input
+   * @param body the protected code
+   * @param onBlocked computes the result of a refused call
+   * @param <I> the input type
+   * @param <T> the result type
+   * @param <X> what the body throws
+   * @return the body's or the fallback's result
+   * @throws X what the body throws
+   */
+  public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
+      T callOrElse(@Nullable Object argument, I input, Body<I, T, X> body,
+          Function<? super BlockedException, ? extends T> onBlocked) throws X {
+    CallEntry entry = core.enterWithArgument(site, argument);
+    BlockedException refused = entry.refusal();
+    if (refused != null) {
+      return onBlocked.apply(refused);
+    }
+    return runAdmitted(entry, input, body);
+  }
+
+  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
+      T run(CallEntry entry, I input, Body<I, T, X> body) throws X {
+    BlockedException refused = entry.refusal();
+    if (refused != null) {
+      throw refused;
+    }
+    return runAdmitted(entry, input, body);
+  }
+
+  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
+      T runAdmitted(CallEntry entry, I input, Body<I, T, X> body) throws X {
+    long use = entry.generation();
+    try {
+      return body.run(input);
+    } catch (Throwable failure) {
+      entry.recordError(use, failure);
+      throw failure;
+    } finally {
+      entry.close(use);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "GuardedResource[" + name() + "]";
+  }
+}
