@@ -232,6 +232,16 @@ public final class GuardEngine {
   }
 
   /**
+   * Returns where this engine's system protection reads CPU usage and load; its {@link
+   * SystemStatus#source()} tells which source the machine offered.
+   *
+   * @return the status source set on the builder, or {@link SystemStatus#host()}
+   */
+  public SystemStatus systemStatus() {
+    return core.systemStatus();
+  }
+
+  /**
    * Returns live statistics of a context name: the sums over the resources entered directly in it.
    *
    * @param contextName the context name
@@ -281,6 +291,7 @@ public final class GuardEngine {
     private @Nullable Integer maxOrigins;
     private @Nullable Duration occupyTimeout;
     private @Nullable Boolean contextStatistics;
+    private @Nullable SystemStatus systemStatus;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -393,6 +404,20 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets where system protection reads CPU usage and load (default {@link SystemStatus#host()}).
+     * Tests pass the test kit's {@code FakeSystemStatus}.
+     *
+     * @param status the status source
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder systemStatus(SystemStatus status) {
+      Objects.requireNonNull(status, "systemStatus");
+      systemStatus = once("systemStatus", systemStatus, status);
+      return this;
+    }
+
+    /**
      * Adds a listener for engine events.
      *
      * @param listener the listener
@@ -426,7 +451,8 @@ public final class GuardEngine {
           occupyMs,
           Boolean.TRUE.equals(contextStatistics));
       return new GuardEngine(
-          new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners));
+          new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
+              systemStatus == null ? SystemStatus.host() : systemStatus));
     }
 
     private static <T> T once(String option, @Nullable T current, T value) {

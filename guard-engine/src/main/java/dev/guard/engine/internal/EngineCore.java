@@ -6,6 +6,7 @@ import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
@@ -36,6 +37,7 @@ public final class EngineCore implements SlotContext {
   private final ResourceRegistry resources;
   private final StatisticNode inbound;
   private final CallStatistics statistics;
+  private final SystemStatus systemStatus;
 
   /**
    * Creates the core.
@@ -43,8 +45,10 @@ public final class EngineCore implements SlotContext {
    * @param clock the time source
    * @param config validated settings
    * @param listeners event listeners
+   * @param systemStatus where system protection reads CPU usage and load
    */
-  public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners) {
+  public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
+      SystemStatus systemStatus) {
     this.clock = clock;
     this.originNanos = clock.coarseNanoTime();
     this.config = config;
@@ -54,6 +58,12 @@ public final class EngineCore implements SlotContext {
     this.resources = new ResourceRegistry(config, overflows, this.listeners, this);
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
+    this.systemStatus = systemStatus;
+  }
+
+  /** Where system protection reads CPU usage and load. */
+  public SystemStatus systemStatus() {
+    return systemStatus;
   }
 
   /**
