@@ -10,7 +10,7 @@ import dev.guard.engine.Entry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** SEMANTICS A2 and A3: fast reject on QPS and on concurrency. */
+/** docs/BEHAVIOUR.md, "Flow rules": fast reject on QPS and on concurrency. */
 class FlowScenariosTest {
 
   @Test

@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS A5, A6 and Q8 through the engine: pacing and warm-up pacing decisions, written P(w)
+ * Pacing, warm-up pacing and small counts (docs/SHAPING.md) through the engine: pacing and warm-up pacing decisions, written P(w)
  * for a pass after a wait of w ms (P(0) when the call did not wait) and B for a refusal.
  * Simultaneous calls are all decided at one clock value because {@link Scenario} records waits
  * instead of performing them.

@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS 14.7: reloading a rule list keeps the state of every unchanged rule (warm-up tokens,
+ * docs/BEHAVIOUR.md, "Rules": reloading a rule list keeps the state of every unchanged rule (warm-up tokens,
  * pacing schedule), whatever else changes in the list; a changed rule starts afresh.
  */
 class ShapingReloadTest {

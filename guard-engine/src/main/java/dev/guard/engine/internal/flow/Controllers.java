@@ -4,7 +4,7 @@ import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 
-/** Chooses the traffic-shaping controller of a flow rule (SEMANTICS 5.9). */
+/** Chooses the traffic-shaping controller of a flow rule (docs/SHAPING.md). */
 final class Controllers {
 
   private Controllers() {}

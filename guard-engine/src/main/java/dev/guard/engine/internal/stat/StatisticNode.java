@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The statistics of one node (SEMANTICS 3.5): a second-level {@link OccupiableBucketRing} for
+ * The statistics of one node (docs/BEHAVIOUR.md, "Statistics"): a second-level {@link OccupiableBucketRing} for
  * rates, a minute-level {@link MinuteWindow} of 60 × 1 s for totals and previous-second counts,
  * and a live concurrency gauge.
  *
