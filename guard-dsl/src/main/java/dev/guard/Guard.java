@@ -8,6 +8,7 @@ import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource.Body;
 import io.vavr.control.Either;
@@ -117,7 +118,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code period} is not positive
    */
   public Guard warmUp(Duration period) {
-    return warmUp(period, FlowRule.DEFAULT_COLD_FACTOR);
+    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
   }
 
   /**
@@ -132,10 +133,7 @@ public final class Guard {
    */
   public Guard warmUp(Duration period, int coldFactor) {
     Objects.requireNonNull(period, "period");
-    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor).withBehavior(
-        rule.behavior() == ControlBehavior.PACING || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.WARM_UP));
+    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor));
   }
 
   /**
@@ -151,10 +149,8 @@ public final class Guard {
    */
   public Guard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
-    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing).withBehavior(
-        rule.behavior() == ControlBehavior.WARM_UP || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.PACING));
+    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
+        .withBehavior(ControlBehavior.PACING));
   }
 
   /**

@@ -91,7 +91,7 @@ class PacingScenariosTest {
   void warmUpPacing_cold_spacesAtTheColdRate() {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(pacing(10, Duration.ofMillis(500))
-        .withBehavior(ControlBehavior.WARM_UP_PACING).withWarmUp(Duration.ofSeconds(10), 3)));
+        .withBehavior(ControlBehavior.PACING).withWarmUp(Duration.ofSeconds(10), 3)));
 
     assertThat(burst(s.at(0), 3)).isEqualTo("P(0) P(300) B");
     assertThat(burst(s.at(300), 1)).isEqualTo("P(300)");

@@ -1,6 +1,7 @@
 package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.api.rule.WarmUp;
 
 import dev.guard.Guard;
 import dev.guard.api.BlockedException;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.Test;
 class ShapingReloadTest {
 
   private static final FlowRule WARM_UP =
-      FlowRule.qps("R", 10).withBehavior(ControlBehavior.WARM_UP);
+      FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
   private static final FlowRule PACING = FlowRule.qps("R", 10)
       .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ofMillis(500));
 
