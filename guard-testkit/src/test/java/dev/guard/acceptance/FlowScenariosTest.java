@@ -59,4 +59,15 @@ class FlowScenariosTest {
           assertThat(refused.getStackTrace()).isEmpty();
         });
   }
+
+  @Test
+  void qps_belowOnePerSecond_admitsOneCallPerPeriodInsteadOfStarving() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 0.5)));
+
+    assertThat(s.at(0).calls("R", 2)).isEqualTo("PB");
+    assertThat(s.at(1500).calls("R", 1)).isEqualTo("B");
+    assertThat(s.at(2000).calls("R", 2)).isEqualTo("PB");
+    assertThat(s.at(4000).calls("R", 1)).isEqualTo("P");
+  }
 }
