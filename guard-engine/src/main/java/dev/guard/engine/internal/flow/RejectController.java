@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowGrade;
-import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -75,13 +74,13 @@ final class RejectController implements TrafficShapingController {
     }
     double limit = rate.rate(node, nowMs);
     PassBudget passes = budget;
-    if (passes != null && permits <= limit && node instanceof StatisticNode) {
-      int taken = passes.acquire((StatisticNode) node, limit, permits, nowMs);
+    if (passes != null && permits <= limit) {
+      int taken = passes.acquire(node, limit, permits, nowMs);
       if (taken == PassBudget.ADMITTED) {
         return Decision.PASS;
       }
       if (taken == PassBudget.REFUSED) {
-        return prioritized ? borrow((StatisticNode) node, permits, limit, nowMs) : Decision.BLOCK;
+        return prioritized ? borrow(node, permits, limit, nowMs) : Decision.BLOCK;
       }
     }
     long used = (long) node.passQps(nowMs);
@@ -92,13 +91,13 @@ final class RejectController implements TrafficShapingController {
     } else if (used == 0 && limit > 0) {
       return admitSparse(permits, limit, nowNanos);
     }
-    if (prioritized && node instanceof StatisticNode) {
-      return borrow((StatisticNode) node, permits, limit, nowMs);
+    if (prioritized) {
+      return borrow(node, permits, limit, nowMs);
     }
     return Decision.BLOCK;
   }
 
-  private long borrow(StatisticNode node, int permits, double limit, long nowMs) {
+  private long borrow(FlowMetrics node, int permits, double limit, long nowMs) {
     long waitMs = node.tryOccupyNext(nowMs, permits, limit, occupyTimeoutMs);
     return waitMs < occupyTimeoutMs ? Decision.borrowThenPass(waitMs * 1_000_000L) : Decision.BLOCK;
   }

@@ -69,6 +69,7 @@ public class StatisticNode implements FlowMetrics {
   }
 
   /** {@return the geometry of the second-level window} */
+  @Override
   public WindowGeometry secondGeometry() {
     return second.geometry();
   }
@@ -275,6 +276,7 @@ public class StatisticNode implements FlowMetrics {
    * @param occupyTimeoutMs the longest acceptable wait in milliseconds
    * @return the wait in milliseconds, or {@code occupyTimeoutMs} to refuse
    */
+  @Override
   public long tryOccupyNext(long nowMs, int permits, double threshold, long occupyTimeoutMs) {
     return second.tryOccupyNext(nowMs, permits, threshold, occupyTimeoutMs);
   }
