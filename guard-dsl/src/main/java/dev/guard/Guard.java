@@ -9,8 +9,9 @@ import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.GuardedResource.Body;
+import dev.guard.engine.GuardedResource.CheckedFunction;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.time.Duration;
@@ -120,7 +121,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code period} is not positive
    */
   public Guard warmUp(Duration period) {
-    return warmUp(period, FlowRule.DEFAULT_COLD_FACTOR);
+    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
   }
 
   /**
@@ -135,10 +136,7 @@ public final class Guard {
    */
   public Guard warmUp(Duration period, int coldFactor) {
     Objects.requireNonNull(period, "period");
-    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor).withBehavior(
-        rule.behavior() == ControlBehavior.PACING || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.WARM_UP));
+    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor));
   }
 
   /**
@@ -154,10 +152,8 @@ public final class Guard {
    */
   public Guard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
-    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing).withBehavior(
-        rule.behavior() == ControlBehavior.WARM_UP || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.PACING));
+    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
+        .withBehavior(ControlBehavior.PACING));
   }
 
   /**
@@ -361,8 +357,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    Body<Supplier<T>, T, RuntimeException> guarded = bound().wrap(Supplier::get, false, null);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, null);
+    return () -> guarded.apply(supplier);
   }
 
   /**
@@ -377,8 +373,7 @@ public final class Guard {
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
     Objects.requireNonNull(function, "function");
-    Body<T, R, RuntimeException> guarded = bound().wrap(function::apply, true, null);
-    return guarded::run;
+    return bound().wrap(function, true, null);
   }
 
   /**
@@ -391,8 +386,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
-    Body<Callable<T>, T, Exception> guarded = bound().wrap(Callable::call, false, null);
-    return () -> guarded.run(callable);
+    CheckedFunction<Callable<T>, T> guarded = bound().wrapChecked(Callable::call);
+    return () -> guarded.apply(callable);
   }
 
   /**
@@ -403,8 +398,10 @@ public final class Guard {
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Body<Runnable, Boolean, RuntimeException> guarded = bound().wrap(Guard::runOnce, false, null);
-    return () -> guarded.run(runnable);
+    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, false, null);
+    return () -> {
+      Boolean ignored = guarded.apply(runnable);
+    };
   }
 
   /**
@@ -447,9 +444,8 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Body<Supplier<T>, T, RuntimeException> guarded =
-        bound().wrap(Supplier::get, false, onBlocked);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, onBlocked);
+    return () -> guarded.apply(supplier);
   }
 
   /**
