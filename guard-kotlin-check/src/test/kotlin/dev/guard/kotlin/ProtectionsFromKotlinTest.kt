@@ -33,11 +33,13 @@ class ProtectionsFromKotlinTest {
     @Test
     fun systemRules_haveNullableThresholds_andRefusalsNameTheLimit() {
         val rule = SystemRule.of().withMaxCpuUsage(0.8).withMaxAverageRt(Duration.ofMillis(200))
+            .withMaxConcurrency(100).withMaxSystemLoad(2.0)
         engine.loadSystemRules(listOf(rule))
         status.cpuUsage(0.95)
         val api = Guard.of("api").entryType(EntryType.IN).on(engine)
 
         val unset: Double? = rule.maxInboundQps()
+        val withQps = rule.withMaxInboundQps(5000)
         val limit = try {
             api.call { "served" }
         } catch (shed: SystemBlockedException) {
@@ -45,6 +47,7 @@ class ProtectionsFromKotlinTest {
         }
 
         assertThat(unset).isNull()
+        assertThat(withQps.maxInboundQps()).isEqualTo(5000.0)
         assertThat(limit).isEqualTo(SystemLimit.CPU)
         assertThat(engine.systemStatus().source()).startsWith("fake")
     }

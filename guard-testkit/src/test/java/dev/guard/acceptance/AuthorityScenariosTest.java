@@ -44,7 +44,7 @@ class AuthorityScenariosTest {
       "Rb, appC, P",
       "Rb, app, P",
       "Rb, '', P"})
-  void a22(String resource, String origin, String expected) {
+  void a22_originLists_decideAsTheTableSays(String resource, String origin, String expected) {
     assertThat(callFrom(resource, origin)).isEqualTo(expected);
   }
 

@@ -159,6 +159,19 @@ public record SystemRule(
   }
 
   /**
+   * Returns a copy with another limit on inbound calls per second; the same as {@link
+   * #withMaxInboundQps(double)}, for whole numbers ({@code withMaxInboundQps(5000)} from Kotlin,
+   * where an {@code Int} is not a {@code Double}).
+   *
+   * @param qps calls per second; {@code >= 0}
+   * @return the new rule
+   * @throws IllegalArgumentException if {@code qps} is negative
+   */
+  public SystemRule withMaxInboundQps(int qps) {
+    return withMaxInboundQps((double) qps);
+  }
+
+  /**
    * Returns a copy with another limit on inbound calls running at once: at most {@code calls}.
    *
    * @param calls concurrent inbound calls; {@code >= 0}

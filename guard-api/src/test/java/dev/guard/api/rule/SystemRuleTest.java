@@ -81,6 +81,12 @@ class SystemRuleTest {
   }
 
   @Test
+  void withMaxInboundQps_wholeNumber_isTheSameThreshold() {
+    assertThat(SystemRule.of().withMaxInboundQps(5000))
+        .isEqualTo(SystemRule.of().withMaxInboundQps(5000.0));
+  }
+
+  @Test
   void toString_namesOnlyTheThresholdsSet() {
     assertThat(SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8))
         .hasToString("SystemRule[maxInboundQps=5000.0, maxCpuUsage=0.8]");
