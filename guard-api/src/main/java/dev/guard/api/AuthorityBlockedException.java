@@ -17,6 +17,7 @@ public final class AuthorityBlockedException extends BlockedException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The refused caller's origin (part of the serialized form). */
   private final String origin;
 
   /**

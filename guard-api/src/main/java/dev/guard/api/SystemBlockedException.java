@@ -23,7 +23,10 @@ public final class SystemBlockedException extends BlockedException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The refusing threshold (part of the serialized form). */
   private final SystemLimit limit;
+
+  /** The refusing threshold's value (part of the serialized form). */
   private final double threshold;
 
   /**

@@ -33,6 +33,9 @@ public record AuthorityRule(String resource, AuthorityStrategy strategy, Set<Str
   /**
    * Validates and normalises the fields: splits comma-separated names and trims every name.
    *
+   * @param resource the protected resource
+   * @param strategy whether the listed origins are admitted or refused
+   * @param origins the listed origins; each may be a comma-separated list
    * @throws IllegalArgumentException if the resource or a name is blank, or no origin is listed
    * @throws NullPointerException if a field or a name is null
    */

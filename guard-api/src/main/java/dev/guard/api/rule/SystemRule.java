@@ -53,6 +53,11 @@ public record SystemRule(
   /**
    * Validates the thresholds.
    *
+   * @param maxInboundQps the most inbound calls per second, or null
+   * @param maxConcurrency the most inbound calls running at once, or null
+   * @param maxAverageRt the longest average response time of inbound calls, or null
+   * @param maxSystemLoad the load per usable CPU that arms the capacity test, or null
+   * @param maxCpuUsage the highest share of the usable CPU, or null
    * @throws IllegalArgumentException if a threshold is invalid; the message names it and its value
    */
   public SystemRule {
