@@ -6,6 +6,7 @@ import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
+import dev.guard.engine.internal.param.ParamSlotKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -21,7 +22,7 @@ final class ChainCompiler {
 
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
-      sorted(List.of(new FlowSlotKind()));
+      sorted(List.of(new FlowSlotKind(), new ParamSlotKind()));
 
   private ChainCompiler() {}
 

@@ -360,6 +360,11 @@ public final class EngineCore implements SlotContext {
   }
 
   @Override
+  public void reportOverflow(Cap cap, String name, long times) {
+    overflows.report(cap, name, times);
+  }
+
+  @Override
   public @Nullable ClusterNode clusterNodeOf(String resource) {
     ResourceState state = resources.existing(resource);
     return state == null ? null : state.cluster();
