@@ -4,6 +4,7 @@ import dev.guard.api.BlockedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.BiBody;
 import dev.guard.engine.GuardedResource.Body;
 import java.util.List;
 import java.util.Objects;
@@ -51,52 +52,79 @@ final class Binding {
     return new Binding(engine, parts);
   }
 
+  /** The key of a function whose argument itself is the hot-parameter value. */
+  static final Function<Object, Object> WHOLE_INPUT = input -> input;
+
   /**
    * Nests a body under every part. A refusal throws its {@link BlockedException}, or, when
    * {@code onBlocked} is given, returns its result (no exception is thrown on that path).
    *
-   * @param argument whether the body's input is the call's argument (for hot-parameter rules)
+   * @param keyOf computes the call's one argument (for hot-parameter rules) from the body's input;
+   *     {@link #WHOLE_INPUT} for the input itself, null for a call without arguments
    */
   <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> Body<I, T, X> wrap(
       Body<I, T, X> body,
-      boolean argument,
+      @Nullable Function<? super I, ?> keyOf,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     Body<I, T, X> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
-      nested = around(resources[i], nested, argument, onBlocked);
+      nested = around(resources[i], nested, keyOf, onBlocked);
     }
     return nested;
   }
 
   /**
-   * Runs a body now under every part (no argument); like {@code wrap(body, false, onBlocked)
-   * .run(input)}, without building the nesting when there is one part.
+   * Runs a body now under every part, with {@code argument} as the call's one argument (null for
+   * none); like {@code wrap(body, ..., onBlocked).run(input)}, without building the nesting when
+   * there is one part. A composed guard with an argument builds its nesting per call.
    */
   <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T run(
-      I input, Body<I, T, X> body, @Nullable Function<? super BlockedException, ? extends T> onBlocked)
-      throws X {
+      @Nullable Object argument, I input, Body<I, T, X> body,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked) throws X {
     if (resources.length > 1) {
-      return wrap(body, false, onBlocked).run(input);
+      return wrap(body, argument == null ? null : ignored -> argument, onBlocked).run(input);
     }
-    return onBlocked == null
+    if (onBlocked != null) {
+      return resources[0].callOrElse(argument, input, body, onBlocked);
+    }
+    return argument == null
         ? resources[0].call(input, body)
-        : resources[0].callOrElse(null, input, body, onBlocked);
+        : resources[0].callWith(argument, input, body);
   }
 
+  /** Nests a two-input body under every part; the inputs are the calls' arguments 0 and 1. */
+  <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object,
+      X extends Throwable> BiBody<A, B, T, X> wrapPair(BiBody<A, B, T, X> body) {
+    BiBody<A, B, T, X> nested = body;
+    for (int i = resources.length - 1; i >= 0; i--) {
+      GuardedResource resource = resources[i];
+      BiBody<A, B, T, X> inner = nested;
+      nested = (first, second) -> resource.callWithArguments(first, second, inner);
+    }
+    return nested;
+  }
+
+  @SuppressWarnings("unchecked") // WHOLE_INPUT returns its input whatever its type
   private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
       Body<I, T, X> around(
           GuardedResource resource,
           Body<I, T, X> inner,
-          boolean argument,
+          @Nullable Function<? super I, ?> keyOf,
           @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (onBlocked != null) {
-      return argument
+      if (keyOf == null) {
+        return input -> resource.callOrElse(null, input, inner, onBlocked);
+      }
+      return keyOf == (Function<?, ?>) WHOLE_INPUT
           ? input -> resource.callOrElse(input, input, inner, onBlocked)
-          : input -> resource.callOrElse(null, input, inner, onBlocked);
+          : input -> resource.callOrElse(keyOf.apply(input), input, inner, onBlocked);
     }
-    return argument
+    if (keyOf == null) {
+      return input -> resource.call(input, inner);
+    }
+    return keyOf == (Function<?, ?>) WHOLE_INPUT
         ? input -> resource.callWith(input, input, inner)
-        : input -> resource.call(input, inner);
+        : input -> resource.callWith(keyOf.apply(input), input, inner);
   }
 
   /**

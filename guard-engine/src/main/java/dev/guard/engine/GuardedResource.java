@@ -29,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Handles are immutable and thread-safe: the setting methods return a new handle for the same
  * resource. Keep a handle per call site; resolving it again costs a name lookup. Calls through
- * {@link #call}, {@link #callWith} and {@link #callOrElse} reuse a per-thread entry object and
- * allocate nothing; {@link #enter} and {@link #enterAsync} create an entry the caller holds.
+ * {@link #call}, {@link #callWith}, {@link #callWithArguments} and {@link #callOrElse} reuse a
+ * per-thread entry object and allocate nothing; {@link #enter} and {@link #enterAsync} create an
+ * entry the caller holds.
  */
 public final class GuardedResource {
 
@@ -53,6 +54,31 @@ public final class GuardedResource {
      * @throws X what the code throws
      */
     T run(I input) throws X;
+  }
+
+  /**
+   * Code run under a resource on two inputs that are also the call's two arguments for
+   * hot-parameter rules (index 0 and 1): {@code search.callWithArguments(query, page,
+   * index::search)}.
+   *
+   * @param <A> the first input's type
+   * @param <B> the second input's type
+   * @param <T> the result type
+   * @param <X> what the code may throw ({@link RuntimeException} for plain functions)
+   */
+  @FunctionalInterface
+  public interface BiBody<A extends @Nullable Object, B extends @Nullable Object,
+      T extends @Nullable Object, X extends Throwable> {
+
+    /**
+     * Runs the protected code.
+     *
+     * @param first the first input
+     * @param second the second input
+     * @return the result
+     * @throws X what the code throws
+     */
+    T run(A first, B second) throws X;
   }
 
   private final EngineCore core;
@@ -225,6 +251,44 @@ public final class GuardedResource {
   public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T callWith(
       @Nullable Object argument, I input, Body<I, T, X> body) throws X {
     return run(core.enterWithArgument(site, argument), input, body);
+  }
+
+  /**
+   * Runs {@code body} on two inputs under the resource; the inputs are the call's arguments 0 and
+   * 1 for hot-parameter rules (passing them allocates nothing).
+   *
+   * <pre>{@code
+   * Page page = search.callWithArguments(query, tenant, index::search);
+   * }</pre>
+   *
+   * @param first the first input, argument 0
+   * @param second the second input, argument 1
+   * @param body the protected code
+   * @param <A> the first input's type
+   * @param <B> the second input's type
+   * @param <T> the result type
+   * @param <X> what the body throws
+   * @return the body's result
+   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws X what the body throws
+   */
+  public <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object,
+      X extends Throwable> T callWithArguments(A first, B second, BiBody<A, B, T, X> body)
+      throws X {
+    CallEntry entry = core.enterWithArguments(site, first, second);
+    BlockedException refused = entry.refusal();
+    if (refused != null) {
+      throw refused;
+    }
+    long use = entry.generation();
+    try {
+      return body.run(first, second);
+    } catch (Throwable failure) {
+      entry.recordError(use, failure);
+      throw failure;
+    } finally {
+      entry.close(use);
+    }
   }
 
   /**
