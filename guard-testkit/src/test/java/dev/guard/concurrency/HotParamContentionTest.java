@@ -8,11 +8,6 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -140,26 +135,11 @@ class HotParamContentionTest {
 
   /** Each thread calls every value ROUNDS times, starting at its own offset. */
   private static void everyThreadOverEveryValue(IntConsumer call) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try {
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        int offset = t * (VALUES / THREADS);
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int n = 0; n < ROUNDS * VALUES; n++) {
-            call.accept((offset + n) % VALUES);
-          }
-          return null;
-        }));
+    Together.run(THREADS, thread -> {
+      int offset = thread * (VALUES / THREADS);
+      for (int n = 0; n < ROUNDS * VALUES; n++) {
+        call.accept((offset + n) % VALUES);
       }
-      start.countDown();
-      for (Future<?> future : done) {
-        future.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
   }
 }
