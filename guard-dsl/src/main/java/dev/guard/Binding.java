@@ -4,13 +4,13 @@ import dev.guard.api.BlockedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
-import dev.guard.engine.GuardedResource.BiBody;
-import dev.guard.engine.GuardedResource.Body;
+import dev.guard.engine.GuardedResource.CheckedFunction;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -62,27 +62,39 @@ final class Binding {
    * @param keyOf computes the call's one argument (for hot-parameter rules) from the body's input;
    *     {@link #WHOLE_INPUT} for the input itself, null for a call without arguments
    */
-  <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> Body<I, T, X> wrap(
-      Body<I, T, X> body,
+  <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> wrap(
+      Function<I, T> body,
       @Nullable Function<? super I, ?> keyOf,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
-    Body<I, T, X> nested = body;
+    Function<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
       nested = around(resources[i], nested, keyOf, onBlocked);
     }
     return nested;
   }
 
+  /** Nests a body that may throw checked exceptions under every part; refusals throw. */
+  <I extends @Nullable Object, T extends @Nullable Object> CheckedFunction<I, T> wrapChecked(
+      CheckedFunction<I, T> body) {
+    CheckedFunction<I, T> nested = body;
+    for (int i = resources.length - 1; i >= 0; i--) {
+      GuardedResource resource = resources[i];
+      CheckedFunction<I, T> inner = nested;
+      nested = input -> resource.callChecked(input, inner);
+    }
+    return nested;
+  }
+
   /**
    * Runs a body now under every part, with {@code argument} as the call's one argument (null for
-   * none); like {@code wrap(body, ..., onBlocked).run(input)}, without building the nesting when
-   * there is one part. A composed guard with an argument builds its nesting per call.
+   * none); like {@code wrap(body, ..., onBlocked).apply(input)}, without building the nesting
+   * when there is one part. A composed guard with an argument builds its nesting per call.
    */
-  <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T run(
-      @Nullable Object argument, I input, Body<I, T, X> body,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) throws X {
+  <I extends @Nullable Object, T extends @Nullable Object> T run(
+      @Nullable Object argument, I input, Function<I, T> body,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (resources.length > 1) {
-      return wrap(body, argument == null ? null : ignored -> argument, onBlocked).run(input);
+      return wrap(body, argument == null ? null : ignored -> argument, onBlocked).apply(input);
     }
     if (onBlocked != null) {
       return resources[0].callOrElse(argument, input, body, onBlocked);
@@ -93,24 +105,23 @@ final class Binding {
   }
 
   /** Nests a two-input body under every part; the inputs are the calls' arguments 0 and 1. */
-  <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object,
-      X extends Throwable> BiBody<A, B, T, X> wrapPair(BiBody<A, B, T, X> body) {
-    BiBody<A, B, T, X> nested = body;
+  <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
+      BiFunction<A, B, T> wrapPair(BiFunction<A, B, T> body) {
+    BiFunction<A, B, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
       GuardedResource resource = resources[i];
-      BiBody<A, B, T, X> inner = nested;
+      BiFunction<A, B, T> inner = nested;
       nested = (first, second) -> resource.callWithArguments(first, second, inner);
     }
     return nested;
   }
 
   @SuppressWarnings("unchecked") // WHOLE_INPUT returns its input whatever its type
-  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
-      Body<I, T, X> around(
-          GuardedResource resource,
-          Body<I, T, X> inner,
-          @Nullable Function<? super I, ?> keyOf,
-          @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+  private static <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> around(
+      GuardedResource resource,
+      Function<I, T> inner,
+      @Nullable Function<? super I, ?> keyOf,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (onBlocked != null) {
       if (keyOf == null) {
         return input -> resource.callOrElse(null, input, inner, onBlocked);

@@ -9,9 +9,9 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.GuardedResource.BiBody;
-import dev.guard.engine.GuardedResource.Body;
+import dev.guard.engine.GuardedResource.CheckedFunction;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.time.Duration;
@@ -125,7 +125,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code period} is not positive
    */
   public Guard warmUp(Duration period) {
-    return warmUp(period, FlowRule.DEFAULT_COLD_FACTOR);
+    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
   }
 
   /**
@@ -140,10 +140,7 @@ public final class Guard {
    */
   public Guard warmUp(Duration period, int coldFactor) {
     Objects.requireNonNull(period, "period");
-    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor).withBehavior(
-        rule.behavior() == ControlBehavior.PACING || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.WARM_UP));
+    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor));
   }
 
   /**
@@ -164,10 +161,8 @@ public final class Guard {
     if (last().lastRule() instanceof ParamFlowRule) {
       return shapeLastPerValue("pacing", FlowGrade.QPS, rule -> rule.withPacing(maxQueueing));
     }
-    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing).withBehavior(
-        rule.behavior() == ControlBehavior.WARM_UP || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.PACING));
+    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
+        .withBehavior(ControlBehavior.PACING));
   }
 
   /**
@@ -456,8 +451,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    Body<Supplier<T>, T, RuntimeException> guarded = bound().wrap(Supplier::get, null, null);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, null);
+    return () -> guarded.apply(supplier);
   }
 
   /**
@@ -472,8 +467,7 @@ public final class Guard {
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
     Objects.requireNonNull(function, "function");
-    Body<T, R, RuntimeException> guarded = bound().wrap(function::apply, Binding.WHOLE_INPUT, null);
-    return guarded::run;
+    return bound().wrap(function, Binding.WHOLE_INPUT, null);
   }
 
   /**
@@ -499,8 +493,7 @@ public final class Guard {
       decorateKeyedFunction(Function<? super T, ?> key, Function<T, R> function) {
     Objects.requireNonNull(key, "key");
     Objects.requireNonNull(function, "function");
-    Body<T, R, RuntimeException> guarded = bound().wrap(function::apply, key, null);
-    return guarded::run;
+    return bound().wrap(function, key, null);
   }
 
   /**
@@ -523,8 +516,7 @@ public final class Guard {
   public <T extends @Nullable Object, U extends @Nullable Object, R extends @Nullable Object>
       BiFunction<T, U, R> decorateBiFunction(BiFunction<T, U, R> function) {
     Objects.requireNonNull(function, "function");
-    BiBody<T, U, R, RuntimeException> guarded = bound().wrapPair(function::apply);
-    return guarded::run;
+    return bound().wrapPair(function);
   }
 
   /**
@@ -537,8 +529,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
-    Body<Callable<T>, T, Exception> guarded = bound().wrap(Callable::call, null, null);
-    return () -> guarded.run(callable);
+    CheckedFunction<Callable<T>, T> guarded = bound().wrapChecked(Callable::call);
+    return () -> guarded.apply(callable);
   }
 
   /**
@@ -549,8 +541,10 @@ public final class Guard {
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Body<Runnable, Boolean, RuntimeException> guarded = bound().wrap(Guard::runOnce, null, null);
-    return () -> guarded.run(runnable);
+    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, null, null);
+    return () -> {
+      Boolean ignored = guarded.apply(runnable);
+    };
   }
 
   /**
@@ -593,9 +587,8 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Body<Supplier<T>, T, RuntimeException> guarded =
-        bound().wrap(Supplier::get, null, onBlocked);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onBlocked);
+    return () -> guarded.apply(supplier);
   }
 
   /**

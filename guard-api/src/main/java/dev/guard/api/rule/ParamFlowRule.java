@@ -28,8 +28,8 @@ import java.util.Objects;
  *   <li>{@link FlowGrade#CONCURRENCY}: at most {@code count} calls per value run at once.
  * </ul>
  *
- * <p>The constructor rejects every combination the engine would not honour (a warm-up behaviour, a
- * burst with pacing or concurrency, a queueing time without pacing, an exception value that can
+ * <p>The constructor rejects every combination the engine would not honour (a burst with pacing or
+ * concurrency, a queueing time without pacing, an exception value that can
  * never match {@code valueType}), with an {@link IllegalArgumentException} naming the field and
  * the value.
  *
@@ -281,9 +281,6 @@ public record ParamFlowRule(
 
   private static void checkShape(FlowGrade grade, int burst, Duration period,
       ControlBehavior behavior, Duration maxQueueingTime) {
-    if (behavior != ControlBehavior.REJECT && behavior != ControlBehavior.PACING) {
-      throw Checks.invalid("behavior", behavior, "must be REJECT or PACING for a hot-parameter rule");
-    }
     if (grade == FlowGrade.CONCURRENCY) {
       if (behavior != ControlBehavior.REJECT) {
         throw Checks.invalid("behavior", behavior, "must be REJECT for grade CONCURRENCY");

@@ -58,14 +58,6 @@ class ParamFlowRuleTest {
   }
 
   @Test
-  void behavior_warmUp_isRejected() {
-    assertThatThrownBy(() -> new ParamFlowRule("r", 0, FlowGrade.QPS, 5, 0, Duration.ofSeconds(1),
-        ControlBehavior.WARM_UP, Duration.ZERO, Map.of(), Object.class, 10))
-        .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("behavior must be REJECT or PACING for a hot-parameter rule, was WARM_UP");
-  }
-
-  @Test
   void burst_withPacingOrConcurrency_isRejected() {
     assertThatThrownBy(() -> base.withPacing(Duration.ZERO).withBurst(3))
         .isInstanceOf(IllegalArgumentException.class)
