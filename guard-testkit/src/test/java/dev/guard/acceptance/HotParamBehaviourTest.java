@@ -262,6 +262,22 @@ class HotParamBehaviourTest {
   }
 
   @Test
+  void callWithArguments_givesBothInputsToTheRules_andPassesBusinessErrorsThrough() {
+    load(ParamFlowRule.qps("R", 1, 1));
+    IllegalStateException failure = new IllegalStateException("business");
+    String joined = r.callWithArguments("q1", "acme", (query, tenant) -> tenant + query);
+
+    assertThat(joined).isEqualTo("acmeq1");
+    assertThatThrownBy(() -> r.callWithArguments("q2", "acme", (query, tenant) -> query))
+        .isInstanceOf(ParamFlowBlockedException.class);
+    assertThatThrownBy(() -> r.callWithArguments("q3", "globex", (query, tenant) -> {
+      throw failure;
+    })).isSameAs(failure);
+    assertThat(s.engine.stats("R").exceptionQps()).isEqualTo(1.0);
+    assertThat(s.engine.stats("R").concurrency()).isZero();
+  }
+
+  @Test
   void tooManyRules_isRejected() {
     List<ParamFlowRule> rules = new ArrayList<>();
     for (int i = 0; i < 65; i++) {
