@@ -30,8 +30,10 @@ public final class ParamFlowBlockedException extends BlockedException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The position of the refused argument in the call. */
   private final int argumentIndex;
   private final transient Object value;
+  /** Nanoseconds until the value has a token again; negative when unknown. */
   private final long retryAfterNanos;
 
   /**

@@ -89,6 +89,17 @@ public record ParamFlowRule(
   /**
    * Validates the fields and copies the exceptions.
    *
+   * @param resource the protected resource
+   * @param argumentIndex which argument holds the value; negative counts from the end
+   * @param grade calls per period or calls running at once, per value
+   * @param count the threshold of values without an exception
+   * @param burst extra tokens a value may bank
+   * @param period the token period
+   * @param behavior refuse or pace
+   * @param maxQueueingTime the longest a paced call may wait
+   * @param exceptions values with their own threshold
+   * @param valueType the runtime type of the values
+   * @param maxValues how many values are remembered
    * @throws IllegalArgumentException if a field is invalid or fields do not fit together; the
    *     message names the field and its value
    * @throws NullPointerException if a field, an exception value or threshold is null
