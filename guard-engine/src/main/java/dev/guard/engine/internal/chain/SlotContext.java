@@ -2,6 +2,7 @@ package dev.guard.engine.internal.chain;
 
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
+import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.system.SystemProtection;
@@ -17,6 +18,13 @@ public interface SlotContext {
    * @return the occupy timeout
    */
   long occupyTimeoutMs();
+
+  /**
+   * The service that decides cluster-mode flow rules, if the engine has one.
+   *
+   * @return the token service or null
+   */
+  @Nullable TokenService tokenService();
 
   /**
    * A precise reading of engine time, for decisions that need nanoseconds (pacing).
