@@ -36,6 +36,7 @@ public final class EngineCore implements SlotContext {
   private final ResourceRegistry resources;
   private final StatisticNode inbound;
   private final CallStatistics statistics;
+  private final RuleBook ruleBook;
 
   /**
    * Creates the core.
@@ -54,6 +55,17 @@ public final class EngineCore implements SlotContext {
     this.resources = new ResourceRegistry(config, overflows, this.listeners, this);
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
+    this.ruleBook = new RuleBook(resources, clock, this.listeners, config.ruleHistory());
+  }
+
+  /** The engine's time source. */
+  public TimeSource clock() {
+    return clock;
+  }
+
+  /** Whole rule sets: applying them, their history. */
+  public RuleBook ruleBook() {
+    return ruleBook;
   }
 
   /**

@@ -1,15 +1,21 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,6 +33,8 @@ final class ResourceRegistry {
   private final Overflows overflows;
   private final List<EngineListener> listeners;
   private final SlotContext slotContext;
+  /** Held by every rule change, so changes apply one at a time. */
+  private final Object rulesLock = new Object();
 
   ResourceRegistry(
       EngineConfig config,
@@ -101,7 +109,7 @@ final class ResourceRegistry {
   private void replace(ResourceState state, List<? extends Rule> rules, boolean merge) {
     List<Rule> previous;
     List<Rule> current;
-    synchronized (state) {
+    synchronized (rulesLock) {
       Chain old = state.chain();
       List<? extends Rule> wanted = merge ? ChainCompiler.merge(old.rules(), rules) : rules;
       Chain next = ChainCompiler.compile(state.name(), wanted, old, slotContext);
@@ -112,13 +120,130 @@ final class ResourceRegistry {
       previous = old.rules();
       current = next.rules();
     }
+    notifyReplaced(state.name(), previous, current);
+  }
+
+  private void notifyReplaced(String name, List<Rule> previous, List<Rule> current) {
     for (EngineListener listener : listeners) {
       try {
-        listener.onRulesReplaced(state.name(), previous, current);
+        listener.onRulesReplaced(name, previous, current);
       } catch (RuntimeException ignored) {
         // listeners must not break rule loading
       }
     }
+  }
+
+  /** The rules of every resource now, as one set. */
+  RuleSet ruleSet() {
+    List<Rule> all = new ArrayList<>();
+    for (ResourceState state : resources.values()) {
+      all.addAll(state.chain().rules());
+    }
+    return RuleSet.of(all);
+  }
+
+  /**
+   * Makes the rules of every resource exactly those of {@code wanted}, atomically: every changed
+   * resource's chain is compiled first (nothing changes if one fails), then all are published at
+   * once (see {@link ResourceState#chain()}). The caller holds the rule lock ({@link
+   * #underRulesLock}) and tells listeners afterwards ({@link #notifyReplaced(List)}).
+   *
+   * @param wanted the new rule set
+   * @return the resources whose rules changed
+   * @throws InvalidRulesException if a resource's rules do not compile or new resources do not fit
+   */
+  List<Replaced> applyAll(RuleSet wanted) {
+    List<Change> changes = compileAll(wanted);
+    for (int i = 0; i < changes.size(); i++) {
+      Change change = changes.get(i);
+      if (change.state == null) {
+        changes.set(i, new Change(change.name, resolveForRules(change.name), change.previous,
+            change.next));
+      }
+    }
+    ResourceState.Publication publication = new ResourceState.Publication();
+    for (Change change : changes) {
+      Objects.requireNonNull(change.state).stage(change.next, publication);
+    }
+    publication.published = true; // the one write that switches every resource
+    List<Replaced> replaced = new ArrayList<>();
+    for (Change change : changes) {
+      Objects.requireNonNull(change.state).commitStaged();
+      replaced.add(new Replaced(change.name, change.previous.rules(), change.next.rules()));
+    }
+    return replaced;
+  }
+
+  /** The rules of one resource before and after a change. */
+  record Replaced(String resource, List<Rule> previous, List<Rule> current) {}
+
+  /** Tells listeners of each resource whose rules changed. */
+  void notifyReplaced(List<Replaced> replaced) {
+    for (Replaced change : replaced) {
+      notifyReplaced(change.resource(), change.previous(), change.current());
+    }
+  }
+
+  /** Holds the rule lock while {@code action} runs, so no rule change interleaves with it. */
+  <T extends @Nullable Object> T underRulesLock(Supplier<T> action) {
+    synchronized (rulesLock) {
+      return action.get();
+    }
+  }
+
+  private record Change(
+      String name, @Nullable ResourceState state, Chain previous, Chain next) {}
+
+  private List<Change> compileAll(RuleSet wanted) {
+    Set<String> names = new TreeSet<>(wanted.resources());
+    for (ResourceState state : resources.values()) {
+      if (!state.chain().rules().isEmpty()) {
+        names.add(state.name());
+      }
+    }
+    List<String> unknown = new ArrayList<>();
+    for (String name : wanted.resources()) {
+      if (resources.get(name) == null) {
+        unknown.add(name);
+      }
+    }
+    if (!unknown.isEmpty() && size.get() + unknown.size() > config.maxResources()) {
+      throw new InvalidRulesException(List.of(new RuleError("rules", "maxResources "
+          + config.maxResources() + " reached: cannot add rules for " + unknown.size()
+          + " new resources " + unknown)));
+    }
+    List<RuleError> errors = new ArrayList<>();
+    List<Change> changes = new ArrayList<>();
+    for (String name : names) {
+      List<Rule> rules = wanted.rulesOf(name);
+      ResourceState state = resources.get(name);
+      Chain old = state == null ? Chain.EMPTY : state.chain();
+      if (old.rules().equals(rules)) {
+        continue;
+      }
+      try {
+        Chain next = ChainCompiler.compile(name, rules, old, slotContext);
+        if (!next.rules().equals(old.rules())) {
+          changes.add(new Change(name, state, old, next));
+        }
+      } catch (IllegalArgumentException invalid) {
+        errors.add(new RuleError(name, String.valueOf(invalid.getMessage())));
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw new InvalidRulesException(errors);
+    }
+    return changes;
+  }
+
+  private ResourceState resolveForRules(String name) {
+    ResourceState state = create(name);
+    if (state == null) { // raced with entries of unknown resources filling the cap
+      overflows.report(Cap.RESOURCES, name);
+      throw new InvalidRulesException(List.of(new RuleError(name,
+          "maxResources " + config.maxResources() + " reached; cannot add rules for it")));
+    }
+    return state;
   }
 
   private @Nullable ResourceState create(String name) {
