@@ -260,7 +260,7 @@ public final class Fields {
 
   /** A JSON value as the document wrote it, shortened if long. */
   public static String show(JsonNode value) {
-    String text = value.toString();
+    String text = value.isNumber() ? value.asText() : value.toString();
     return text.length() <= MAX_VALUE_CHARS ? text : text.substring(0, MAX_VALUE_CHARS) + "...";
   }
 }

@@ -1,0 +1,95 @@
+package dev.guard.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.api.rule.WarmUp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Golden examples of every rule kind: the document, the rules it means, and back. */
+class RuleFormatTest {
+
+  static final RuleSet FLOW = RuleSet.of(List.of(
+      FlowRule.qps("checkout", 40).withWarmUp(WarmUp.of(Duration.ofSeconds(10))),
+      FlowRule.qps("checkout", 5).withLimitApp("batch-jobs"),
+      FlowRule.qps("orders", 100).withStrategy(FlowStrategy.RELATE, "db"),
+      FlowRule.qps("orders", 20).withLimitApp("other")
+          .withStrategy(FlowStrategy.CHAIN, "public-api"),
+      FlowRule.qps("payments", 20).withBehavior(ControlBehavior.PACING),
+      FlowRule.qps("payments", 0.4).withLimitApp("partner")
+          .withWarmUp(Duration.ofMinutes(1), 4)
+          .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ZERO),
+      FlowRule.concurrency("reports", 4)));
+
+  static String golden(String name) {
+    try (InputStream in = RuleFormatTest.class.getResourceAsStream("/golden/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void parse_flowGolden_givesItsRules() {
+    assertThat(RuleFormat.parse(golden("flow.json"))).isEqualTo(FLOW);
+  }
+
+  @Test
+  void write_flowRules_givesTheGoldenDocument() {
+    assertThat(RuleFormat.write(FLOW)).isEqualTo(golden("flow.json"));
+  }
+
+  @Test
+  void write_thenParse_givesEqualRules() {
+    assertThat(RuleFormat.parse(RuleFormat.write(FLOW))).isEqualTo(FLOW);
+  }
+
+  @Test
+  void parse_minimalDocument_isTheEmptySet() {
+    assertThat(RuleFormat.parse("{\"version\": 1}")).isEqualTo(RuleSet.empty());
+    assertThat(RuleFormat.parse("{\"version\": 1, \"flow\": []}")).isEqualTo(RuleSet.empty());
+    assertThat(RuleFormat.write(RuleSet.empty())).isEqualTo("{\n  \"version\": 1\n}\n");
+  }
+
+  @Test
+  void parse_defaults_matchTheDsl() {
+    RuleSet rules = RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "a", "qps": 10, "limitApp": null, "pacing": {}},
+          {"resource": "b", "qps": 10, "warmUp": {"period": "PT5S"}}
+        ]}""");
+
+    assertThat(rules.rules()).containsExactly(
+        FlowRule.qps("a", 10).withBehavior(ControlBehavior.PACING),
+        FlowRule.qps("b", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(5))));
+  }
+
+  @Test
+  void parse_keepsTheOrderOfOneResourcesRules() {
+    RuleSet rules = RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "b", "qps": 2}, {"resource": "a", "qps": 9}, {"resource": "b", "qps": 1}
+        ]}""");
+
+    assertThat(rules.rulesOf("b")).containsExactly(FlowRule.qps("b", 2), FlowRule.qps("b", 1));
+  }
+
+  @Test
+  void write_ruleOfAKindWithoutFormat_isRefused() {
+    Rule custom = () -> "x";
+
+    assertThatThrownBy(() -> RuleFormat.write(RuleSet.of(List.of(custom))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("rule must be of a kind the rule format knows");
+  }
+}
