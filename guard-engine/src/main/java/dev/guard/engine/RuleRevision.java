@@ -29,6 +29,11 @@ public record RuleRevision(
   /**
    * Checks the fields.
    *
+   * @param number the revision number
+   * @param appliedAt when it took effect
+   * @param source who applied it
+   * @param rules the whole rule set
+   * @param diff what changed
    * @throws NullPointerException if a field is null
    */
   public RuleRevision {

@@ -25,6 +25,9 @@ public record RuleDiff(Set<String> resources, List<Rule> added, List<Rule> remov
   /**
    * Copies the fields.
    *
+   * @param resources the resources whose rules differ
+   * @param added the rules added
+   * @param removed the rules removed
    * @throws NullPointerException if a field is null
    */
   public RuleDiff {

@@ -20,6 +20,8 @@ public record RuleError(String path, String message) {
   /**
    * Checks the fields.
    *
+   * @param path where the problem is
+   * @param message what is wrong
    * @throws NullPointerException if a field is null
    */
   public RuleError {
