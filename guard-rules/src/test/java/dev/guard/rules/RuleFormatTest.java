@@ -3,20 +3,23 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.api.rule.WarmUp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Golden examples of every rule kind: the document, the rules it means, and back. */
+/** Golden examples of every rule kind (flow, authority, system): the document, the rules, back. */
 class RuleFormatTest {
 
   static final RuleSet FLOW = RuleSet.of(List.of(
@@ -30,6 +33,15 @@ class RuleFormatTest {
           .withWarmUp(Duration.ofMinutes(1), 4)
           .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ZERO),
       FlowRule.concurrency("reports", 4)));
+
+  static final RuleSet AUTHORITY = RuleSet.of(List.of(
+      AuthorityRule.allow("admin", "ops-console", "billing"),
+      AuthorityRule.deny("search", "scraper")));
+
+  static final RuleSet SYSTEM = RuleSet.of(List.of(
+      SystemRule.of().withMaxInboundQps(5000).withMaxConcurrency(200)
+          .withMaxAverageRt(Duration.ofMillis(100)).withMaxSystemLoad(4.5).withMaxCpuUsage(0.8),
+      SystemRule.of().withMaxInboundQps(3000)));
 
   static String golden(String name) {
     try (InputStream in = RuleFormatTest.class.getResourceAsStream("/golden/" + name)) {
@@ -52,6 +64,40 @@ class RuleFormatTest {
   @Test
   void write_thenParse_givesEqualRules() {
     assertThat(RuleFormat.parse(RuleFormat.write(FLOW))).isEqualTo(FLOW);
+  }
+
+  @Test
+  void authorityGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("authority.json"))).isEqualTo(AUTHORITY);
+    assertThat(RuleFormat.write(AUTHORITY)).isEqualTo(golden("authority.json"));
+  }
+
+  @Test
+  void systemGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("system.json"))).isEqualTo(SYSTEM);
+    assertThat(RuleFormat.write(SYSTEM)).isEqualTo(golden("system.json"));
+  }
+
+  @Test
+  void everyKindInOneDocument_roundTrips() {
+    List<Rule> all = new ArrayList<>(FLOW.rules());
+    all.addAll(AUTHORITY.rules());
+    all.addAll(SYSTEM.rules());
+    RuleSet everything = RuleSet.of(all);
+
+    String json = RuleFormat.write(everything);
+
+    assertThat(RuleFormat.parse(json)).isEqualTo(everything);
+    assertThat(json.indexOf("\"flow\"")).isLessThan(json.indexOf("\"authority\""));
+    assertThat(json.indexOf("\"authority\"")).isLessThan(json.indexOf("\"system\""));
+  }
+
+  @Test
+  void authority_commaListsAndSpaces_readAsTheDslReadsThem() {
+    RuleSet rules = RuleFormat.parse(
+        "{\"version\": 1, \"authority\": [{\"resource\": \"a\", \"allowOrigins\": [\" x , y\", \"z\"]}]}");
+
+    assertThat(rules.rules()).containsExactly(AuthorityRule.allow("a", "x", "y", "z"));
   }
 
   @Test

@@ -114,7 +114,73 @@ class RuleFormatValidationTest {
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
         "rules.flow[2].pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
-        "rules.flw: is not a field here; the fields are [version, flow]");
+        "rules.flw: is not a field here; the fields are [version, flow, authority, system]");
+  }
+
+  static Stream<Arguments> authorityFields() {
+    String at = "rules.authority[0].";
+    return Stream.of(
+        Arguments.of("{\"allowOrigins\": [\"a\"]}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"\", \"allowOrigins\": [\"a\"]}",
+            List.of(at + "resource: must not be blank, was \"\"")),
+        Arguments.of("{\"resource\": \"r\"}",
+            List.of("rules.authority[0]: needs \"allowOrigins\" or \"denyOrigins\"")),
+        Arguments.of("{\"resource\": \"r\", \"allowOrigins\": [\"a\"], \"denyOrigins\": [\"b\"]}",
+            List.of(at + "denyOrigins: must not be given with allowOrigins: a rule allows or "
+                + "denies")),
+        Arguments.of("{\"resource\": \"r\", \"allowOrigins\": []}",
+            List.of(at + "allowOrigins: must list at least one origin, was []")),
+        Arguments.of("{\"resource\": \"r\", \"denyOrigins\": [\"a,\"]}",
+            List.of(at + "denyOrigins: must not contain a blank name, was [\"a,\"]")),
+        Arguments.of("{\"resource\": \"r\", \"denyOrigins\": \"a\"}",
+            List.of(at + "denyOrigins: must be a list of strings, was \"a\"")),
+        Arguments.of("{\"resource\": \"r\", \"denyOrigins\": [1]}",
+            List.of(at + "denyOrigins: must be a list of strings, was [1]")),
+        Arguments.of("{\"resource\": \"r\", \"allowOrigins\": [\"a\"], \"origins\": 1}",
+            List.of(at + "origins: is not a field here; the fields are [resource, allowOrigins, "
+                + "denyOrigins]")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("authorityFields")
+  void parse_invalidAuthorityField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"authority\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
+  }
+
+  static Stream<Arguments> systemFields() {
+    String at = "rules.system[0].";
+    return Stream.of(
+        Arguments.of("{\"maxInboundQps\": -1}",
+            List.of(at + "maxInboundQps: must be finite and >= 0, was -1")),
+        Arguments.of("{\"maxInboundQps\": \"9\"}",
+            List.of(at + "maxInboundQps: must be a number, was \"9\"")),
+        Arguments.of("{\"maxConcurrency\": -2}",
+            List.of(at + "maxConcurrency: must be >= 0, was -2")),
+        Arguments.of("{\"maxConcurrency\": 1.5}",
+            List.of(at + "maxConcurrency: must be a whole number, was 1.5")),
+        Arguments.of("{\"maxAverageRt\": \"-PT1S\"}",
+            List.of(at + "maxAverageRt: must not be negative, was \"-PT1S\"")),
+        Arguments.of("{\"maxAverageRt\": 100}",
+            List.of(at + "maxAverageRt: must be an ISO-8601 duration such as \"PT10S\" or "
+                + "\"PT0.5S\", was 100")),
+        Arguments.of("{\"maxSystemLoad\": -0.5}",
+            List.of(at + "maxSystemLoad: must be finite and >= 0, was -0.5")),
+        Arguments.of("{\"maxCpuUsage\": 1.5}",
+            List.of(at + "maxCpuUsage: must be in [0, 1], was 1.5")),
+        Arguments.of("{\"resource\": \"x\"}",
+            List.of(at + "resource: is not a field here; the fields are [maxInboundQps, "
+                + "maxConcurrency, maxAverageRt, maxSystemLoad, maxCpuUsage]")),
+        Arguments.of("{\"maxInboundQps\": -1, \"maxCpuUsage\": 2}",
+            List.of(at + "maxInboundQps: must be finite and >= 0, was -1",
+                at + "maxCpuUsage: must be in [0, 1], was 2")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("systemFields")
+  void parse_invalidSystemField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"system\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
   }
 
   static Stream<Arguments> documents() {

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -22,8 +23,12 @@ import org.jspecify.annotations.Nullable;
  * The resources of one engine, bounded by {@link Cap#RESOURCES}, and their rules. Entering an
  * unknown resource when full yields an untracked resource (admitted without statistics or checks,
  * reported); loading rules for an unknown resource when full throws, so configured protection is
- * never dropped silently. Rule changes compile a new chain under the resource's monitor (never on
- * the call path) and swap it in atomically.
+ * never dropped silently. Every rule change holds the registry's rule lock (never taken on the
+ * call path of a known resource), compiles new chains and publishes them atomically.
+ *
+ * <p>Engine-wide rules (system protection) are part of every chain. They change under the rule
+ * lock, which then recompiles every resource's chain; a resource is created under the same lock
+ * with its first chain already compiled, so no resource created while they change can miss them.
  */
 final class ResourceRegistry {
 
@@ -133,13 +138,35 @@ final class ResourceRegistry {
     }
   }
 
-  /** The rules of every resource now, as one set. */
-  RuleSet ruleSet() {
+  /**
+   * Changes the engine-wide rules and recompiles every resource's chain with them, publishing
+   * every chain at once.
+   *
+   * @param change applies the new engine-wide rules under the rule lock; false when they are
+   *     unchanged
+   */
+  void changeEngineWide(BooleanSupplier change) {
+    synchronized (rulesLock) {
+      if (!change.getAsBoolean()) {
+        return;
+      }
+      List<Change> changes = new ArrayList<>();
+      for (ResourceState state : resources.values()) {
+        Chain old = state.chain();
+        changes.add(new Change(state.name(), state, old,
+            ChainCompiler.compile(state.name(), old.rules(), old, slotContext)));
+      }
+      publish(changes);
+    }
+  }
+
+  /** The rules of every resource now (engine-wide ones not included). */
+  List<Rule> resourceRules() {
     List<Rule> all = new ArrayList<>();
     for (ResourceState state : resources.values()) {
       all.addAll(state.chain().rules());
     }
-    return RuleSet.of(all);
+    return all;
   }
 
   /**
@@ -148,30 +175,33 @@ final class ResourceRegistry {
    * once (see {@link ResourceState#chain()}). The caller holds the rule lock ({@link
    * #underRulesLock}) and tells listeners afterwards ({@link #notifyReplaced(List)}).
    *
-   * @param wanted the new rule set
+   * @param wanted the new rules of the resources (no engine-wide rule)
+   * @param everyChain whether to recompile every chain (the engine-wide rules changed)
    * @return the resources whose rules changed
-   * @throws InvalidRulesException if a resource's rules do not compile or new resources do not fit
+   * @throws InvalidRulesException if a resource's rules do not compile
    */
-  List<Replaced> applyAll(RuleSet wanted) {
-    List<Change> changes = compileAll(wanted);
-    for (int i = 0; i < changes.size(); i++) {
-      Change change = changes.get(i);
-      if (change.state == null) {
-        changes.set(i, new Change(change.name, resolveForRules(change.name), change.previous,
-            change.next));
-      }
-    }
-    ResourceState.Publication publication = new ResourceState.Publication();
-    for (Change change : changes) {
-      Objects.requireNonNull(change.state).stage(change.next, publication);
-    }
-    publication.published = true; // the one write that switches every resource
+  List<Replaced> applyAll(RuleSet wanted, boolean everyChain) {
+    List<Change> changes = compileAll(wanted, everyChain);
+    publish(changes);
     List<Replaced> replaced = new ArrayList<>();
     for (Change change : changes) {
-      Objects.requireNonNull(change.state).commitStaged();
-      replaced.add(new Replaced(change.name, change.previous.rules(), change.next.rules()));
+      if (!change.previous.rules().equals(change.next.rules())) {
+        replaced.add(new Replaced(change.name, change.previous.rules(), change.next.rules()));
+      }
     }
     return replaced;
+  }
+
+  /** Stages every new chain, publishes them all with one write, then makes them current. */
+  private static void publish(List<Change> changes) {
+    ResourceState.Publication publication = new ResourceState.Publication();
+    for (Change change : changes) {
+      change.state.stage(change.next, publication);
+    }
+    publication.published = true; // the one write that switches every resource
+    for (Change change : changes) {
+      change.state.commitStaged();
+    }
   }
 
   /** The rules of one resource before and after a change. */
@@ -191,16 +221,15 @@ final class ResourceRegistry {
     }
   }
 
-  private record Change(
-      String name, @Nullable ResourceState state, Chain previous, Chain next) {}
+  private record Change(String name, ResourceState state, Chain previous, Chain next) {}
 
-  private List<Change> compileAll(RuleSet wanted) {
-    Set<String> names = new TreeSet<>(wanted.resources());
-    for (ResourceState state : resources.values()) {
-      if (!state.chain().rules().isEmpty()) {
-        names.add(state.name());
-      }
-    }
+  /**
+   * Creates the resources a rule set names that do not exist yet, with the chain they have now
+   * (no rules of their own), before anything of the set is compiled.
+   *
+   * @throws InvalidRulesException if they do not fit under the resource cap
+   */
+  void createAll(RuleSet wanted) {
     List<String> unknown = new ArrayList<>();
     for (String name : wanted.resources()) {
       if (resources.get(name) == null) {
@@ -212,18 +241,34 @@ final class ResourceRegistry {
           + config.maxResources() + " reached: cannot add rules for " + unknown.size()
           + " new resources " + unknown)));
     }
+    for (String name : unknown) {
+      if (create(name) == null) { // raced with entries of unknown resources filling the cap
+        overflows.report(Cap.RESOURCES, name);
+        throw new InvalidRulesException(List.of(new RuleError(name,
+            "maxResources " + config.maxResources() + " reached; cannot add rules for it")));
+      }
+    }
+  }
+
+  private List<Change> compileAll(RuleSet wanted, boolean everyChain) {
+    Set<String> names = new TreeSet<>(wanted.resources());
+    for (ResourceState state : resources.values()) {
+      if (everyChain || !state.chain().rules().isEmpty()) {
+        names.add(state.name());
+      }
+    }
     List<RuleError> errors = new ArrayList<>();
     List<Change> changes = new ArrayList<>();
     for (String name : names) {
       List<Rule> rules = wanted.rulesOf(name);
-      ResourceState state = resources.get(name);
-      Chain old = state == null ? Chain.EMPTY : state.chain();
-      if (old.rules().equals(rules)) {
+      ResourceState state = Objects.requireNonNull(resources.get(name), name);
+      Chain old = state.chain();
+      if (!everyChain && old.rules().equals(rules)) {
         continue;
       }
       try {
         Chain next = ChainCompiler.compile(name, rules, old, slotContext);
-        if (!next.rules().equals(old.rules())) {
+        if (everyChain || !next.rules().equals(old.rules())) {
           changes.add(new Change(name, state, old, next));
         }
       } catch (IllegalArgumentException invalid) {
@@ -236,16 +281,6 @@ final class ResourceRegistry {
     return changes;
   }
 
-  private ResourceState resolveForRules(String name) {
-    ResourceState state = create(name);
-    if (state == null) { // raced with entries of unknown resources filling the cap
-      overflows.report(Cap.RESOURCES, name);
-      throw new InvalidRulesException(List.of(new RuleError(name,
-          "maxResources " + config.maxResources() + " reached; cannot add rules for it")));
-    }
-    return state;
-  }
-
   private @Nullable ResourceState create(String name) {
     if (size.incrementAndGet() > config.maxResources()) {
       size.decrementAndGet();
@@ -253,7 +288,14 @@ final class ResourceRegistry {
     }
     ResourceState fresh =
         ResourceState.tracked(name, config.secondWindow(), config.maxOriginsPerResource());
-    ResourceState raced = resources.putIfAbsent(name, fresh);
+    ResourceState raced;
+    synchronized (rulesLock) {
+      raced = resources.get(name);
+      if (raced == null) {
+        fresh.swapChain(ChainCompiler.compile(name, List.of(), Chain.EMPTY, slotContext));
+        raced = resources.putIfAbsent(name, fresh);
+      }
+    }
     if (raced != null) {
       size.decrementAndGet();
       return raced;

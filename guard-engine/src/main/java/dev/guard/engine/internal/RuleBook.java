@@ -2,12 +2,16 @@ package dev.guard.engine.internal;
 
 import dev.guard.api.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleDiff;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.RuleRevision;
+import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,12 +26,14 @@ import org.jspecify.annotations.Nullable;
  * reads the staged chain first, then whether it is published, then the plain chain). Every call
  * reads its resource's chain once, so it is decided by the old set or by the new one; and since
  * one write switches every resource, a call that saw the new set on any resource cannot see the
- * old set on another afterwards. Changes of rules (sets, single loads, declarations) hold one lock
+ * old set on another afterwards. Engine-wide rules (system protection) are compiled into every
+ * chain, so a set that changes them recompiles every resource and publishes all at once too. Changes of rules (sets, single loads, declarations) hold one lock
  * and so never interleave; the call path takes no lock.
  */
 public final class RuleBook {
 
   private final ResourceRegistry registry;
+  private final SystemProtection system;
   private final TimeSource clock;
   private final List<EngineListener> listeners;
   private final int historySize;
@@ -36,9 +42,10 @@ public final class RuleBook {
   /** Guarded by the registry's rule lock. */
   private long lastNumber;
 
-  RuleBook(
-      ResourceRegistry registry, TimeSource clock, List<EngineListener> listeners, int history) {
+  RuleBook(ResourceRegistry registry, SystemProtection system, TimeSource clock,
+      List<EngineListener> listeners, int history) {
     this.registry = registry;
+    this.system = system;
     this.clock = clock;
     this.listeners = listeners;
     this.historySize = history;
@@ -77,11 +84,33 @@ public final class RuleBook {
   }
 
   private @Nullable Applied applyLocked(RuleSet rules, String source) {
-    RuleSet before = registry.ruleSet();
+    RuleSet before = currentLocked();
     if (before.equals(rules)) {
       return null;
     }
-    List<ResourceRegistry.Replaced> replaced = registry.applyAll(rules);
+    List<SystemRule> wantedSystem = rules.rulesOf(SystemRule.class);
+    List<Rule> own = new ArrayList<>(rules.rules());
+    own.removeIf(SystemRule.class::isInstance);
+    RuleSet perResource = RuleSet.of(own);
+    registry.createAll(perResource);
+    List<SystemRule> previousSystem = system.rules();
+    boolean systemChanged = !previousSystem.equals(wantedSystem);
+    if (systemChanged) {
+      system.load(wantedSystem); // read only by compiling chains, which happens next
+    }
+    List<ResourceRegistry.Replaced> replaced;
+    try {
+      replaced = new ArrayList<>(registry.applyAll(perResource, systemChanged));
+    } catch (RuntimeException refused) {
+      if (systemChanged) {
+        system.load(previousSystem);
+      }
+      throw refused;
+    }
+    if (systemChanged) {
+      replaced.add(new ResourceRegistry.Replaced(
+          SystemRule.INBOUND, List.copyOf(previousSystem), List.copyOf(wantedSystem)));
+    }
     RuleRevision revision = new RuleRevision(
         ++lastNumber, clock.wallTime(), source, rules, RuleDiff.between(before, rules));
     history.addLast(revision);
@@ -110,7 +139,13 @@ public final class RuleBook {
 
   /** The rules in force now. */
   public RuleSet current() {
-    return registry.underRulesLock(registry::ruleSet);
+    return registry.underRulesLock(this::currentLocked);
+  }
+
+  private RuleSet currentLocked() {
+    List<Rule> all = registry.resourceRules();
+    all.addAll(system.rules());
+    return RuleSet.of(all);
   }
 
   /**

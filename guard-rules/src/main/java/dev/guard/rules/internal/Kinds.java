@@ -8,7 +8,8 @@ import org.jspecify.annotations.Nullable;
 public final class Kinds {
 
   /** The registered kinds. */
-  public static final List<KindFormat<?>> ALL = List.of(new FlowFormat());
+  public static final List<KindFormat<?>> ALL = List.of(
+      new FlowFormat(), new AuthorityFormat(), new SystemFormat());
 
   private Kinds() {}
 
