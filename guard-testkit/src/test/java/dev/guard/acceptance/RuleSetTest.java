@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.GuardEngine;
@@ -171,5 +173,36 @@ class RuleSetTest {
 
     s.engine.applyRules(set(FlowRule.qps("A", 1)), "file");
     assertThat(s.engine.rules("declared")).isEmpty();
+  }
+
+  @Test
+  void applyRules_withSystemAndAuthorityRules_appliesThemWithTheRest() {
+    Heard heard = new Heard();
+    Scenario s = new Scenario(GuardEngine.builder().listener(heard));
+    SystemRule system = SystemRule.of().withMaxInboundQps(2);
+    AuthorityRule authority = AuthorityRule.deny("A", "scraper");
+
+    s.engine.applyRules(set(FlowRule.qps("A", 10), authority, system), "all kinds");
+
+    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 10), authority, system));
+    assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
+    assertThat(heard.events).contains("replaced " + SystemRule.INBOUND + " 0->1");
+  }
+
+  @Test
+  void applyRules_refusedSet_keepsTheSystemRulesInForce() {
+    Scenario s = new Scenario();
+    SystemRule system = SystemRule.of().withMaxInboundQps(2);
+    s.engine.applyRules(set(FlowRule.qps("A", 10), system), "first");
+
+    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 10),
+        AuthorityRule.deny("A", "x"), AuthorityRule.allow("A", "y"),
+        SystemRule.of().withMaxInboundQps(100)), "two authority rules"))
+        .isInstanceOf(InvalidRulesException.class)
+        .hasMessageContaining("A: a resource has at most one authority rule");
+
+    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
   }
 }
