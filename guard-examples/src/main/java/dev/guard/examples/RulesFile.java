@@ -2,6 +2,7 @@ package dev.guard.examples;
 
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.WarmUp;
@@ -98,7 +99,14 @@ final class RulesFile implements EngineListener {
     }
     List<String> parts = new ArrayList<>();
     for (Rule rule : rules) {
-      parts.add(rule instanceof FlowRule flow ? describe(flow) : rule.toString());
+      if (rule instanceof FlowRule flow) {
+        parts.add(describe(flow));
+      } else if (rule instanceof ParamFlowRule param) {
+        parts.add((param.grade() == FlowGrade.QPS ? "perValue(" : "perValueConcurrency(")
+            + param.argumentIndex() + ", " + param.count() + ")");
+      } else {
+        parts.add(rule.toString());
+      }
     }
     return String.join(" + ", parts);
   }

@@ -55,5 +55,6 @@ class RulesFileTest {
     assertThat(RulesFile.describe(shipped.read().rulesOf("payments")))
         .isEqualTo("qps(20).pacing(500 ms)");
     assertThat(RulesFile.describe(shipped.read().rulesOf("reports"))).isEqualTo("concurrency(4)");
+    assertThat(RulesFile.describe(shipped.read().rulesOf("profile"))).isEqualTo("perValue(0, 5)");
   }
 }

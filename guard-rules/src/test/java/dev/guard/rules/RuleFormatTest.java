@@ -7,6 +7,7 @@ import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
@@ -19,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Golden examples of every rule kind (flow, authority, system): the document, the rules, back. */
+/** Golden examples of every rule kind: the document, the rules it means, and back. */
 class RuleFormatTest {
 
   static final RuleSet FLOW = RuleSet.of(List.of(
@@ -42,6 +43,13 @@ class RuleFormatTest {
       SystemRule.of().withMaxInboundQps(5000).withMaxConcurrency(200)
           .withMaxAverageRt(Duration.ofMillis(100)).withMaxSystemLoad(4.5).withMaxCpuUsage(0.8),
       SystemRule.of().withMaxInboundQps(3000)));
+
+  static final RuleSet PER_VALUE = RuleSet.of(List.of(
+      ParamFlowRule.concurrency("export", -1, 2),
+      ParamFlowRule.qps("profile", 0, 5).withBurst(2).withValueType(String.class)
+          .withException("vip", 50).withException("bot", 0),
+      ParamFlowRule.qps("reports", 1, 10).withPeriod(Duration.ofMinutes(1))
+          .withPacing(Duration.ofSeconds(2)).withException(42, 1).withMaxValues(500)));
 
   static String golden(String name) {
     try (InputStream in = RuleFormatTest.class.getResourceAsStream("/golden/" + name)) {
@@ -67,6 +75,21 @@ class RuleFormatTest {
   }
 
   @Test
+  void perValueGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("perValue.json"))).isEqualTo(PER_VALUE);
+    assertThat(RuleFormat.write(PER_VALUE)).isEqualTo(golden("perValue.json"));
+  }
+
+  @Test
+  void perValue_exceptionValueOfAnUnwritableType_isRefusedByTheWriter() {
+    RuleSet rules = RuleSet.of(List.of(ParamFlowRule.qps("a", 0, 1).withException(5L, 1)));
+
+    assertThatThrownBy(() -> RuleFormat.write(rules))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("exception value 5 (java.lang.Long) must have a valueType to be written");
+  }
+
+  @Test
   void authorityGolden_readsAndWrites() {
     assertThat(RuleFormat.parse(golden("authority.json"))).isEqualTo(AUTHORITY);
     assertThat(RuleFormat.write(AUTHORITY)).isEqualTo(golden("authority.json"));
@@ -82,6 +105,7 @@ class RuleFormatTest {
   void everyKindInOneDocument_roundTrips() {
     List<Rule> all = new ArrayList<>(FLOW.rules());
     all.addAll(AUTHORITY.rules());
+    all.addAll(PER_VALUE.rules());
     all.addAll(SYSTEM.rules());
     RuleSet everything = RuleSet.of(all);
 

@@ -114,7 +114,48 @@ class RuleFormatValidationTest {
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
         "rules.flow[2].pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
-        "rules.flw: is not a field here; the fields are [version, flow, authority, system]");
+        "rules.flw: is not a field here; the fields are [version, flow, perValue, authority, system]");
+  }
+
+  static Stream<Arguments> perValueFields() {
+    String at = "rules.perValue[0].";
+    return Stream.of(
+        Arguments.of("{\"argumentIndex\": 0, \"count\": 1}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"r\", \"count\": 1}",
+            List.of(at + "argumentIndex: is required")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0}",
+            List.of("rules.perValue[0]: needs \"count\" or \"concurrency\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": -1}",
+            List.of(at + "count: must be >= 0, was -1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"burst\": -1}",
+            List.of(at + "burst: must be >= 0, was -1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"period\": \"PT0.0005S\"}",
+            List.of(at + "period: must be whole milliseconds from 1 ms to 1 day, was \"PT0.0005S\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"concurrency\": 1, \"burst\": 1}",
+            List.of(at + "burst: must be 0 unless the rule is a QPS token bucket (grade QPS, "
+                + "behavior REJECT), was 1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": \"java.lang.Runtime\"}",
+            List.of(at + "valueType: must be one of \"string\", \"int\", \"long\", \"double\", "
+                + "\"boolean\" or \"any\", was \"java.lang.Runtime\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": \"int\", "
+                + "\"exceptions\": [{\"value\": \"x\", \"count\": 1}]}",
+            List.of(at + "exceptions[0].value: must be a int, was \"x\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"exceptions\": [{\"value\": \"x\", \"count\": -3}]}",
+            List.of(at + "exceptions[0].count: must be >= 0, was -3")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"exceptions\": [{\"value\": \"x\", \"count\": 1}, {\"value\": \"x\", \"count\": 2}]}",
+            List.of(at + "exceptions[1].value: must differ from the other exceptions' values, "
+                + "was \"x\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"maxValues\": 1}",
+            List.of(at + "maxValues: must be >= 2, was 1")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("perValueFields")
+  void parse_invalidPerValueField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"perValue\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
   }
 
   static Stream<Arguments> authorityFields() {

@@ -175,6 +175,37 @@ public final class Fields {
     return new Fields((ObjectNode) value, path(field), problems);
   }
 
+  /**
+   * A list of objects, each to read with its own {@code Fields} (path {@code field[i]}); null when
+   * absent or not a list (items that are not objects are reported and skipped).
+   */
+  public @Nullable List<Fields> objects(String field) {
+    JsonNode value = value(field);
+    if (value == null) {
+      return null;
+    }
+    if (!value.isArray()) {
+      error(field, "must be a list of objects, was " + show(value));
+      return null;
+    }
+    List<Fields> items = new ArrayList<>();
+    for (int i = 0; i < value.size(); i++) {
+      JsonNode item = value.get(i);
+      String itemPath = path(field) + "[" + i + "]";
+      if (item.isObject()) {
+        items.add(new Fields((ObjectNode) item, itemPath, problems));
+      } else {
+        problems.add(itemPath, "must be an object, was " + show(item));
+      }
+    }
+    return items;
+  }
+
+  /** The raw JSON value of a field (null when absent), for values of several possible types. */
+  public @Nullable JsonNode raw(String field) {
+    return value(field);
+  }
+
   /** Records that a required field is missing; returns whether it is present. */
   public boolean require(String field, @Nullable Object read) {
     if (read == null && !node.hasNonNull(field)) {
