@@ -1,0 +1,239 @@
+package dev.guard.rules.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.ClusterThreshold;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.WarmUp;
+import java.time.Duration;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Flow rules, named as the DSL names them:
+ *
+ * <pre>{@code
+ * {"resource": "checkout", "qps": 40, "limitApp": "mobile", "relatedTo": "db",
+ *  "warmUp": {"period": "PT10S", "coldFactor": 3}, "pacing": {"maxQueueing": "PT0.5S"}}
+ * {"resource": "reports", "concurrency": 4, "fromEntrance": "api"}
+ * {"resource": "orders", "qps": 1000, "cluster": {"flowId": "orders", "threshold": "PER_INSTANCE",
+ *  "fallbackToLocal": false, "window": "PT1S", "buckets": 10, "leaseTime": "PT2S"}}
+ * }</pre>
+ *
+ * <p>Exactly one of {@code qps} and {@code concurrency}; at most one of {@code relatedTo} (the
+ * RELATE strategy) and {@code fromEntrance} (CHAIN); {@code pacing} present means the PACING
+ * behaviour. A rule without pacing carries the default queueing bound, which only pacing uses.
+ */
+final class FlowFormat implements KindFormat<FlowRule> {
+
+  private static final String PLACEHOLDER = "resource";
+
+  private static final Map<String, String> PATHS = Map.of(
+      "resource", "resource",
+      "limitApp", "limitApp",
+      "behavior", "pacing",
+      "warmUp", "warmUp",
+      "maxQueueingTime", "pacing.maxQueueing",
+      "warmUpPeriod", "warmUp.period",
+      "coldFactor", "warmUp.coldFactor",
+      "cluster", "cluster");
+
+  @Override
+  public String key() {
+    return "flow";
+  }
+
+  @Override
+  public Class<FlowRule> type() {
+    return FlowRule.class;
+  }
+
+  @Override
+  public @Nullable FlowRule read(Fields fields) {
+    String resource = fields.string("resource");
+    fields.require("resource", resource);
+    String validResource = resource != null
+        && fields.check("resource", () -> FlowRule.qps(resource, 0)) ? resource : null;
+    Double qps = fields.number("qps");
+    Double concurrency = fields.number("concurrency");
+    FlowGrade grade = concurrency != null && qps == null ? FlowGrade.CONCURRENCY : FlowGrade.QPS;
+    Double count = qps != null ? qps : concurrency;
+    double validCount = 0;
+    if (qps != null && concurrency != null) {
+      fields.error("concurrency", "must not be given with qps: a rule limits one or the other");
+    } else if (count != null) {
+      double value = count;
+      if (fields.check(grade == FlowGrade.QPS ? "qps" : "concurrency",
+          () -> FlowRule.qps(PLACEHOLDER, value))) {
+        validCount = value;
+      }
+    } else if (!fields.has("qps") && !fields.has("concurrency")) {
+      fields.error("needs \"qps\" or \"concurrency\"");
+    }
+    String limitApp = fields.string("limitApp");
+    String relatedTo = fields.string("relatedTo");
+    String fromEntrance = fields.string("fromEntrance");
+    FlowStrategy strategy = strategy(fields, relatedTo, fromEntrance);
+    String ref = strategy == FlowStrategy.RELATE ? relatedTo : fromEntrance;
+    boolean refValid = strategy == FlowStrategy.DIRECT
+        || fields.check(strategy == FlowStrategy.RELATE ? "relatedTo" : "fromEntrance",
+            () -> FlowRule.qps(PLACEHOLDER, 0).withStrategy(strategy, ref));
+    WarmUp warmUp = warmUp(fields.object("warmUp"));
+    Fields pacing = fields.object("pacing");
+    Duration maxQueueing = pacing == null ? null : maxQueueing(pacing);
+    ClusterMode cluster = cluster(fields.object("cluster"));
+    fields.finish();
+
+    // cross-field rules of the record, from values that passed their own checks
+    FlowStrategy checkedStrategy = refValid ? strategy : FlowStrategy.DIRECT;
+    double checkedCount = validCount;
+    FlowRule rule = fields.build(() -> new FlowRule(
+        validResource == null ? PLACEHOLDER : validResource,
+        grade,
+        checkedCount,
+        limitApp == null ? FlowRule.DEFAULT_APP : limitApp,
+        checkedStrategy,
+        checkedStrategy == FlowStrategy.DIRECT ? null : ref,
+        fields.has("pacing") ? ControlBehavior.PACING : ControlBehavior.REJECT,
+        warmUp,
+        maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing,
+        cluster), PATHS);
+    return fields.clean() ? rule : null;
+  }
+
+  private static FlowStrategy strategy(
+      Fields fields, @Nullable String relatedTo, @Nullable String fromEntrance) {
+    if (relatedTo != null && fromEntrance != null) {
+      fields.error("fromEntrance",
+          "must not be given with relatedTo: a rule measures one or the other");
+    }
+    if (relatedTo != null) {
+      return FlowStrategy.RELATE;
+    }
+    return fromEntrance != null ? FlowStrategy.CHAIN : FlowStrategy.DIRECT;
+  }
+
+  private static @Nullable WarmUp warmUp(@Nullable Fields fields) {
+    if (fields == null) {
+      return null;
+    }
+    Duration period = fields.duration("period");
+    Integer coldFactor = fields.wholeNumber("coldFactor");
+    fields.require("period", period);
+    boolean valid = period != null
+        && fields.check("period", () -> WarmUp.of(period));
+    int factor = coldFactor == null ? WarmUp.DEFAULT_COLD_FACTOR : coldFactor;
+    if (coldFactor != null
+        && !fields.check("coldFactor", () -> new WarmUp(Duration.ofSeconds(1), factor))) {
+      valid = false;
+    }
+    fields.finish();
+    return valid && period != null ? new WarmUp(period, factor) : null;
+  }
+
+  private static @Nullable ClusterMode cluster(@Nullable Fields fields) {
+    if (fields == null) {
+      return null;
+    }
+    String flowId = fields.string("flowId");
+    boolean valid = fields.require("flowId", flowId);
+    if (flowId != null) {
+      String id = flowId;
+      valid = fields.check("flowId", () -> ClusterMode.global(id));
+    }
+    ClusterThreshold threshold = ClusterThreshold.GLOBAL;
+    String named = fields.string("threshold");
+    if (named != null) {
+      try {
+        threshold = ClusterThreshold.valueOf(named);
+      } catch (IllegalArgumentException unknown) {
+        fields.error("threshold", "must be GLOBAL or PER_INSTANCE, was \"" + named + "\"");
+        valid = false;
+      }
+    }
+    boolean fallbackToLocal = true;
+    JsonNode fallback = fields.raw("fallbackToLocal");
+    if (fallback != null) {
+      if (fallback.isBoolean()) {
+        fallbackToLocal = fallback.booleanValue();
+      } else {
+        fields.error("fallbackToLocal", "must be true or false, was " + Fields.show(fallback));
+        valid = false;
+      }
+    }
+    Duration window = fields.duration("window");
+    Integer buckets = fields.wholeNumber("buckets");
+    Duration leaseTime = fields.duration("leaseTime");
+    Duration checkedWindow = window == null ? ClusterMode.DEFAULT_WINDOW : window;
+    int checkedBuckets = buckets == null ? ClusterMode.DEFAULT_BUCKETS : buckets;
+    if (window != null || buckets != null) {
+      valid &= fields.check(window != null ? "window" : "buckets",
+          () -> ClusterMode.global("id").withWindow(checkedBuckets, checkedWindow));
+    }
+    if (leaseTime != null) {
+      valid &= fields.check("leaseTime", () -> ClusterMode.global("id").withLeaseTime(leaseTime));
+    }
+    fields.finish();
+    if (!valid || flowId == null) {
+      return null;
+    }
+    return new ClusterMode(flowId, threshold, fallbackToLocal, checkedWindow, checkedBuckets,
+        leaseTime == null ? ClusterMode.DEFAULT_LEASE_TIME : leaseTime);
+  }
+
+  private static @Nullable Duration maxQueueing(Fields fields) {
+    Duration bound = fields.duration("maxQueueing");
+    boolean valid = bound != null && fields.check("maxQueueing",
+        () -> FlowRule.qps(PLACEHOLDER, 0).withMaxQueueingTime(bound));
+    fields.finish();
+    return valid ? bound : null;
+  }
+
+  @Override
+  public void write(FlowRule rule, ObjectNode out) {
+    out.put("resource", rule.resource());
+    Json.number(out, rule.grade() == FlowGrade.QPS ? "qps" : "concurrency", rule.count());
+    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
+      out.put("limitApp", rule.limitApp());
+    }
+    if (rule.strategy() == FlowStrategy.RELATE) {
+      out.put("relatedTo", rule.refResource());
+    } else if (rule.strategy() == FlowStrategy.CHAIN) {
+      out.put("fromEntrance", rule.refResource());
+    }
+    WarmUp warmUp = rule.warmUp();
+    if (warmUp != null) {
+      ObjectNode warm = out.putObject("warmUp");
+      Json.duration(warm, "period", warmUp.period());
+      if (warmUp.coldFactor() != WarmUp.DEFAULT_COLD_FACTOR) {
+        warm.put("coldFactor", warmUp.coldFactor());
+      }
+    }
+    if (rule.behavior() == ControlBehavior.PACING) {
+      Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
+    }
+    ClusterMode cluster = rule.cluster();
+    if (cluster != null) {
+      ObjectNode shared = out.putObject("cluster");
+      shared.put("flowId", cluster.flowId());
+      if (cluster.threshold() != ClusterThreshold.GLOBAL) {
+        shared.put("threshold", cluster.threshold().name());
+      }
+      if (!cluster.fallbackToLocal()) {
+        shared.put("fallbackToLocal", false);
+      }
+      if (!cluster.window().equals(ClusterMode.DEFAULT_WINDOW)
+          || cluster.buckets() != ClusterMode.DEFAULT_BUCKETS) {
+        Json.duration(shared, "window", cluster.window());
+        shared.put("buckets", cluster.buckets());
+      }
+      if (!cluster.leaseTime().equals(ClusterMode.DEFAULT_LEASE_TIME)) {
+        Json.duration(shared, "leaseTime", cluster.leaseTime());
+      }
+    }
+  }
+}
