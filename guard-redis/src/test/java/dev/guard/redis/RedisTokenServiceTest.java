@@ -12,7 +12,9 @@ import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -100,6 +102,49 @@ class RedisTokenServiceTest {
     assertThat(calls(onA, 4)).isEqualTo("PPPP");
     assertThat(calls(onB, 5)).isEqualTo("PPPPB");
     assertThat(calls(onA, 1)).isEqualTo("B");
+  }
+
+  @Test
+  void fourInstancesRacing_admitExactlyTheWindowsCapacity() throws Exception {
+    FlowRule rule = rule(20, ClusterMode.global("orders")); // 200 per 10 s window
+    List<RedisTokenService> services = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      RedisTokenService service = RedisTokenService.builder(redis.uri(), "shop")
+          .requestTimeout(Duration.ofSeconds(2)) // this test counts decisions, not timeouts
+          .build();
+      open.add(service);
+      assertThat(firstAnswer(service, rule).status()).isEqualTo(TokenResult.Status.OK);
+      services.add(service);
+    }
+    AtomicInteger ok = new AtomicInteger(4); // the four first answers
+    AtomicInteger other = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (RedisTokenService service : services) {
+      Thread thread = new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        for (int call = 0; call < 100; call++) {
+          TokenResult.Status status = service.requestToken(rule, 1, false).status();
+          if (status == TokenResult.Status.OK) {
+            ok.incrementAndGet();
+          } else if (status != TokenResult.Status.BLOCKED) {
+            other.incrementAndGet();
+          }
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    start.countDown();
+    for (Thread thread : threads) {
+      thread.join(TimeUnit.SECONDS.toMillis(60));
+    }
+    assertThat(other.get()).as("failed requests").isZero();
+    assertThat(ok.get()).isEqualTo(200);
   }
 
   @Test
