@@ -1,0 +1,65 @@
+package dev.guard.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.FlowBlockedException;
+import dev.guard.api.rule.FlowRule;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RefusalResponseTest {
+
+  @Test
+  void of_flowRefusal_is429WithJson() {
+    RefusalResponse response =
+        RefusalResponse.of(new FlowBlockedException("GET /a", FlowRule.qps("GET /a", 1)));
+
+    assertThat(response.status()).isEqualTo(429);
+    assertThat(response.contentType()).isEqualTo("application/json");
+    assertThat(response.body()).isEqualTo("{\"status\":429,\"error\":\"Too Many Requests\","
+        + "\"protection\":\"flow\",\"resource\":\"GET /a\"}");
+    assertThat(response.retryAfter()).isNull();
+  }
+
+  @Test
+  void of_breakerRefusal_is503() {
+    RefusalResponse response =
+        RefusalResponse.of(new DegradeBlockedException("GET /a", FlowRule.qps("GET /a", 1)));
+
+    assertThat(response.status()).isEqualTo(503);
+    assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
+        "\"protection\":\"circuit_breaker\"");
+  }
+
+  @Test
+  void of_escapesTheResourceForJson() {
+    String resource = "GET /a\"b\\c\u0001";
+    RefusalResponse response =
+        RefusalResponse.of(new FlowBlockedException(resource, FlowRule.qps(resource, 1)));
+
+    assertThat(response.body()).contains("\"resource\":\"GET /a\\\"b\\\\c\\u0001\"");
+  }
+
+  @Test
+  void retryAfterHeader_roundsUpToWholeSeconds() {
+    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ofMillis(1)).retryAfterHeader())
+        .isEqualTo("1");
+    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ofSeconds(3)).retryAfterHeader())
+        .isEqualTo("3");
+    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ZERO).retryAfterHeader())
+        .isEqualTo("0");
+    assertThat(new RefusalResponse(429, "text/plain", "", null).retryAfterHeader()).isNull();
+  }
+
+  @Test
+  void constructor_rejectsBadValues_namingTheField() {
+    assertThatThrownBy(() -> new RefusalResponse(99, "text/plain", "", null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("status");
+    assertThatThrownBy(() -> new RefusalResponse(429, " ", "", null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contentType");
+    assertThatThrownBy(() -> new RefusalResponse(429, "text/plain", "", Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retryAfter");
+  }
+}
