@@ -13,7 +13,7 @@ import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * An {@link HttpClient} whose sends are protected by guard, made by {@link
+ * Sends requests through an {@link HttpClient}, each call protected by guard; made by {@link
  * HttpOutbound#decorate}. A refused call throws {@link BlockedException} (or, from {@link
  * #sendAsync}, completes its future with it) before any byte is sent.
  *
@@ -30,8 +30,8 @@ import org.jspecify.annotations.Nullable;
  * #sendAsync} completes (before the returned future completes). A response whose status the
  * settings count as an error (5xx by default) records an {@link HttpStatusException} and is still
  * returned; an exception of the send (an I/O error, a timeout, a failing body handler) is recorded
- * and passed on unchanged. An interrupt and a cancelled future are not counted as errors.
- * Cancelling the returned future cancels the send. Thread-safe.
+ * and passed on unchanged. An interrupt is not counted as an error. Cancelling the returned future
+ * exits the entry at once, without an error, and cancels the send. Thread-safe.
  */
 public final class GuardedHttpClient {
 
@@ -99,8 +99,12 @@ public final class GuardedHttpClient {
       entry.close();
       throw failure;
     }
-    CompletableFuture<HttpResponse<T>> guarded = sent.whenComplete((response, failure) -> {
+    CompletableFuture<HttpResponse<T>> result = new CompletableFuture<>();
+    sent.whenComplete((response, failure) -> {
       try {
+        if (result.isCancelled()) {
+          return; // exited when the caller cancelled
+        }
         if (failure != null) {
           recordFailure(entry, failure);
         } else {
@@ -109,13 +113,19 @@ public final class GuardedHttpClient {
       } finally {
         entry.close();
       }
+      if (failure != null) {
+        result.completeExceptionally(failure);
+      } else {
+        result.complete(response);
+      }
     });
-    guarded.whenComplete((response, failure) -> {
-      if (guarded.isCancelled()) {
+    result.whenComplete((response, failure) -> {
+      if (result.isCancelled()) {
+        entry.close();
         sent.cancel(true);
       }
     });
-    return guarded;
+    return result;
   }
 
   private void recordStatus(Entry entry, int status) {
