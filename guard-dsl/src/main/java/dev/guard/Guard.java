@@ -10,7 +10,7 @@ import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.GuardedResource.Body;
+import dev.guard.engine.GuardedResource.CheckedFunction;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.time.Duration;
@@ -313,8 +313,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    Body<Supplier<T>, T, RuntimeException> guarded = bound().wrap(Supplier::get, false, null);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, null);
+    return () -> guarded.apply(supplier);
   }
 
   /**
@@ -329,8 +329,7 @@ public final class Guard {
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
     Objects.requireNonNull(function, "function");
-    Body<T, R, RuntimeException> guarded = bound().wrap(function::apply, true, null);
-    return guarded::run;
+    return bound().wrap(function, true, null);
   }
 
   /**
@@ -343,8 +342,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
-    Body<Callable<T>, T, Exception> guarded = bound().wrap(Callable::call, false, null);
-    return () -> guarded.run(callable);
+    CheckedFunction<Callable<T>, T> guarded = bound().wrapChecked(Callable::call);
+    return () -> guarded.apply(callable);
   }
 
   /**
@@ -355,8 +354,10 @@ public final class Guard {
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Body<Runnable, Boolean, RuntimeException> guarded = bound().wrap(Guard::runOnce, false, null);
-    return () -> guarded.run(runnable);
+    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, false, null);
+    return () -> {
+      Boolean ignored = guarded.apply(runnable);
+    };
   }
 
   /**
@@ -399,9 +400,8 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Body<Supplier<T>, T, RuntimeException> guarded =
-        bound().wrap(Supplier::get, false, onBlocked);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, onBlocked);
+    return () -> guarded.apply(supplier);
   }
 
   /**
