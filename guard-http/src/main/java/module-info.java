@@ -10,7 +10,7 @@ module dev.guard.http {
   requires transitive dev.guard.engine;
   requires transitive java.net.http;
   requires transitive jdk.httpserver;
-  requires static transitive jakarta.servlet;
+  requires static jakarta.servlet;
 
   exports dev.guard.http;
 }

@@ -30,8 +30,8 @@ final class ExchangeCompletion {
     this.gate = gate;
     this.entry = entry;
     this.head = "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
-    this.exchange = exchange instanceof HttpsExchange
-        ? new GuardedHttpsExchange((HttpsExchange) exchange, this)
+    this.exchange = exchange instanceof HttpsExchange tls
+        ? new GuardedHttpsExchange(tls, this)
         : new GuardedExchange(exchange, this);
   }
 

@@ -70,7 +70,8 @@ public final class GuardHttpServerFilter extends Filter {
   @Override
   public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
     RequestView view = new RequestView(exchange);
-    try (ContextScope scope = gate.openContext(view)) {
+    ContextScope scope = gate.openContext(view);
+    try {
       Entry entry;
       try {
         entry = gate.enter(view);
@@ -92,6 +93,8 @@ public final class GuardHttpServerFilter extends Filter {
         completion.fail(failure);
         throw failure;
       }
+    } finally {
+      scope.close();
     }
   }
 

@@ -41,6 +41,7 @@ import org.jspecify.annotations.Nullable;
  * seen (forward, include, error, async) pass through untouched. Thread-safe; one instance serves
  * the whole application.
  */
+@SuppressWarnings("exports") // the Servlet API is the container's; users compile against it anyway
 public final class GuardServletFilter implements Filter {
 
   private static final String ENTRY_ATTRIBUTE = GuardServletFilter.class.getName() + ".entry";
@@ -74,15 +75,14 @@ public final class GuardServletFilter implements Filter {
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    if (!(req instanceof HttpServletRequest) || !(res instanceof HttpServletResponse)
+    if (!(req instanceof HttpServletRequest request) || !(res instanceof HttpServletResponse response)
         || req.getAttribute(ENTRY_ATTRIBUTE) != null) {
       chain.doFilter(req, res);
       return;
     }
-    HttpServletRequest request = (HttpServletRequest) req;
-    HttpServletResponse response = (HttpServletResponse) res;
     RequestView view = new RequestView(request);
-    try (ContextScope scope = gate.openContext(view)) {
+    ContextScope scope = gate.openContext(view);
+    try {
       Entry entry;
       try {
         entry = gate.enter(view);
@@ -92,6 +92,8 @@ public final class GuardServletFilter implements Filter {
       }
       request.setAttribute(ENTRY_ATTRIBUTE, entry);
       run(request, response, chain, entry);
+    } finally {
+      scope.close();
     }
   }
 

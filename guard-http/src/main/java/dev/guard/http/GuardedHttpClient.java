@@ -83,6 +83,7 @@ public final class GuardedHttpClient {
    * @param <T> the response body type
    * @return the response's future
    */
+  @SuppressWarnings("FutureReturnValueIgnored") // the dependent stages only exit and forward
   public <T extends @Nullable Object> CompletableFuture<HttpResponse<T>> sendAsync(
       HttpRequest request, HttpResponse.BodyHandler<T> handler) {
     Entry entry;

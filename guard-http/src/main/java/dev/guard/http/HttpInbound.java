@@ -33,8 +33,6 @@ public final class HttpInbound {
   /** The default entrance (context) name. */
   public static final String DEFAULT_ENTRANCE = "http";
 
-  private static final Function<InboundRequest, String> NO_ORIGIN = request -> "";
-  private static final IntPredicate SERVER_ERRORS = status -> status >= 500;
 
   private final GuardEngine engine;
   private final String entrance;
@@ -67,8 +65,16 @@ public final class HttpInbound {
    */
   public static HttpInbound on(GuardEngine engine) {
     Objects.requireNonNull(engine, "engine");
-    return new HttpInbound(engine, DEFAULT_ENTRANCE, NO_ORIGIN, PathCleaner.ids(), 500,
-        RefusalResponse::of, SERVER_ERRORS);
+    return new HttpInbound(engine, DEFAULT_ENTRANCE, HttpInbound::unknownOrigin,
+        PathCleaner.ids(), 500, RefusalResponse::of, HttpInbound::isServerError);
+  }
+
+  private static String unknownOrigin(InboundRequest request) {
+    return "";
+  }
+
+  static boolean isServerError(int status) {
+    return status >= 500;
   }
 
   /**

@@ -33,8 +33,6 @@ public final class HttpOutbound {
   /** The resource every call maps to once a client has {@link #maxResources} resources. */
   public static final String OVERFLOW_RESOURCE = "{outbound overflow}";
 
-  private static final IntPredicate SERVER_ERRORS = status -> status >= 500;
-
   private final GuardEngine engine;
   private final @Nullable Function<String, String> pathCleaner;
   private final int maxResources;
@@ -57,7 +55,7 @@ public final class HttpOutbound {
    */
   public static HttpOutbound on(GuardEngine engine) {
     Objects.requireNonNull(engine, "engine");
-    return new HttpOutbound(engine, null, 500, SERVER_ERRORS);
+    return new HttpOutbound(engine, null, 500, HttpInbound::isServerError);
   }
 
   /**

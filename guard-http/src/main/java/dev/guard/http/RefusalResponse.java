@@ -44,6 +44,10 @@ public record RefusalResponse(
   /**
    * Validates the response.
    *
+   * @param status the HTTP status code, from 100 to 599
+   * @param contentType the {@code Content-Type} of the body
+   * @param body the body, sent as UTF-8; empty for none
+   * @param retryAfter the wait to announce in {@code Retry-After}, or null
    * @throws IllegalArgumentException if the status is not from 100 to 599, the content type is
    *     blank or the wait is negative
    */
