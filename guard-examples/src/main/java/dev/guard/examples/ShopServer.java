@@ -77,9 +77,9 @@ final class ShopServer implements AutoCloseable {
           endpoint.rule()));
     }
     out.println();
-    out.println("Try, in another terminal (60 quick calls: about 50 answer 200, the rest 429):");
-    out.println("  for i in $(seq 60); do curl -s -o /dev/null -w '%{http_code}\\n' "
-        + base() + "/search; done | sort | uniq -c");
+    out.println("Try, in another terminal (100 quick calls: about 50 answer 200, the rest 429):");
+    out.println("  curl -s -o /dev/null -w '%{http_code}\\n' \"" + base()
+        + "/search?[1-100]\" | sort | uniq -c");
     out.println("  curl -i " + base() + "/search");
   }
 

@@ -53,7 +53,7 @@ class ShopServerTest {
       String text = bytes.toString(StandardCharsets.UTF_8);
 
       assertThat(text).contains("GET /search", "GET /checkout", "GET /payments", "GET /reports",
-          "curl -s -o /dev/null -w '%{http_code}\\n' " + server.base() + "/search");
+          "curl -s -o /dev/null -w '%{http_code}\\n' \"" + server.base() + "/search?[1-100]\"");
     }
   }
 
