@@ -29,6 +29,7 @@ public abstract sealed class BlockedException extends RuntimeException
 
   private static final long serialVersionUID = 1L;
 
+  /** The name of the refused resource (part of the serialized form). */
   private final String resource;
   private final transient Rule rule;
 

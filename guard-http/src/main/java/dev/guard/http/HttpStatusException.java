@@ -17,6 +17,7 @@ public final class HttpStatusException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
+  /** The response's status code (part of the serialized form). */
   private final int status;
 
   /**
