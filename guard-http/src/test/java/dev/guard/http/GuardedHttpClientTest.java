@@ -7,6 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.guard.api.FlowBlockedException;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.ResourceStats;
 import dev.guard.testkit.ManualClock;
@@ -109,6 +110,16 @@ class GuardedHttpClientTest {
     assertThat(hostStats().totalPass()).isEqualTo(2);
     assertThat(hostStats().concurrency()).isZero();
     assertThat(engine.inboundStats().totalPass()).isZero();
+  }
+
+  @Test
+  void send_isAnOutboundCall_thatSystemRulesNeverRefuse() throws Exception {
+    engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(1)));
+
+    for (int i = 0; i < 3; i++) {
+      assertThat(client.send(get("/ok"), BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+    assertThat(hostStats().totalPass()).isEqualTo(3);
   }
 
   @Test

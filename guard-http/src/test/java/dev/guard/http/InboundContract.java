@@ -3,7 +3,9 @@ package dev.guard.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.ResourceStats;
 import dev.guard.testkit.ManualClock;
@@ -141,6 +143,31 @@ abstract class InboundContract {
 
     assertThat(stats(ORDERS).origin("mobile")).hasValueSatisfying(
         mobile -> assertThat(mobile.totalBlock()).isEqualTo(1));
+  }
+
+  @Test
+  void originAuthority_refusesTheCallerTheHeaderNames() throws Exception {
+    engine.loadRules(ORDERS, List.of(AuthorityRule.deny(ORDERS, "scraper")));
+
+    HttpResponse<String> refused = get("/orders/1", "X-Caller", "scraper");
+    assertThat(get("/orders/2", "X-Caller", "shop-app").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/3").statusCode()).isEqualTo(200);
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"protection\":\"authority\"");
+    assertThat(app.handled).hasValue(2);
+  }
+
+  @Test
+  void systemRules_seeEveryRequest_asAnInboundCall() throws Exception {
+    engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(2)));
+
+    assertThat(get("/orders/1").statusCode()).isEqualTo(200);
+    assertThat(get("/status/200").statusCode()).isEqualTo(200);
+    HttpResponse<String> refused = get("/orders/2");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"protection\":\"system\"");
   }
 
   @Test

@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,6 +19,11 @@ import org.jspecify.annotations.Nullable;
  * reported); loading rules for an unknown resource when full throws, so configured protection is
  * never dropped silently. Rule changes compile a new chain under the resource's monitor (never on
  * the call path) and swap it in atomically.
+ *
+ * <p>Engine-wide rules (system protection) are part of every chain. They change under the
+ * registry's engine-wide lock, which then recompiles every resource's chain; a resource is created
+ * under the same lock with its first chain already compiled, so no resource created while they
+ * change can miss them.
  */
 final class ResourceRegistry {
 
@@ -27,6 +33,7 @@ final class ResourceRegistry {
   private final Overflows overflows;
   private final List<EngineListener> listeners;
   private final SlotContext slotContext;
+  private final Object engineWide = new Object();
 
   ResourceRegistry(
       EngineConfig config,
@@ -121,6 +128,26 @@ final class ResourceRegistry {
     }
   }
 
+  /**
+   * Changes the engine-wide rules and recompiles every resource's chain with them.
+   *
+   * @param change applies the new engine-wide rules under the engine-wide lock; false when they
+   *     are unchanged
+   */
+  void changeEngineWide(BooleanSupplier change) {
+    synchronized (engineWide) {
+      if (!change.getAsBoolean()) {
+        return;
+      }
+      for (ResourceState state : resources.values()) {
+        synchronized (state) {
+          Chain old = state.chain();
+          state.swapChain(ChainCompiler.compile(state.name(), old.rules(), old, slotContext));
+        }
+      }
+    }
+  }
+
   private @Nullable ResourceState create(String name) {
     if (size.incrementAndGet() > config.maxResources()) {
       size.decrementAndGet();
@@ -128,7 +155,14 @@ final class ResourceRegistry {
     }
     ResourceState fresh =
         ResourceState.tracked(name, config.secondWindow(), config.maxOriginsPerResource());
-    ResourceState raced = resources.putIfAbsent(name, fresh);
+    ResourceState raced;
+    synchronized (engineWide) {
+      raced = resources.get(name);
+      if (raced == null) {
+        fresh.swapChain(ChainCompiler.compile(name, List.of(), Chain.EMPTY, slotContext));
+        raced = resources.putIfAbsent(name, fresh);
+      }
+    }
     if (raced != null) {
       size.decrementAndGet();
       return raced;
