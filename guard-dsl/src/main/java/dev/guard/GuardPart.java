@@ -48,7 +48,8 @@ record GuardPart(
   <R extends Rule> GuardPart mapLastRule(String step, Class<R> kind, UnaryOperator<R> change) {
     if (rules.isEmpty()) {
       throw new IllegalStateException(step + " shapes the most recent rule, but '" + resource
-          + "' has none yet: call qps(..) or concurrency(..) first");
+          + "' has none yet: call qps(..), concurrency(..), perValue(..) or "
+          + "perValueConcurrency(..) first");
     }
     Rule last = rules.get(rules.size() - 1);
     if (!kind.isInstance(last)) {
@@ -58,6 +59,11 @@ record GuardPart(
     List<Rule> changed = new ArrayList<>(rules);
     changed.set(changed.size() - 1, change.apply(kind.cast(last)));
     return new GuardPart(resource, changed, type, entrance, origin, prioritized);
+  }
+
+  /** The most recent rule, or null if there is none yet. */
+  @Nullable Rule lastRule() {
+    return rules.isEmpty() ? null : rules.get(rules.size() - 1);
   }
 
   <R extends Rule> List<R> rulesOf(Class<R> kind) {

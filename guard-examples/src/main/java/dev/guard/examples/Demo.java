@@ -161,12 +161,17 @@ public final class Demo {
    */
   private static void loadClasses(List<Endpoint> rehearsal) {
     for (Endpoint endpoint : rehearsal) {
-      endpoint.guard().run(() -> {});
+      if (endpoint.callers().isEmpty()) {
+        endpoint.guard().run(() -> {});
+      } else {
+        endpoint.guard().callWithKey(endpoint.caller(0), () -> Boolean.TRUE);
+      }
     }
   }
 
   private void introduce(List<Endpoint> endpoints) {
-    out.println("guard demo: " + seconds + " s of generated load on four guarded endpoints");
+    out.println("guard demo: " + seconds + " s of generated load on " + endpoints.size()
+        + " guarded endpoints");
     out.println();
     for (Endpoint endpoint : endpoints) {
       out.println(String.format(Locale.ROOT, "  %-9s %-23s %s",
@@ -210,5 +215,18 @@ public final class Demo {
     }
     out.println();
     Summary.render(lines).forEach(out::println);
+    for (EndpointMeter meter : meters) {
+      List<String> users = meter.endpoint().users();
+      if (!users.isEmpty()) {
+        long[] passed = new long[users.size()];
+        long[] blocked = new long[users.size()];
+        for (int i = 0; i < users.size(); i++) {
+          passed[i] = meter.passedOf(users.get(i));
+          blocked[i] = meter.blockedOf(users.get(i));
+        }
+        out.println();
+        Summary.perUser(meter.name(), users, passed, blocked, seconds).forEach(out::println);
+      }
+    }
   }
 }

@@ -2,13 +2,16 @@ package dev.guard.examples;
 
 import dev.guard.Guard;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
 /**
  * One guarded endpoint of the simulated service and the traffic aimed at it: every {@code period},
  * {@code burst} calls arrive at once, and each admitted call keeps its caller busy for {@code
- * work}.
+ * work}. An endpoint with {@code callers} is called on behalf of users, taken in turn from that
+ * list (a user listed six times sends six of its calls), and its guard sees the user as the
+ * call's argument.
  *
  * @param name the resource name, also used as the column title
  * @param rule how the guard is declared, as shown to the reader
@@ -17,11 +20,19 @@ import java.util.Objects;
  * @param burst the calls arriving together each period; positive
  * @param work how long an admitted call takes; zero for instant calls
  * @param watch what the reader should look for in the figures
+ * @param callers the users calling in turn; empty when calls are anonymous
  */
 record Endpoint(String name, String rule, Guard guard, Duration period, int burst, Duration work,
-    String watch) {
+    String watch, List<String> callers) {
+
+  /** An endpoint whose calls are anonymous. */
+  Endpoint(String name, String rule, Guard guard, Duration period, int burst, Duration work,
+      String watch) {
+    this(name, rule, guard, period, burst, work, watch, List.of());
+  }
 
   Endpoint {
+    callers = List.copyOf(callers);
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(rule, "rule");
     Objects.requireNonNull(watch, "watch");
@@ -44,12 +55,23 @@ record Endpoint(String name, String rule, Guard guard, Duration period, int burs
     return burst * 1e9 / period.toNanos();
   }
 
+  /** The distinct users, in order of first appearance. */
+  List<String> users() {
+    return callers.stream().distinct().toList();
+  }
+
+  /** The user of the {@code n}-th call (0-based). */
+  String caller(long n) {
+    return callers.get((int) (n % callers.size()));
+  }
+
   /** The offered traffic in words, for headings. */
   String traffic() {
     String rate = String.format(Locale.ROOT, "%.0f calls/s", offeredPerSecond());
     String shape = burst == 1
         ? rate
         : "bursts of " + burst + " every " + period.toMillis() + " ms (" + rate + ")";
-    return work.isZero() ? shape : shape + ", each busy " + work.toMillis() + " ms";
+    String busy = work.isZero() ? shape : shape + ", each busy " + work.toMillis() + " ms";
+    return callers.isEmpty() ? busy : busy + " from " + users().size() + " users";
   }
 }

@@ -7,6 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Drives the endpoints with open-loop traffic: one arrival thread per endpoint wakes up every
@@ -73,6 +75,9 @@ final class LoadGenerator {
   }
 
   private Runnable guardedCall(EndpointMeter meter) {
+    if (!meter.endpoint().callers().isEmpty()) {
+      return callOnBehalfOfUsers(meter);
+    }
     long workNanos = meter.endpoint().work().toNanos();
     Runnable guarded = meter.endpoint().guard().decorateRunnable(() -> {
       meter.started(time.nanoTime());
@@ -87,6 +92,31 @@ final class LoadGenerator {
         guarded.run();
       } catch (BlockedException refused) {
         meter.blocked(time.nanoTime());
+      }
+    };
+  }
+
+  /** Each call is made for the next user in turn, who is the guarded function's argument. */
+  private Runnable callOnBehalfOfUsers(EndpointMeter meter) {
+    Endpoint endpoint = meter.endpoint();
+    long workNanos = endpoint.work().toNanos();
+    AtomicLong calls = new AtomicLong();
+    Function<String, Boolean> guarded = endpoint.guard().decorateFunction(user -> {
+      meter.started(time.nanoTime());
+      try {
+        work(workNanos);
+      } finally {
+        meter.finished();
+      }
+      return Boolean.TRUE;
+    });
+    return () -> {
+      String user = endpoint.caller(calls.getAndIncrement());
+      try {
+        meter.outcomeOf(user, guarded.apply(user));
+      } catch (BlockedException refused) {
+        meter.blocked(time.nanoTime());
+        meter.outcomeOf(user, false);
       }
     };
   }

@@ -6,7 +6,7 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The simulated service: four endpoints of a pretend shop, each protected in a different way and
+ * The simulated service: five endpoints of a pretend shop, each protected in a different way and
  * each offered more traffic than its guard admits.
  *
  * <ul>
@@ -16,9 +16,15 @@ import java.util.List;
  *   <li>{@code payments}: pacing — bursts are spread out into calls 50 ms apart; a call that
  *       would queue longer than 500 ms is refused.
  *   <li>{@code reports}: a concurrency limit on slow calls — at most four run at once.
+ *   <li>{@code profile}: a limit per user (hot parameter) — one noisy user is held to five calls a
+ *       second while the other users' calls all pass.
  * </ul>
  */
 final class Shop {
+
+  /** Who calls {@code profile}, in turn: one noisy user sends six of every ten calls. */
+  static final List<String> PROFILE_CALLERS = List.of(
+      "noisy", "ann", "noisy", "bob", "noisy", "cyd", "noisy", "dee", "noisy", "noisy");
 
   private Shop() {}
 
@@ -45,6 +51,11 @@ final class Shop {
         new Endpoint("reports", "concurrency(4)",
             Guard.of("reports").concurrency(4).on(engine),
             Duration.ofNanos(16_666_667), 1, Duration.ofMillis(100),
-            "at most 4 at a time; slots idle until the next call, so < 40/s pass"));
+            "at most 4 at a time; slots idle until the next call, so < 40/s pass"),
+        new Endpoint("profile", "perValue(0, 5)",
+            Guard.of("profile").perValue(0, 5).on(engine),
+            Duration.ofMillis(25), 1, Duration.ZERO,
+            "per user: noisy (24/s) gets 5 a second, the other four (4/s each) all pass",
+            PROFILE_CALLERS));
   }
 }

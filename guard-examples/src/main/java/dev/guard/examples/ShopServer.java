@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ExecutorService;
+import org.jspecify.annotations.Nullable;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 
 /**
  * The demo's shop served over HTTP on the loopback interface with the JDK's built-in server, so
@@ -25,8 +27,8 @@ import java.util.concurrent.Executors;
  * <p>Every endpoint of {@link Shop} is a path ({@code GET /search}, ...). {@link
  * GuardHttpServerFilter} enters each request as an inbound call ({@code GET /search}) in the
  * context {@code shop}, with the caller's origin from the {@code X-Caller} header; the handler runs
- * the endpoint's guarded call, and a refusal by that guard comes back as {@code 429} with a JSON
- * body.
+ * the endpoint's guarded call (for {@code profile}, on behalf of the {@code user} query parameter),
+ * and a refusal by that guard comes back as {@code 429} with a JSON body.
  */
 final class ShopServer implements AutoCloseable {
 
@@ -44,7 +46,8 @@ final class ShopServer implements AutoCloseable {
     GuardHttpServerFilter guard =
         GuardHttpServerFilter.of(HttpInbound.on(engine).entrance("shop").originHeader("X-Caller"));
     for (Endpoint endpoint : endpoints) {
-      server.createContext("/" + endpoint.name(), exchange -> handle(time, endpoint, exchange))
+      Function<String, Boolean> call = guardedCall(time, endpoint);
+      server.createContext("/" + endpoint.name(), exchange -> handle(endpoint, call, exchange))
           .getFilters().add(guard);
     }
     server.start();
@@ -81,12 +84,27 @@ final class ShopServer implements AutoCloseable {
     out.println("  curl -s -o /dev/null -w '%{http_code}\\n' \"" + base()
         + "/search?[1-100]\" | sort | uniq -c");
     out.println("  curl -i " + base() + "/search");
+    out.println("  curl -i \"" + base() + "/profile?user=noisy&call=[1-6]\"   # 5 per user a second");
   }
 
-  private static void handle(TimeSource time, Endpoint endpoint, HttpExchange exchange)
-      throws IOException {
-    endpoint.guard().run(() -> work(time, endpoint.work().toNanos()));
-    byte[] body = ("{\"endpoint\":\"" + endpoint.name() + "\",\"result\":\"ok\"}")
+  /**
+   * The endpoint's guarded call: for a per-user endpoint, the user is the guarded function's
+   * argument, which its hot-parameter rule limits.
+   */
+  private static Function<String, Boolean> guardedCall(TimeSource time, Endpoint endpoint) {
+    long workNanos = endpoint.work().toNanos();
+    if (endpoint.callers().isEmpty()) {
+      return user -> endpoint.guard().call(() -> work(time, workNanos));
+    }
+    return endpoint.guard().decorateFunction(user -> work(time, workNanos));
+  }
+
+  private static void handle(Endpoint endpoint, Function<String, Boolean> call,
+      HttpExchange exchange) throws IOException {
+    String user = user(exchange.getRequestURI().getRawQuery());
+    String result = call.apply(user) ? "ok" : "failed";
+    String who = endpoint.callers().isEmpty() ? "" : ",\"user\":\"" + user + "\"";
+    byte[] body = ("{\"endpoint\":\"" + endpoint.name() + "\"" + who + ",\"result\":\"" + result + "\"}")
         .getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, body.length);
@@ -95,15 +113,28 @@ final class ShopServer implements AutoCloseable {
     }
   }
 
-  private static void work(TimeSource time, long nanos) {
-    if (nanos <= 0) {
-      return;
+  /** The {@code user} query parameter (letters and digits only), or {@code anonymous}. */
+  static String user(@Nullable String query) {
+    if (query != null) {
+      for (String parameter : query.split("&", -1)) {
+        if (parameter.startsWith("user=") && parameter.length() > 5
+            && parameter.substring(5).chars().allMatch(Character::isLetterOrDigit)) {
+          return parameter.substring(5);
+        }
+      }
     }
-    try {
-      time.sleep(nanos);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    return "anonymous";
+  }
+
+  private static Boolean work(TimeSource time, long nanos) {
+    if (nanos > 0) {
+      try {
+        time.sleep(nanos);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
     }
+    return Boolean.TRUE;
   }
 
   @Override

@@ -46,6 +46,37 @@ class ShopServerTest {
   }
 
   @Test
+  void profile_limitsEachUser_andAnswersTheRetryTime() throws Exception {
+    try (ShopServer server = ShopServer.start(engine, clock, 0)) {
+      List<Integer> noisy = new ArrayList<>();
+      HttpResponse<String> refused = null;
+      for (int i = 0; i < 6; i++) {
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(
+            server.base().resolve("/profile?user=noisy")).build(), BodyHandlers.ofString());
+        noisy.add(response.statusCode());
+        if (response.statusCode() == 429) {
+          refused = response;
+        }
+      }
+      HttpResponse<String> ann = client.send(HttpRequest.newBuilder(
+          server.base().resolve("/profile?user=ann")).build(), BodyHandlers.ofString());
+
+      assertThat(noisy).containsExactly(200, 200, 200, 200, 200, 429);
+      assertThat(refused).isNotNull();
+      assertThat(refused.body()).contains("\"protection\":\"hot_parameter\"");
+      assertThat(refused.headers().firstValue("Retry-After")).isPresent();
+      assertThat(ann.body()).isEqualTo("{\"endpoint\":\"profile\",\"user\":\"ann\",\"result\":\"ok\"}");
+    }
+  }
+
+  @Test
+  void user_readsALettersAndDigitsParameter_elseAnonymous() {
+    assertThat(ShopServer.user("call=1&user=ann")).isEqualTo("ann");
+    assertThat(ShopServer.user("user=a%20b")).isEqualTo("anonymous");
+    assertThat(ShopServer.user(null)).isEqualTo("anonymous");
+  }
+
+  @Test
   void introduce_showsTheEndpointsAndACurlCommand() throws Exception {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     try (ShopServer server = ShopServer.start(engine, clock, 0)) {
@@ -53,6 +84,7 @@ class ShopServerTest {
       String text = bytes.toString(StandardCharsets.UTF_8);
 
       assertThat(text).contains("GET /search", "GET /checkout", "GET /payments", "GET /reports",
+          "GET /profile",
           "curl -s -o /dev/null -w '%{http_code}\\n' \"" + server.base() + "/search?[1-100]\"");
     }
   }

@@ -64,8 +64,8 @@ public record RefusalResponse(
 
   /**
    * Returns the default response for a refusal: 503 for a circuit breaker, 429 otherwise, with a
-   * JSON body naming the protection and the resource. No refusal carries a retry hint yet, so the
-   * default sends no {@code Retry-After}.
+   * JSON body naming the protection and the resource, and the refusal's retry hint as {@code
+   * Retry-After} where it carries one (a hot-parameter refusal with a known wait).
    *
    * @param refused the refusal
    * @return the response
@@ -75,7 +75,11 @@ public record RefusalResponse(
     String reason = status == 503 ? "Service Unavailable" : "Too Many Requests";
     String body = "{\"status\":" + status + ",\"error\":\"" + reason + "\",\"protection\":\""
         + protection(refused) + "\",\"resource\":\"" + jsonEscaped(refused.resource()) + "\"}";
-    return new RefusalResponse(status, "application/json", body, null);
+    return new RefusalResponse(status, "application/json", body, retryHint(refused));
+  }
+
+  private static @Nullable Duration retryHint(BlockedException refused) {
+    return refused instanceof ParamFlowBlockedException hot ? hot.retryAfter().orElse(null) : null;
   }
 
   /**

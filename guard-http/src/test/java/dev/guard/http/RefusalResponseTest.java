@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.DegradeBlockedException;
 import dev.guard.api.FlowBlockedException;
+import dev.guard.api.ParamFlowBlockedException;
+import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -31,6 +33,17 @@ class RefusalResponseTest {
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
         "\"protection\":\"circuit_breaker\"");
+  }
+
+  @Test
+  void of_hotParameterRefusal_is429WithItsRetryTime() {
+    RefusalResponse response = RefusalResponse.of(new ParamFlowBlockedException(
+        "GET /a", ParamFlowRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
+
+    assertThat(response.status()).isEqualTo(429);
+    assertThat(response.body()).contains("\"protection\":\"hot_parameter\"")
+        .doesNotContain("user-7");
+    assertThat(response.retryAfterHeader()).isEqualTo("2");
   }
 
   @Test
