@@ -8,4 +8,5 @@ import org.jspecify.annotations.NullMarked;
 module dev.guard.examples {
   requires dev.guard.dsl;
   requires dev.guard.http;
+  requires dev.guard.rules;
 }
