@@ -106,8 +106,9 @@ public final class GuardHttpServerFilter extends Filter {
       if (retryAfter != null) {
         exchange.getResponseHeaders().set("Retry-After", retryAfter);
       }
-      exchange.sendResponseHeaders(refusal.status(), body.length == 0 ? -1 : body.length);
-      if (body.length > 0) {
+      boolean noBody = body.length == 0 || "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
+      exchange.sendResponseHeaders(refusal.status(), noBody ? -1 : body.length);
+      if (!noBody) {
         OutputStream out = exchange.getResponseBody();
         out.write(body);
       }

@@ -287,6 +287,19 @@ abstract class InboundContract {
   }
 
   @Test
+  void responsesWithoutABody_exitOnce() throws Exception {
+    assertThat(get("/empty").statusCode()).isEqualTo(204);
+    HttpResponse<Void> head = client.send(HttpRequest.newBuilder(server.base().resolve("/orders/1"))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), BodyHandlers.discarding());
+    app.awaitFinished(1);
+
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(stats("GET /empty").successQps()).isEqualTo(1);
+    assertThat(stats("HEAD " + ORDERS.substring(4)).successQps()).isEqualTo(1);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  @Test
   void manyRequests_leaveEveryGaugeAtZero() throws Exception {
     engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 5)));
     for (int i = 0; i < 8; i++) {

@@ -75,6 +75,7 @@ final class JdkTestServer implements TestServer {
         }
       }
       case "nested" -> answer(exchange, 200, app.nested());
+      case "empty" -> exchange.sendResponseHeaders(204, -1); // no body: complete without a close
       default -> answer(exchange, 200, "order");
     }
   }

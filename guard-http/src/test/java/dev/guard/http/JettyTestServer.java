@@ -150,6 +150,7 @@ final class JettyTestServer implements TestServer {
         }
         case "stream" -> app.stream(response.getOutputStream());
         case "nested" -> answer(response, 200, app.nested());
+        case "empty" -> response.setStatus(204);
         default -> answer(response, 200, "order");
       }
     }

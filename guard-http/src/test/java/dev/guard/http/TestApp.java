@@ -21,7 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /async}: the handler returns at once; another thread answers 200 once {@link
  *       #release} is counted down;
  *   <li>{@code /stream}: writes chunks until the client goes away;
- *   <li>{@code /nested}: calls the guarded resource {@code inner} and answers 200.
+ *   <li>{@code /nested}: calls the guarded resource {@code inner} and answers 200;
+ *   <li>{@code /empty}: 204 without a body (the JDK handler does not even close the exchange).
  * </ul>
  */
 final class TestApp {
