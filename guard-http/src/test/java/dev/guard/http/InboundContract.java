@@ -239,18 +239,7 @@ abstract class InboundContract {
 
   @Test
   void clientDisconnectMidResponse_exitsOnce_andRecordsTheWriteFailure() throws Exception {
-    URI base = server.base();
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      OutputStream out = socket.getOutputStream();
-      out.write(("GET /stream HTTP/1.1\r\nHost: " + base.getHost() + "\r\n\r\n")
-          .getBytes(StandardCharsets.US_ASCII));
-      out.flush();
-      InputStream in = socket.getInputStream();
-      assertThat(in.read(new byte[1024])).isPositive();
-      TestApp.await(app.streaming);
-      assertThat(stats("GET /stream").concurrency()).isEqualTo(1);
-      socket.setSoLinger(true, 0); // close with a reset: the client is gone at once
-    }
+    disconnectMidResponse("/stream");
     app.awaitFinished(1);
 
     ResourceStats stats = stats("GET /stream");
@@ -258,6 +247,33 @@ abstract class InboundContract {
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(stats.totalException()).isEqualTo(1);
     assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  @Test
+  void clientDisconnectMidAsyncResponse_exitsOnce() throws Exception {
+    disconnectMidResponse("/async-stream");
+    app.awaitFinished(1);
+
+    ResourceStats stats = stats("GET /async-stream");
+    assertThat(stats.concurrency()).isZero();
+    assertThat(stats.successQps()).isEqualTo(1);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  /** Reads the start of a streamed response, then resets the connection. */
+  private void disconnectMidResponse(String path) throws IOException {
+    URI base = server.base();
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(("GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + "\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      assertThat(in.read(new byte[1024])).isPositive();
+      TestApp.await(app.streaming);
+      assertThat(stats("GET " + path).concurrency()).isEqualTo(1);
+      socket.setSoLinger(true, 0); // close with a reset: the client is gone at once
+    }
   }
 
   @Test

@@ -68,6 +68,16 @@ final class JdkTestServer implements TestServer {
           app.finished.release();
         }
       });
+      case "async-stream" -> workers.execute(() -> {
+        try (OutputStream out = exchange.getResponseBody()) {
+          exchange.sendResponseHeaders(200, 0);
+          app.stream(out);
+        } catch (IOException e) {
+          // the client went away
+        } finally {
+          app.finished.release();
+        }
+      });
       case "stream" -> {
         exchange.sendResponseHeaders(200, 0);
         try (OutputStream out = exchange.getResponseBody()) {
@@ -105,7 +115,7 @@ final class JdkTestServer implements TestServer {
 
     @Override
     public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
-      boolean async = TestApp.route(exchange.getRequestURI().getPath()).equals("async");
+      boolean async = TestApp.route(exchange.getRequestURI().getPath()).startsWith("async");
       try {
         chain.doFilter(exchange);
       } finally {

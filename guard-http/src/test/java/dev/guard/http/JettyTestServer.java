@@ -149,6 +149,19 @@ final class JettyTestServer implements TestServer {
           });
         }
         case "stream" -> app.stream(response.getOutputStream());
+        case "async-stream" -> {
+          AsyncContext async = request.startAsync();
+          async.setTimeout(TestApp.WAIT_SECONDS * 1000);
+          workers.execute(() -> {
+            try {
+              app.stream(async.getResponse().getOutputStream());
+            } catch (IOException e) {
+              // the client went away
+            } finally {
+              async.complete();
+            }
+          });
+        }
         case "nested" -> answer(response, 200, app.nested());
         case "empty" -> response.setStatus(204);
         default -> answer(response, 200, "order");

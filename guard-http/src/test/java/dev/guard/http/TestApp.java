@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *   <li>{@code /async}: the handler returns at once; another thread answers 200 once {@link
  *       #release} is counted down;
  *   <li>{@code /stream}: writes chunks until the client goes away;
+ *   <li>{@code /async-stream}: the same from another thread, after the handler returned;
  *   <li>{@code /nested}: calls the guarded resource {@code inner} and answers 200;
  *   <li>{@code /empty}: 204 without a body (the JDK handler does not even close the exchange).
  * </ul>
