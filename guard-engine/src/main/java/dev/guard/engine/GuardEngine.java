@@ -2,6 +2,7 @@ package dev.guard.engine;
 
 import dev.guard.api.BlockedException;
 import dev.guard.api.Checks;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
 import dev.guard.api.rule.Rule;
@@ -140,7 +141,7 @@ public final class GuardEngine {
   public GuardedResource resource(String resource) {
     CallSite site =
         new CallSite(core.resolve(checkName(resource)), EntryType.OUT, 1, false, null, "");
-    return new GuardedResource(core, site);
+    return new GuardedResource(core, site, null);
   }
 
   /**
@@ -201,6 +202,23 @@ public final class GuardEngine {
    */
   public List<Rule> rules(String resource) {
     return core.rules(resource);
+  }
+
+  /**
+   * Returns the circuit breakers of a resource, one per degrade rule in force, in rule order:
+   * live handles to read their state and to force them open or closed (see {@link
+   * CircuitBreaker}).
+   *
+   * <pre>{@code
+   * engine.breakers("payments").forEach(CircuitBreaker::forceOpen);   // maintenance window
+   * engine.breakers("payments").forEach(CircuitBreaker::reset);       // back to normal
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @return an immutable list of handles; empty when the resource has no degrade rules
+   */
+  public List<CircuitBreaker> breakers(String resource) {
+    return core.breakers(checkName(resource));
   }
 
   /**

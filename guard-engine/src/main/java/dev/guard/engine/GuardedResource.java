@@ -10,6 +10,7 @@ import dev.guard.engine.internal.EngineCore;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,10 +58,12 @@ public final class GuardedResource {
 
   private final EngineCore core;
   private final CallSite site;
+  private final @Nullable Predicate<? super Throwable> errorFilter;
 
-  GuardedResource(EngineCore core, CallSite site) {
+  GuardedResource(EngineCore core, CallSite site, @Nullable Predicate<? super Throwable> errorFilter) {
     this.core = core;
     this.site = site;
+    this.errorFilter = errorFilter;
   }
 
   /**
@@ -137,8 +140,27 @@ public final class GuardedResource {
         site.entrance(), origin));
   }
 
+  /**
+   * Returns a handle whose calls count an exception thrown by the body as a business error (in the
+   * statistics and for circuit breakers) only when {@code isError} returns true. Other exceptions
+   * still pass through unchanged, and the call counts as a success. By default every exception
+   * counts; a {@link BlockedException} never does, and an error recorded by hand with {@link
+   * Entry#recordError} always does. A predicate that throws counts the exception.
+   *
+   * <pre>{@code
+   * GuardedResource payments = engine.resource("payments")
+   *     .recordExceptionsIf(e -> !(e instanceof IllegalArgumentException));
+   * }</pre>
+   *
+   * @param isError tells which exceptions are business errors; fast and side-effect free
+   * @return the new handle
+   */
+  public GuardedResource recordExceptionsIf(Predicate<? super Throwable> isError) {
+    return new GuardedResource(core, site, Objects.requireNonNull(isError, "isError"));
+  }
+
   private GuardedResource with(CallSite changed) {
-    return new GuardedResource(core, changed);
+    return new GuardedResource(core, changed, errorFilter);
   }
 
   /**
@@ -251,7 +273,7 @@ public final class GuardedResource {
     return runAdmitted(entry, input, body);
   }
 
-  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
+  private <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
       T run(CallEntry entry, I input, Body<I, T, X> body) throws X {
     BlockedException refused = entry.refusal();
     if (refused != null) {
@@ -260,16 +282,30 @@ public final class GuardedResource {
     return runAdmitted(entry, input, body);
   }
 
-  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
+  private <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
       T runAdmitted(CallEntry entry, I input, Body<I, T, X> body) throws X {
     long use = entry.generation();
     try {
       return body.run(input);
     } catch (Throwable failure) {
-      entry.recordError(use, failure);
+      if (isError(failure)) {
+        entry.recordError(use, failure);
+      }
       throw failure;
     } finally {
       entry.close(use);
+    }
+  }
+
+  private boolean isError(Throwable failure) {
+    Predicate<? super Throwable> filter = errorFilter;
+    if (filter == null) {
+      return true;
+    }
+    try {
+      return filter.test(failure);
+    } catch (RuntimeException broken) {
+      return true;
     }
   }
 

@@ -5,6 +5,7 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
+import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,7 +22,7 @@ final class ChainCompiler {
 
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
-      sorted(List.of(new FlowSlotKind()));
+      sorted(List.of(new FlowSlotKind(), DegradeSlotKind.INSTANCE));
 
   private ChainCompiler() {}
 
