@@ -31,13 +31,15 @@ final class ChainCompiler {
    *
    * @param resource the resource
    * @param rules its rules; exact duplicates collapse
+   * @param defaults rules for every resource (resource {@code "*"}) that apply to the kinds the
+   *     resource has no rules of
    * @param previous the chain being replaced
    * @param context engine services
    * @return the new chain
    * @throws IllegalArgumentException if a rule names another resource or is of an unknown kind
    */
-  static Chain compile(
-      String resource, List<? extends Rule> rules, Chain previous, SlotContext context) {
+  static Chain compile(String resource, List<? extends Rule> rules, List<? extends Rule> defaults,
+      Chain previous, SlotContext context) {
     List<Rule> unique = List.copyOf(new LinkedHashSet<>(rules));
     for (Rule rule : unique) {
       if (!rule.resource().equals(resource)) {
@@ -49,21 +51,21 @@ final class ChainCompiler {
             "rule type must be one of the engine's rule kinds, was " + rule.getClass().getName());
       }
     }
-    if (unique.isEmpty()) {
+    if (unique.isEmpty() && defaults.isEmpty()) {
       return Chain.EMPTY;
     }
     List<SlotKind<?>> kinds = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
     boolean measuresContexts = false;
     for (SlotKind<?> kind : KINDS) {
-      List<? extends Rule> own = ownRules(kind, unique);
-      if (!own.isEmpty()) {
+      List<Rule> applied = ownRules(kind, unique).isEmpty() ? List.copyOf(defaults) : unique;
+      if (!ownRules(kind, applied).isEmpty()) {
         kinds.add(kind);
-        slots.add(compileKind(kind, resource, unique, previous, context));
-        measuresContexts |= measuresContexts(kind, unique);
+        slots.add(compileKind(kind, resource, applied, previous, context));
+        measuresContexts |= measuresContexts(kind, applied);
       }
     }
-    return new Chain(unique, kinds, slots, measuresContexts);
+    return slots.isEmpty() ? Chain.EMPTY : new Chain(unique, kinds, slots, measuresContexts);
   }
 
   /**
@@ -97,7 +99,7 @@ final class ChainCompiler {
     return null;
   }
 
-  private static <R extends Rule> List<R> ownRules(SlotKind<R> kind, List<Rule> rules) {
+  private static <R extends Rule> List<R> ownRules(SlotKind<R> kind, List<? extends Rule> rules) {
     List<R> own = new ArrayList<>();
     for (Rule rule : rules) {
       if (kind.ruleType().isInstance(rule)) {

@@ -4,6 +4,7 @@ import dev.guard.api.BlockedException;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.TimeSource;
 import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
@@ -115,6 +116,21 @@ public final class EngineCore implements SlotContext {
    */
   public ResourceState load(String name, List<? extends Rule> rules) {
     return resources.load(name, rules);
+  }
+
+  /**
+   * Replaces the default degrade rules and the resources they do not apply to.
+   *
+   * @param rules rules with resource {@code "*"}
+   * @param excluded resources that get no default breakers
+   */
+  public void loadDefaultDegradeRules(List<DegradeRule> rules, Set<String> excluded) {
+    resources.loadDefaults(rules, excluded);
+  }
+
+  /** The default degrade rules in force. */
+  public List<DegradeRule> defaultDegradeRules() {
+    return resources.defaultDegradeRules();
   }
 
   /** The resource's current rules (empty if unknown). */

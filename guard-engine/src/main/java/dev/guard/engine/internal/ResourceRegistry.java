@@ -1,5 +1,6 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
@@ -18,6 +19,11 @@ import org.jspecify.annotations.Nullable;
  * reported); loading rules for an unknown resource when full throws, so configured protection is
  * never dropped silently. Rule changes compile a new chain under the resource's monitor (never on
  * the call path) and swap it in atomically.
+ *
+ * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
+ * degrade rule of its own and is not excluded: a new resource's chain is compiled with them when it
+ * is created (under the defaults' lock, so a concurrent change of the defaults cannot miss it), and
+ * changing them recompiles every resource's chain, keeping the breakers of unchanged rules.
  */
 final class ResourceRegistry {
 
@@ -27,6 +33,9 @@ final class ResourceRegistry {
   private final Overflows overflows;
   private final List<EngineListener> listeners;
   private final SlotContext slotContext;
+  private final Object defaultsLock = new Object();
+  private volatile List<DegradeRule> defaultDegradeRules = List.of();
+  private volatile Set<String> excludedFromDefaults = Set.of();
 
   ResourceRegistry(
       EngineConfig config,
@@ -98,13 +107,41 @@ final class ResourceRegistry {
     return state;
   }
 
+  /**
+   * Replaces the default degrade rules: every resource without degrade rules of its own and not
+   * excluded gets breakers built from them. Breakers of default rules equal to earlier ones keep
+   * their state, resource by resource.
+   */
+  void loadDefaults(List<DegradeRule> rules, Set<String> excluded) {
+    synchronized (defaultsLock) {
+      defaultDegradeRules = List.copyOf(rules);
+      excludedFromDefaults = Set.copyOf(excluded);
+      for (ResourceState state : resources.values()) {
+        synchronized (state) {
+          Chain old = state.chain();
+          state.swapChain(compile(state.name(), old.rules(), old));
+        }
+      }
+    }
+  }
+
+  List<DegradeRule> defaultDegradeRules() {
+    return defaultDegradeRules;
+  }
+
+  private Chain compile(String name, List<? extends Rule> rules, Chain previous) {
+    List<DegradeRule> defaults =
+        excludedFromDefaults.contains(name) ? List.of() : defaultDegradeRules;
+    return ChainCompiler.compile(name, rules, defaults, previous, slotContext);
+  }
+
   private void replace(ResourceState state, List<? extends Rule> rules, boolean merge) {
     List<Rule> previous;
     List<Rule> current;
     synchronized (state) {
       Chain old = state.chain();
       List<? extends Rule> wanted = merge ? ChainCompiler.merge(old.rules(), rules) : rules;
-      Chain next = ChainCompiler.compile(state.name(), wanted, old, slotContext);
+      Chain next = compile(state.name(), wanted, old);
       if (next.rules().equals(old.rules())) {
         return;
       }
@@ -128,11 +165,14 @@ final class ResourceRegistry {
     }
     ResourceState fresh =
         ResourceState.tracked(name, config.secondWindow(), config.maxOriginsPerResource());
-    ResourceState raced = resources.putIfAbsent(name, fresh);
-    if (raced != null) {
-      size.decrementAndGet();
-      return raced;
+    synchronized (defaultsLock) { // a change of the defaults cannot miss a new resource
+      fresh.swapChain(compile(name, List.of(), Chain.EMPTY)); // not yet visible to others
+      ResourceState raced = resources.putIfAbsent(name, fresh);
+      if (raced != null) {
+        size.decrementAndGet();
+        return raced;
+      }
+      return fresh;
     }
-    return fresh;
   }
 }
