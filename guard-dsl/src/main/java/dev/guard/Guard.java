@@ -36,9 +36,10 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Every method returns a new {@code Guard}; a partial guard can serve as a template for
- * variants. Rule steps ({@link #qps}, {@link #concurrency}) add a rule each; shaping and scoping
+ * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #circuitBreaker}, {@link
+ * #slowCallRatio}, {@link #errorRatio}, {@link #errorCount}) add a rule each; shaping and scoping
  * steps ({@link #warmUp}, {@link #pacing}, {@link #limitApp}, {@link #relatedTo}, {@link
- * #fromEntrance}) change the most recent rule. The rules are declared on the engine the first time
+ * #fromEntrance}, {@link #openFor}) change the most recent rule. The rules are declared on the engine the first time
  * the guard is used there: an identical declaration is a no-op, a different one replaces the
  * resource's rules (the engine's listeners hear of it). A guard without rules leaves the
  * resource's rules as they are, so it can enter resources configured through {@link
@@ -46,7 +47,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
- * errors. Calls enter as {@link EntryType#OUT} unless {@link #entryType} says otherwise. Guards are
+ * errors, unless {@link #ignoreExceptions}, {@link #recordExceptions} or {@link
+ * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business errors
+ * into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType} says otherwise. Guards are
  * thread-safe.
  */
 public final class Guard {
