@@ -122,10 +122,11 @@ public final class Demo {
   }
 
   private void introduce(List<Endpoint> endpoints) {
-    out.println("guard demo: " + seconds + " s of generated load on four guarded endpoints");
+    out.println("guard demo: " + seconds + " s of generated load on " + endpoints.size()
+        + " guarded endpoints");
     out.println();
     for (Endpoint endpoint : endpoints) {
-      out.println(String.format(Locale.ROOT, "  %-9s %-23s %s",
+      out.println(String.format(Locale.ROOT, "  %-9s %-30s %s",
           endpoint.name(), endpoint.rule(), endpoint.traffic()));
       out.println("            " + endpoint.watch());
     }
@@ -149,7 +150,8 @@ public final class Demo {
       Endpoint endpoint = meter.endpoint();
       out.println();
       String title = endpoint.name() + " · " + endpoint.rule();
-      chart.render(title, meter.counters().passedPerSecond(), meter.counters().blockedPerSecond())
+      chart.render(title, meter.counters().passedPerSecond(), meter.counters().failedPerSecond(),
+              meter.counters().blockedPerSecond())
           .forEach(out::println);
     }
   }

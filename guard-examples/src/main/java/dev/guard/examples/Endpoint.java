@@ -8,7 +8,8 @@ import java.util.Objects;
 /**
  * One guarded endpoint of the simulated service and the traffic aimed at it: every {@code period},
  * {@code burst} calls arrive at once, and each admitted call keeps its caller busy for {@code
- * work}.
+ * work}. The endpoint's dependency may be down for a while: admitted calls that end in {@code
+ * [failsFrom, failsFrom + failsFor)} of the run fail.
  *
  * @param name the resource name, also used as the column title
  * @param rule how the guard is declared, as shown to the reader
@@ -17,9 +18,17 @@ import java.util.Objects;
  * @param burst the calls arriving together each period; positive
  * @param work how long an admitted call takes; zero for instant calls
  * @param watch what the reader should look for in the figures
+ * @param failsFrom when the dependency goes down, from the start of the run
+ * @param failsFor how long it stays down; zero for a dependency that never fails
  */
 record Endpoint(String name, String rule, Guard guard, Duration period, int burst, Duration work,
-    String watch) {
+    String watch, Duration failsFrom, Duration failsFor) {
+
+  /** An endpoint whose dependency never fails. */
+  Endpoint(String name, String rule, Guard guard, Duration period, int burst, Duration work,
+      String watch) {
+    this(name, rule, guard, period, burst, work, watch, Duration.ZERO, Duration.ZERO);
+  }
 
   Endpoint {
     Objects.requireNonNull(name, "name");
@@ -37,6 +46,18 @@ record Endpoint(String name, String rule, Guard guard, Duration period, int burs
     if (work.isNegative()) {
       throw new IllegalArgumentException("work must not be negative, was " + work);
     }
+    Objects.requireNonNull(failsFrom, "failsFrom");
+    Objects.requireNonNull(failsFor, "failsFor");
+    if (failsFrom.isNegative() || failsFor.isNegative()) {
+      throw new IllegalArgumentException("failsFrom and failsFor must not be negative, were "
+          + failsFrom + " and " + failsFor);
+    }
+  }
+
+  /** Whether a call ending {@code elapsedNanos} after the start of the run fails. */
+  boolean failsAt(long elapsedNanos) {
+    long from = failsFrom.toNanos();
+    return elapsedNanos >= from && elapsedNanos - from < failsFor.toNanos();
   }
 
   /** Calls offered per second: {@code burst / period}. */

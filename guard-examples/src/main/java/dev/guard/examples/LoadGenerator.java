@@ -35,7 +35,7 @@ final class LoadGenerator {
    */
   void start(List<EndpointMeter> meters, long startNanos, long endNanos) {
     for (EndpointMeter meter : meters) {
-      Runnable call = guardedCall(meter);
+      Runnable call = guardedCall(meter, startNanos);
       long period = meter.endpoint().period().toNanos();
       int burst = meter.endpoint().burst();
       arrivals.execute(() -> arrive(call, burst, period, startNanos, endNanos));
@@ -72,12 +72,17 @@ final class LoadGenerator {
     }
   }
 
-  private Runnable guardedCall(EndpointMeter meter) {
-    long workNanos = meter.endpoint().work().toNanos();
-    Runnable guarded = meter.endpoint().guard().decorateRunnable(() -> {
-      meter.started(time.nanoTime());
+  private Runnable guardedCall(EndpointMeter meter, long startNanos) {
+    Endpoint endpoint = meter.endpoint();
+    long workNanos = endpoint.work().toNanos();
+    Runnable guarded = endpoint.guard().decorateRunnable(() -> {
+      long started = time.nanoTime();
+      meter.started(started);
       try {
         work(workNanos);
+        if (endpoint.failsAt(time.nanoTime() - startNanos)) {
+          throw new DependencyDownException(started);
+        }
       } finally {
         meter.finished();
       }
@@ -87,8 +92,22 @@ final class LoadGenerator {
         guarded.run();
       } catch (BlockedException refused) {
         meter.blocked(time.nanoTime());
+      } catch (DependencyDownException down) {
+        meter.failed(down.startedNanos);
       }
     };
+  }
+
+  /** The simulated dependency failed; the call had started at {@code startedNanos}. */
+  static final class DependencyDownException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    final long startedNanos;
+
+    DependencyDownException(long startedNanos) {
+      super("dependency down", null, false, false);
+      this.startedNanos = startedNanos;
+    }
   }
 
   private void work(long nanos) {

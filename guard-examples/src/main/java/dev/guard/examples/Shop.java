@@ -6,8 +6,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The simulated service: four endpoints of a pretend shop, each protected in a different way and
- * each offered more traffic than its guard admits.
+ * The simulated service: five endpoints of a pretend shop, each protected in a different way.
+ * The first four are offered more traffic than their guards admit; the fifth has a dependency
+ * that goes down for a while.
  *
  * <ul>
  *   <li>{@code search}: a plain QPS limit under steady overload — passes stay at the limit.
@@ -16,6 +17,9 @@ import java.util.List;
  *   <li>{@code payments}: pacing — bursts are spread out into calls 50 ms apart; a call that
  *       would queue longer than 500 ms is refused.
  *   <li>{@code reports}: a concurrency limit on slow calls — at most four run at once.
+ *   <li>{@code inventory}: a circuit breaker on the error ratio, whose dependency fails from 4 s
+ *       to 8 s into the run — the breaker opens, lets one probe through every 2 s, and closes at
+ *       the first probe after the dependency is back.
  * </ul>
  */
 final class Shop {
@@ -45,6 +49,12 @@ final class Shop {
         new Endpoint("reports", "concurrency(4)",
             Guard.of("reports").concurrency(4).on(engine),
             Duration.ofNanos(16_666_667), 1, Duration.ofMillis(100),
-            "at most 4 at a time; slots idle until the next call, so < 40/s pass"));
+            "at most 4 at a time; slots idle until the next call, so < 40/s pass"),
+        new Endpoint("inventory", "qps(100) + errorRatio(0.5), open 2 s",
+            Guard.of("inventory").qps(100).errorRatio(0.5).openFor(Duration.ofSeconds(2))
+                .on(engine),
+            Duration.ofMillis(25), 1, Duration.ZERO,
+            "down from 4 s to 8 s: opens, one probe every 2 s, closes after 8 s",
+            Duration.ofSeconds(4), Duration.ofSeconds(4)));
   }
 }
