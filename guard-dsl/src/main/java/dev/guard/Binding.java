@@ -4,7 +4,7 @@ import dev.guard.api.BlockedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
-import dev.guard.engine.GuardedResource.Body;
+import dev.guard.engine.GuardedResource.CheckedFunction;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -79,38 +79,48 @@ final class Binding {
    *
    * @param argument whether the body's input is the call's argument (for hot-parameter rules)
    */
-  <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> Body<I, T, X> wrap(
-      Body<I, T, X> body,
+  <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> wrap(
+      Function<I, T> body,
       boolean argument,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
-    Body<I, T, X> nested = body;
+    Function<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
       nested = around(resources[i], nested, argument, onBlocked);
     }
     return nested;
   }
 
+  /** Nests a body that may throw checked exceptions under every part; refusals throw. */
+  <I extends @Nullable Object, T extends @Nullable Object> CheckedFunction<I, T> wrapChecked(
+      CheckedFunction<I, T> body) {
+    CheckedFunction<I, T> nested = body;
+    for (int i = resources.length - 1; i >= 0; i--) {
+      GuardedResource resource = resources[i];
+      CheckedFunction<I, T> inner = nested;
+      nested = input -> resource.callChecked(input, inner);
+    }
+    return nested;
+  }
+
   /**
    * Runs a body now under every part (no argument); like {@code wrap(body, false, onBlocked)
-   * .run(input)}, without building the nesting when there is one part.
+   * .apply(input)}, without building the nesting when there is one part.
    */
-  <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T run(
-      I input, Body<I, T, X> body, @Nullable Function<? super BlockedException, ? extends T> onBlocked)
-      throws X {
+  <I extends @Nullable Object, T extends @Nullable Object> T run(
+      I input, Function<I, T> body, @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (resources.length > 1) {
-      return wrap(body, false, onBlocked).run(input);
+      return wrap(body, false, onBlocked).apply(input);
     }
     return onBlocked == null
         ? resources[0].call(input, body)
         : resources[0].callOrElse(null, input, body, onBlocked);
   }
 
-  private static <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
-      Body<I, T, X> around(
-          GuardedResource resource,
-          Body<I, T, X> inner,
-          boolean argument,
-          @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+  private static <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> around(
+      GuardedResource resource,
+      Function<I, T> inner,
+      boolean argument,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (onBlocked != null) {
       return argument
           ? input -> resource.callOrElse(input, input, inner, onBlocked)

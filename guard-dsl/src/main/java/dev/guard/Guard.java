@@ -9,8 +9,9 @@ import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.GuardedResource.Body;
+import dev.guard.engine.GuardedResource.CheckedFunction;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.time.Duration;
@@ -122,7 +123,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code period} is not positive
    */
   public Guard warmUp(Duration period) {
-    return warmUp(period, FlowRule.DEFAULT_COLD_FACTOR);
+    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
   }
 
   /**
@@ -137,10 +138,7 @@ public final class Guard {
    */
   public Guard warmUp(Duration period, int coldFactor) {
     Objects.requireNonNull(period, "period");
-    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor).withBehavior(
-        rule.behavior() == ControlBehavior.PACING || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.WARM_UP));
+    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor));
   }
 
   /**
@@ -156,10 +154,8 @@ public final class Guard {
    */
   public Guard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
-    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing).withBehavior(
-        rule.behavior() == ControlBehavior.WARM_UP || rule.behavior() == ControlBehavior.WARM_UP_PACING
-            ? ControlBehavior.WARM_UP_PACING
-            : ControlBehavior.PACING));
+    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
+        .withBehavior(ControlBehavior.PACING));
   }
 
   /**
@@ -454,8 +450,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    Body<Supplier<T>, T, RuntimeException> guarded = bound().wrap(Supplier::get, false, null);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, null);
+    return () -> guarded.apply(supplier);
   }
 
   /**
@@ -470,8 +466,7 @@ public final class Guard {
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
     Objects.requireNonNull(function, "function");
-    Body<T, R, RuntimeException> guarded = bound().wrap(function::apply, true, null);
-    return guarded::run;
+    return bound().wrap(function, true, null);
   }
 
   /**
@@ -484,8 +479,8 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
-    Body<Callable<T>, T, Exception> guarded = bound().wrap(Callable::call, false, null);
-    return () -> guarded.run(callable);
+    CheckedFunction<Callable<T>, T> guarded = bound().wrapChecked(Callable::call);
+    return () -> guarded.apply(callable);
   }
 
   /**
@@ -496,8 +491,10 @@ public final class Guard {
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Body<Runnable, Boolean, RuntimeException> guarded = bound().wrap(Guard::runOnce, false, null);
-    return () -> guarded.run(runnable);
+    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, false, null);
+    return () -> {
+      Boolean ignored = guarded.apply(runnable);
+    };
   }
 
   /**
@@ -540,9 +537,8 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Body<Supplier<T>, T, RuntimeException> guarded =
-        bound().wrap(Supplier::get, false, onBlocked);
-    return () -> guarded.run(supplier);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, onBlocked);
+    return () -> guarded.apply(supplier);
   }
 
   /**
@@ -567,10 +563,10 @@ public final class Guard {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(recovery, "recovery");
     Binding bound = bound();
-    Body<Supplier<T>, T, RuntimeException> guarded = bound.wrap(Supplier::get, false, recovery);
+    Function<Supplier<T>, T> guarded = bound.wrap(Supplier::get, false, recovery);
     return () -> {
       try {
-        return guarded.run(supplier);
+        return guarded.apply(supplier);
       } catch (RuntimeException failure) {
         if (bound.recovers(failure)) {
           return recovery.apply(failure);

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Coarse readings come from a cached value that one daemon thread refreshes every {@value
  * #TICK_NANOS} ns; reading a volatile field costs about a nanosecond where a clock read costs
- * tens. The ticker starts on the first coarse read. Should it ever fall behind (a stalled
+ * tens. The ticker starts on the first coarse read and stops after a second without one, so an
+ * idle process spends no CPU on it ({@link AdaptiveTicker}). Should it ever fall behind (a stalled
  * thread), a coarse reading is still never older than the last refresh, and correctness never
  * depends on it: precise reads bypass the cache.
  */
@@ -22,10 +23,16 @@ final class SystemTimeSource implements TimeSource {
 
   private static final long TICK_NANOS = 1_000_000L;
 
-  private volatile long cached = System.nanoTime();
-  private volatile boolean ticking;
+  private final AdaptiveTicker ticker =
+      new AdaptiveTicker(System::nanoTime, SystemTimeSource::daemon, TICK_NANOS, 1000);
 
   private SystemTimeSource() {}
+
+  private static void daemon(Runnable loop) {
+    Thread thread = new Thread(loop, "guard-clock-ticker");
+    thread.setDaemon(true);
+    thread.start();
+  }
 
   @Override
   public long nanoTime() {
@@ -34,28 +41,7 @@ final class SystemTimeSource implements TimeSource {
 
   @Override
   public long coarseNanoTime() {
-    if (!ticking) {
-      startTicker();
-    }
-    return cached;
-  }
-
-  private synchronized void startTicker() {
-    if (ticking) {
-      return;
-    }
-    cached = System.nanoTime();
-    Thread ticker = new Thread(this::tick, "guard-clock-ticker");
-    ticker.setDaemon(true);
-    ticker.start();
-    ticking = true;
-  }
-
-  private void tick() {
-    while (true) {
-      cached = System.nanoTime();
-      LockSupport.parkNanos(TICK_NANOS);
-    }
+    return ticker.read();
   }
 
   @Override

@@ -62,7 +62,8 @@ public interface TimeSource {
   /**
    * Returns the time source backed by the JVM's monotonic clock ({@code System.nanoTime()}) that
    * waits by parking the thread. Its {@link #coarseNanoTime()} serves a value refreshed every
-   * millisecond by one daemon thread, started on the first coarse read; {@link
+   * millisecond by one daemon thread, which runs only while coarse reads happen (it stops after a
+   * second without one and the next read starts it again); {@link
    * #nanoTime()} always reads the clock.
    *
    * @return the shared system time source

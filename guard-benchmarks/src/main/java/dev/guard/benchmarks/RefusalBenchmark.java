@@ -2,6 +2,7 @@ package dev.guard.benchmarks;
 
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
+import dev.guard.api.BlockedException;
 import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
@@ -10,7 +11,9 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import java.time.Duration;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -115,6 +118,89 @@ public class RefusalBenchmark {
   @Benchmark
   public Object resilience4jBreakerOpen(Resilience4jBreakerOpenState state) {
     return state.call();
+  }
+
+  /**
+   * guard's throwing refusal, as most callers meet it: a QPS rule of 0 behind each decorator shape;
+   * the {@code BlockedException} is caught by the caller.
+   */
+  @State(Scope.Benchmark)
+  public static class GuardThrowingState {
+    final Guard closed = Guard.of("bench-refusal-throwing").qps(0).on(GuardEngine.builder().build());
+    final Supplier<Object> supplier = closed.decorate(Calls.BODY);
+    final Function<Object, Object> function = closed.decorateFunction(input -> input);
+    final Callable<Object> callable = closed.decorateCallable(Calls.BODY::get);
+    final Runnable runnable = closed.decorateRunnable(() -> { });
+
+    /** Checks that every shape refuses. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("guard decorate(..) at qps 0", () -> refused(supplier::get));
+      Sanity.requireMostlyRefused("guard decorateFunction(..) at qps 0",
+          () -> refused(() -> function.apply(Calls.ADMITTED)));
+      Sanity.requireMostlyRefused("guard decorateCallable(..) at qps 0", () -> refused(() -> {
+        try {
+          return callable.call();
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(e);
+        }
+      }));
+      Sanity.requireMostlyRefused("guard decorateRunnable(..) at qps 0", () -> refused(() -> {
+        runnable.run();
+        return Calls.ADMITTED;
+      }));
+    }
+
+    private static Object refused(Supplier<Object> call) {
+      try {
+        return call.get();
+      } catch (BlockedException refusal) {
+        return Calls.REFUSED;
+      }
+    }
+  }
+
+  /** {@code decorate(body).get()} throws {@code FlowBlockedException}, which is caught. */
+  @Benchmark
+  public Object guardThrowingSupplier(GuardThrowingState state) {
+    try {
+      return state.supplier.get();
+    } catch (BlockedException refused) {
+      return Calls.REFUSED;
+    }
+  }
+
+  /** {@code decorateFunction(fn).apply(x)} throws, and the refusal is caught. */
+  @Benchmark
+  public Object guardThrowingFunction(GuardThrowingState state) {
+    try {
+      return state.function.apply(Calls.ADMITTED);
+    } catch (BlockedException refused) {
+      return Calls.REFUSED;
+    }
+  }
+
+  /** {@code decorateCallable(c).call()} throws, and the refusal is caught. */
+  @Benchmark
+  public Object guardThrowingCallable(GuardThrowingState state) throws Exception {
+    try {
+      return state.callable.call();
+    } catch (BlockedException refused) {
+      return Calls.REFUSED;
+    }
+  }
+
+  /** {@code decorateRunnable(r).run()} throws, and the refusal is caught. */
+  @Benchmark
+  public Object guardThrowingRunnable(GuardThrowingState state) {
+    try {
+      state.runnable.run();
+      return Calls.ADMITTED;
+    } catch (BlockedException refused) {
+      return Calls.REFUSED;
+    }
   }
 
 

@@ -30,30 +30,28 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Handles are immutable and thread-safe: the setting methods return a new handle for the same
  * resource. Keep a handle per call site; resolving it again costs a name lookup. Calls through
- * {@link #call}, {@link #callWith} and {@link #callOrElse} reuse a per-thread entry object and
- * allocate nothing; {@link #enter} and {@link #enterAsync} create an entry the caller holds.
+ * {@link #call}, {@link #callWith}, {@link #callOrElse} and {@link #callChecked} reuse a per-thread
+ * entry object and allocate nothing; {@link #enter} and {@link #enterAsync} create an entry the caller holds.
  */
 public final class GuardedResource {
 
   /**
-   * Code run under a resource, applied to an input the caller passes per call, so that the caller
-   * needs no capturing lambda: {@code orders.call(request, orderService::create)}.
+   * Code run under a resource that may throw checked exceptions, for {@link #callChecked}.
    *
    * @param <I> the input type
    * @param <T> the result type
-   * @param <X> what the code may throw ({@link RuntimeException} for plain functions)
    */
   @FunctionalInterface
-  public interface Body<I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> {
+  public interface CheckedFunction<I extends @Nullable Object, T extends @Nullable Object> {
 
     /**
      * Runs the protected code.
      *
      * @param input the caller's input
      * @return the result
-     * @throws X what the code throws
+     * @throws Exception what the code throws
      */
-    T run(I input) throws X;
+    T apply(I input) throws Exception;
   }
 
   private final EngineCore core;
@@ -213,21 +211,22 @@ public final class GuardedResource {
   }
 
   /**
-   * Runs {@code body} on {@code input} under the resource. Exceptions of the body pass through as
-   * the same instance and count as business errors.
+   * Runs {@code body} on {@code input} under the resource, so the caller needs no capturing
+   * lambda: {@code orders.call(request, orderService::create)}. Exceptions of the body pass
+   * through as the same instance and count as business errors.
    *
    * @param input the body's input
    * @param body the protected code
    * @param <I> the input type
    * @param <T> the result type
-   * @param <X> what the body throws
    * @return the body's result
    * @throws BlockedException if a rule refused the call (the body did not run)
-   * @throws X what the body throws
    */
-  public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T call(
-      I input, Body<I, T, X> body) throws X {
-    return run(core.enter(site, true, null), input, body);
+  public <I extends @Nullable Object, T extends @Nullable Object> T call(
+      I input, Function<? super I, ? extends T> body) {
+    CallEntry entry = core.enter(site, true, null);
+    throwIfRefused(entry);
+    return runAdmitted(entry, input, body);
   }
 
   /**
@@ -239,14 +238,14 @@ public final class GuardedResource {
    * @param body the protected code
    * @param <I> the input type
    * @param <T> the result type
-   * @param <X> what the body throws
    * @return the body's result
    * @throws BlockedException if a rule refused the call (the body did not run)
-   * @throws X what the body throws
    */
-  public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable> T callWith(
-      @Nullable Object argument, I input, Body<I, T, X> body) throws X {
-    return run(core.enterWithArgument(site, argument), input, body);
+  public <I extends @Nullable Object, T extends @Nullable Object> T callWith(
+      @Nullable Object argument, I input, Function<? super I, ? extends T> body) {
+    CallEntry entry = core.enterWithArgument(site, argument);
+    throwIfRefused(entry);
+    return runAdmitted(entry, input, body);
   }
 
   /**
@@ -258,13 +257,13 @@ public final class GuardedResource {
    * @param onBlocked computes the result of a refused call
    * @param <I> the input type
    * @param <T> the result type
-   * @param <X> what the body throws
    * @return the body's or the fallback's result
-   * @throws X what the body throws
    */
-  public <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
-      T callOrElse(@Nullable Object argument, I input, Body<I, T, X> body,
-          Function<? super BlockedException, ? extends T> onBlocked) throws X {
+  public <I extends @Nullable Object, T extends @Nullable Object> T callOrElse(
+      @Nullable Object argument,
+      I input,
+      Function<? super I, ? extends T> body,
+      Function<? super BlockedException, ? extends T> onBlocked) {
     CallEntry entry = core.enterWithArgument(site, argument);
     BlockedException refused = entry.refusal();
     if (refused != null) {
@@ -273,20 +272,46 @@ public final class GuardedResource {
     return runAdmitted(entry, input, body);
   }
 
-  private <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
-      T run(CallEntry entry, I input, Body<I, T, X> body) throws X {
+  /**
+   * Like {@link #call}, for code that throws checked exceptions; they pass through unchanged.
+   *
+   * @param input the body's input
+   * @param body the protected code
+   * @param <I> the input type
+   * @param <T> the result type
+   * @return the body's result
+   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws Exception what the body throws
+   */
+  public <I extends @Nullable Object, T extends @Nullable Object> T callChecked(
+      I input, CheckedFunction<? super I, ? extends T> body) throws Exception {
+    CallEntry entry = core.enter(site, true, null);
+    throwIfRefused(entry);
+    long use = entry.generation();
+    try {
+      return body.apply(input);
+    } catch (Throwable failure) {
+      if (isError(failure)) {
+        entry.recordError(use, failure);
+      }
+      throw failure;
+    } finally {
+      entry.close(use);
+    }
+  }
+
+  private static void throwIfRefused(CallEntry entry) {
     BlockedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }
-    return runAdmitted(entry, input, body);
   }
 
-  private <I extends @Nullable Object, T extends @Nullable Object, X extends Throwable>
-      T runAdmitted(CallEntry entry, I input, Body<I, T, X> body) throws X {
+  private <I extends @Nullable Object, T extends @Nullable Object> T runAdmitted(
+      CallEntry entry, I input, Function<? super I, ? extends T> body) {
     long use = entry.generation();
     try {
-      return body.run(input);
+      return body.apply(input);
     } catch (Throwable failure) {
       if (isError(failure)) {
         entry.recordError(use, failure);

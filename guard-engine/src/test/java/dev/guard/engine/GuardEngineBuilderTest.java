@@ -1,6 +1,6 @@
 package dev.guard.engine;
 
-import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
@@ -27,8 +27,13 @@ class GuardEngineBuilderTest {
   }
 
   @Test
-  void secondWindow_bucketLengthDividingOneSecond_isAccepted() {
-    assertThatCode(() -> GuardEngine.builder().secondWindow(8, Duration.ofSeconds(2))) // 250 ms
-        .doesNotThrowAnyException();
+  void secondWindow_eightBucketsOverTwoSeconds_measuresRatesOverTwoSeconds() {
+    GuardEngine engine = GuardEngine.builder().secondWindow(8, Duration.ofSeconds(2)).build();
+    for (int i = 0; i < 4; i++) {
+      engine.enter("r").close();
+    }
+
+    // four passes within the window read as 2 per second over its two seconds
+    assertThat(engine.stats("r").passQps()).isEqualTo(2.0);
   }
 }

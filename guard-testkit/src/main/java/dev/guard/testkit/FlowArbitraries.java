@@ -96,9 +96,9 @@ public final class FlowArbitraries {
     Arbitrary<FlowRule> warmUp = Combinators.combine(rates, periods, factors)
         .as((rule, period, factor) -> warmedUp(rule, period, factor));
     Arbitrary<FlowRule> pacing = Combinators.combine(rates, queueing)
-        .as((rule, bound) -> paced(rule, bound, ControlBehavior.PACING));
+        .as((rule, bound) -> paced(rule, bound));
     Arbitrary<FlowRule> both = Combinators.combine(warmUp, queueing)
-        .as((rule, bound) -> paced(rule, bound, ControlBehavior.WARM_UP_PACING));
+        .as((rule, bound) -> paced(rule, bound));
     return Arbitraries.oneOf(List.of(warmUp, pacing, both));
   }
 
@@ -211,11 +211,11 @@ public final class FlowArbitraries {
   }
 
   private static FlowRule warmedUp(FlowRule rule, Duration period, int coldFactor) {
-    return rule.withWarmUp(period, coldFactor).withBehavior(ControlBehavior.WARM_UP);
+    return rule.withWarmUp(period, coldFactor);
   }
 
-  private static FlowRule paced(FlowRule rule, Duration bound, ControlBehavior behavior) {
-    return rule.withMaxQueueingTime(bound).withBehavior(behavior);
+  private static FlowRule paced(FlowRule rule, Duration bound) {
+    return rule.withMaxQueueingTime(bound).withBehavior(ControlBehavior.PACING);
   }
 
   private static ArrivalSchedule fromGaps(List<Long> gaps) {

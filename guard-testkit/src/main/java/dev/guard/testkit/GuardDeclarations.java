@@ -1,6 +1,7 @@
 package dev.guard.testkit;
 
 import dev.guard.Guard;
+import dev.guard.api.rule.WarmUp;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
@@ -30,10 +31,11 @@ final class GuardDeclarations {
       case DIRECT -> { }
     }
     ControlBehavior behavior = rule.behavior();
-    if (behavior == ControlBehavior.WARM_UP || behavior == ControlBehavior.WARM_UP_PACING) {
-      guard = guard.warmUp(rule.warmUpPeriod(), rule.coldFactor());
+    WarmUp warmUp = rule.warmUp();
+    if (warmUp != null) {
+      guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
     }
-    if (behavior == ControlBehavior.PACING || behavior == ControlBehavior.WARM_UP_PACING) {
+    if (behavior == ControlBehavior.PACING) {
       guard = guard.pacing(rule.maxQueueingTime());
     }
     if (!guard.flowRules().equals(List.of(rule))) {

@@ -9,7 +9,7 @@ import dev.guard.engine.Entry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** SEMANTICS A7: prioritized calls borrow a pass from the next bucket and wait for it. */
+/** docs/BEHAVIOUR.md, "Flow rules": prioritized calls borrow a pass from the next bucket and wait for it. */
 class BorrowingScenariosTest {
 
   private static String prioritized(Scenario s) {

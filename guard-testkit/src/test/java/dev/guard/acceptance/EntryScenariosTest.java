@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** SEMANTICS A23 and A25: exit ordering, and what the statistics nodes read. */
+/** Exit ordering, and what the statistics nodes read (docs/BEHAVIOUR.md, "Contexts and entries", "Statistics"). */
 class EntryScenariosTest {
 
   @Test

@@ -10,7 +10,7 @@ import dev.guard.engine.Entry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** SEMANTICS A2 and A3: fast reject on QPS and on concurrency. */
+/** docs/BEHAVIOUR.md, "Flow rules": fast reject on QPS and on concurrency. */
 class FlowScenariosTest {
 
   @Test
@@ -58,5 +58,16 @@ class FlowScenariosTest {
           assertThat(refused.getMessage()).contains("'R'");
           assertThat(refused.getStackTrace()).isEmpty();
         });
+  }
+
+  @Test
+  void qps_belowOnePerSecond_admitsOneCallPerPeriodInsteadOfStarving() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 0.5)));
+
+    assertThat(s.at(0).calls("R", 2)).isEqualTo("PB");
+    assertThat(s.at(1500).calls("R", 1)).isEqualTo("B");
+    assertThat(s.at(2000).calls("R", 2)).isEqualTo("PB");
+    assertThat(s.at(4000).calls("R", 1)).isEqualTo("P");
   }
 }

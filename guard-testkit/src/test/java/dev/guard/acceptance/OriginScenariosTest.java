@@ -9,7 +9,7 @@ import dev.guard.engine.ContextScope;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** SEMANTICS A8 and A9: limitApp per origin, and the RELATE and CHAIN strategies. */
+/** docs/BEHAVIOUR.md, "Flow rules": limitApp per origin, and the RELATE and CHAIN strategies. */
 class OriginScenariosTest {
 
   private static String callFrom(Scenario s, String origin) {

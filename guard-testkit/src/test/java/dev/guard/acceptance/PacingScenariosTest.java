@@ -18,7 +18,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS A5, A6 and Q8 through the engine: pacing and warm-up pacing decisions, written P(w)
+ * Pacing, warm-up pacing and small counts (docs/SHAPING.md) through the engine: pacing and warm-up pacing decisions, written P(w)
  * for a pass after a wait of w ms (P(0) when the call did not wait) and B for a refusal.
  * Simultaneous calls are all decided at one clock value because {@link Scenario} records waits
  * instead of performing them.
@@ -91,7 +91,7 @@ class PacingScenariosTest {
   void warmUpPacing_cold_spacesAtTheColdRate() {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(pacing(10, Duration.ofMillis(500))
-        .withBehavior(ControlBehavior.WARM_UP_PACING).withWarmUp(Duration.ofSeconds(10), 3)));
+        .withBehavior(ControlBehavior.PACING).withWarmUp(Duration.ofSeconds(10), 3)));
 
     assertThat(burst(s.at(0), 3)).isEqualTo("P(0) P(300) B");
     assertThat(burst(s.at(300), 1)).isEqualTo("P(300)");

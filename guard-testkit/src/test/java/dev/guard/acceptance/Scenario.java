@@ -11,7 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Shared set-up of the acceptance scenarios (SEMANTICS 13): a fresh engine on a manual clock,
+ * Shared set-up of the acceptance scenarios (docs/BEHAVIOUR.md): a fresh engine on a manual clock,
  * moved to T0 = 60 000 ms, a multiple of every window length. Sleeps are recorded, not
  * performed, so simultaneous requests are all decided at the same clock value.
  */

@@ -1,6 +1,7 @@
 package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.api.rule.WarmUp;
 
 import dev.guard.Guard;
 import dev.guard.api.BlockedException;
@@ -15,13 +16,13 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS 14.7: reloading a rule list keeps the state of every unchanged rule (warm-up tokens,
+ * docs/BEHAVIOUR.md, "Rules": reloading a rule list keeps the state of every unchanged rule (warm-up tokens,
  * pacing schedule), whatever else changes in the list; a changed rule starts afresh.
  */
 class ShapingReloadTest {
 
   private static final FlowRule WARM_UP =
-      FlowRule.qps("R", 10).withBehavior(ControlBehavior.WARM_UP);
+      FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
   private static final FlowRule PACING = FlowRule.qps("R", 10)
       .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ofMillis(500));
 

@@ -13,7 +13,7 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 
 /**
- * SEMANTICS A4, Q1 and Q2 through the DSL and the engine: bursts of calls at the start of each
+ * Warm-up (docs/SHAPING.md: the cold-start curve, no starvation, cold on first use) through the DSL and the engine: bursts of calls at the start of each
  * second, counting the admitted calls per second. The warm-up rule is declared by {@code
  * Guard.of(..).qps(..).warmUp(..)}; nothing here touches the controller directly.
  */

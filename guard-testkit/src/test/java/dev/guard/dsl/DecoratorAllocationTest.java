@@ -1,7 +1,6 @@
 package dev.guard.dsl;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
@@ -39,7 +38,7 @@ class DecoratorAllocationTest {
     Object bean = Class.forName("java.lang.management.ManagementFactory")
         .getMethod("getThreadMXBean").invoke(null);
     Class<?> extended = Class.forName("com.sun.management.ThreadMXBean");
-    assumeTrue(extended.isInstance(bean), "per-thread allocation counter available");
+    assertThat(extended.isInstance(bean)).as("per-thread allocation counter available").isTrue();
     MethodHandle counter = MethodHandles.publicLookup()
         .findVirtual(extended, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class));
     return counter.bindTo(bean);

@@ -85,15 +85,22 @@ class GuardTest {
   }
 
   @Test
-  void warmUpAndPacing_combine() {
-    Guard both = Guard.of("r").qps(10).warmUp(Duration.ofSeconds(5)).pacing(Duration.ofMillis(200));
+  void warmUpAndPacing_inEitherOrder_paceAtTheColdWarmUpRate() {
+    // cold rate 10 / 3 per second: a burst is spaced 300 ms apart (100 ms when warm)
+    for (Guard paced : List.of(
+        Guard.of("a").qps(10).warmUp(Duration.ofSeconds(10)).pacing(Duration.ofSeconds(1)),
+        Guard.of("b").qps(10).pacing(Duration.ofSeconds(1)).warmUp(Duration.ofSeconds(10)))) {
+      ManualClock burstClock = new ManualClock();
+      Supplier<String> call = paced.on(GuardEngine.builder().clock(burstClock).build())
+          .decorate(() -> "ok");
+      long start = burstClock.nanoTime();
 
-    FlowRule rule = both.flowRules().get(0);
-    assertThat(rule.behavior()).isEqualTo(ControlBehavior.WARM_UP_PACING);
-    assertThat(rule.warmUpPeriod()).isEqualTo(Duration.ofSeconds(5));
-    assertThat(rule.maxQueueingTime()).isEqualTo(Duration.ofMillis(200));
-    assertThat(Guard.of("r").qps(10).pacing(Duration.ZERO).warmUp(Duration.ofSeconds(5))
-        .flowRules().get(0).behavior()).isEqualTo(ControlBehavior.WARM_UP_PACING);
+      call.get();
+      call.get();
+      call.get();
+
+      assertThat(Duration.ofNanos(burstClock.nanoTime() - start)).isEqualTo(Duration.ofMillis(600));
+    }
   }
 
   @Test

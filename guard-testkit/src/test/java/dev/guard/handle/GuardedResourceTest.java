@@ -35,11 +35,11 @@ class GuardedResourceTest {
   }
 
   @Test
-  void call_bodyThrowsCheckedException_passesItThroughAndCountsIt() {
+  void callChecked_bodyThrowsCheckedException_passesItThroughAndCountsIt() {
     GuardedResource files = engine.resource("files");
     IOException failure = new IOException("disk");
 
-    assertThatThrownBy(() -> files.call(failure, e -> {
+    assertThatThrownBy(() -> files.callChecked(failure, e -> {
       throw e;
     })).isSameAs(failure);
     assertThat(engine.stats("files").exceptionQps()).isEqualTo(1.0);

@@ -1,6 +1,7 @@
 package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.api.rule.WarmUp;
 
 import dev.guard.api.BlockedException;
 import dev.guard.api.TimeSource;
@@ -134,7 +135,7 @@ class ShapingProperties {
       @ForAll("origins") long origin) {
     int count = coldFactor + countAboveFactor;
     Recorded r = new Recorded(origin);
-    r.engine.loadRules("R", List.of(FlowRule.qps("R", count).withBehavior(ControlBehavior.WARM_UP)
+    r.engine.loadRules("R", List.of(FlowRule.qps("R", count).withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
         .withWarmUp(Duration.ofSeconds(periodSeconds), coldFactor)));
     r.clock.advanceMillis(60_000 + phaseMs);
     int bound = 2 * periodSeconds + 3;

@@ -33,9 +33,11 @@ class FlowArbitrariesProperties {
   @Property(tries = 200)
   void shapedQpsRules_generated_shapeWithinTheDocumentedRanges(@ForAll("shaped") FlowRule rule) {
     assertThat(rule.grade()).isEqualTo(FlowGrade.QPS);
-    assertThat(rule.behavior()).isNotEqualTo(ControlBehavior.REJECT);
-    assertThat(rule.warmUpPeriod()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
-    assertThat(rule.coldFactor()).isBetween(2, 5);
+    assertThat(rule.warmUp() != null || rule.behavior() == ControlBehavior.PACING).isTrue();
+    if (rule.warmUp() != null) {
+      assertThat(rule.warmUp().period()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
+      assertThat(rule.warmUp().coldFactor()).isBetween(2, 5);
+    }
     assertThat(rule.maxQueueingTime()).isBetween(Duration.ZERO, Duration.ofSeconds(2));
   }
 

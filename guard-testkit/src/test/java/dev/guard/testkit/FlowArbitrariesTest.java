@@ -102,8 +102,8 @@ class FlowArbitrariesTest {
   }
 
   @Test
-  void guards_warmUpSettingsOnAFastRejectRule_rejectedAsNotExpressible() {
-    FlowRule rule = FlowRule.qps("R", 5).withWarmUp(Duration.ofSeconds(3), 4);
+  void guards_queueingBoundOnAFastRejectRule_rejectedAsNotExpressible() {
+    FlowRule rule = FlowRule.qps("R", 5).withMaxQueueingTime(Duration.ofSeconds(3));
 
     assertThatIllegalArgumentException()
         .isThrownBy(() -> GuardDeclarations.declare(rule))

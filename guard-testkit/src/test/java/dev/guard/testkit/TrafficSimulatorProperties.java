@@ -103,7 +103,7 @@ class TrafficSimulatorProperties {
   @Provide
   Arbitrary<Guard> pacedGuards() {
     return FlowArbitraries.guards(FlowArbitraries.shapedQpsRules("R")
-        .filter(rule -> rule.behavior() != ControlBehavior.WARM_UP));
+        .filter(rule -> rule.warmUp() == null || rule.behavior() == ControlBehavior.PACING));
   }
 
   @Provide

@@ -1,13 +1,12 @@
 package dev.guard.api.rule;
 
-/** How a QPS flow rule shapes traffic once the limit is near. */
+/**
+ * How a QPS flow rule admits calls once its rate is reached. The rate itself is the rule's count,
+ * or a warm-up rate when the rule has a {@link WarmUp}: each behaviour works with either.
+ */
 public enum ControlBehavior {
-  /** Refuse at once when the limit is reached. */
+  /** Refuse at once when the rate is reached. */
   REJECT,
-  /** Start at {@code count / coldFactor} when cold and climb to {@code count} over the period. */
-  WARM_UP,
-  /** Space admitted calls {@code 1 / count} seconds apart, queueing up to a bound. */
-  PACING,
-  /** Pacing whose spacing follows the warm-up rate. */
-  WARM_UP_PACING
+  /** Space admitted calls {@code 1 / rate} seconds apart, queueing up to a bound. */
+  PACING
 }

@@ -7,13 +7,15 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable flow-control rule: a QPS or concurrency limit on one resource, optionally scoped to
- * callers ({@code limitApp}), measured on a related resource or entrance ({@code strategy}), and
- * shaped by warm-up or pacing ({@code behavior}).
+ * callers ({@code limitApp}), measured on a related resource or entrance ({@code strategy}), with
+ * a QPS rate that may warm up ({@code warmUp}) and calls either refused or paced once the rate is
+ * reached ({@code behavior}).
  *
  * <pre>{@code
  * FlowRule rule = FlowRule.qps("createOrder", 100)
  *     .withLimitApp("checkout")
- *     .withBehavior(ControlBehavior.WARM_UP);
+ *     .withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
+ *     .withBehavior(ControlBehavior.PACING);
  * }</pre>
  *
  * <p>The constructor validates every field and throws {@link IllegalArgumentException} naming the
@@ -29,9 +31,9 @@ import org.jspecify.annotations.Nullable;
  * @param strategy whose statistics are measured
  * @param refResource the related resource for {@link FlowStrategy#RELATE}, the entrance name for
  *     {@link FlowStrategy#CHAIN}; null for {@link FlowStrategy#DIRECT}
- * @param behavior how traffic is shaped; only {@link ControlBehavior#REJECT} for concurrency
- * @param warmUpPeriod how long a cold resource takes to reach {@code count}; positive
- * @param coldFactor the cold rate is {@code count / coldFactor}; greater than 1
+ * @param behavior refuse or pace once the rate is reached; only {@link ControlBehavior#REJECT}
+ *     for concurrency
+ * @param warmUp how the rate warms up; null for a constant rate (always null for concurrency)
  * @param maxQueueingTime the longest a paced call may wait; zero or positive (zero means strict
  *     spacing: early calls are refused, none waits)
  */
@@ -43,8 +45,7 @@ public record FlowRule(
     FlowStrategy strategy,
     @Nullable String refResource,
     ControlBehavior behavior,
-    Duration warmUpPeriod,
-    int coldFactor,
+    @Nullable WarmUp warmUp,
     Duration maxQueueingTime)
     implements Rule {
 
@@ -53,12 +54,6 @@ public record FlowRule(
 
   /** The {@code limitApp} that applies a rule to origins no other rule of the resource names. */
   public static final String OTHER_APP = "other";
-
-  /** The default warm-up period: 10 seconds. */
-  public static final Duration DEFAULT_WARM_UP_PERIOD = Duration.ofSeconds(10);
-
-  /** The default cold factor: the cold rate is a third of {@code count}. */
-  public static final int DEFAULT_COLD_FACTOR = 3;
 
   /** The default longest wait of a paced call: 500 ms. */
   public static final Duration DEFAULT_MAX_QUEUEING_TIME = Duration.ofMillis(500);
@@ -77,10 +72,6 @@ public record FlowRule(
     limitApp = limitApp.isBlank() ? DEFAULT_APP : limitApp.strip();
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(behavior, "behavior");
-    Checks.positive("warmUpPeriod", warmUpPeriod);
-    if (coldFactor <= 1) {
-      throw Checks.invalid("coldFactor", coldFactor, "must be > 1");
-    }
     Checks.notNegative("maxQueueingTime", maxQueueingTime);
     if (strategy == FlowStrategy.DIRECT) {
       if (refResource != null) {
@@ -93,6 +84,10 @@ public record FlowRule(
     if (grade == FlowGrade.CONCURRENCY && behavior != ControlBehavior.REJECT) {
       throw Checks.invalid(
           "behavior", behavior, "must be REJECT for grade CONCURRENCY (shaping needs a rate)");
+    }
+    if (grade == FlowGrade.CONCURRENCY && warmUp != null) {
+      throw Checks.invalid(
+          "warmUp", warmUp, "must be null for grade CONCURRENCY (warm-up needs a rate)");
     }
   }
 
@@ -113,8 +108,7 @@ public record FlowRule(
         FlowStrategy.DIRECT,
         null,
         ControlBehavior.REJECT,
-        DEFAULT_WARM_UP_PERIOD,
-        DEFAULT_COLD_FACTOR,
+        null,
         DEFAULT_MAX_QUEUEING_TIME);
   }
 
@@ -138,7 +132,7 @@ public record FlowRule(
    */
   public FlowRule withGrade(FlowGrade newGrade) {
     return new FlowRule(resource, newGrade, count, limitApp, strategy, refResource, behavior,
-        warmUpPeriod, coldFactor, maxQueueingTime);
+        warmUp, maxQueueingTime);
   }
 
   /**
@@ -149,7 +143,7 @@ public record FlowRule(
    */
   public FlowRule withCount(double newCount) {
     return new FlowRule(resource, grade, newCount, limitApp, strategy, refResource, behavior,
-        warmUpPeriod, coldFactor, maxQueueingTime);
+        warmUp, maxQueueingTime);
   }
 
   /**
@@ -160,7 +154,7 @@ public record FlowRule(
    */
   public FlowRule withLimitApp(String newLimitApp) {
     return new FlowRule(resource, grade, count, newLimitApp, strategy, refResource, behavior,
-        warmUpPeriod, coldFactor, maxQueueingTime);
+        warmUp, maxQueueingTime);
   }
 
   /**
@@ -172,7 +166,7 @@ public record FlowRule(
    */
   public FlowRule withStrategy(FlowStrategy newStrategy, @Nullable String newRefResource) {
     return new FlowRule(resource, grade, count, limitApp, newStrategy, newRefResource, behavior,
-        warmUpPeriod, coldFactor, maxQueueingTime);
+        warmUp, maxQueueingTime);
   }
 
   /**
@@ -183,19 +177,32 @@ public record FlowRule(
    */
   public FlowRule withBehavior(ControlBehavior newBehavior) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, newBehavior,
-        warmUpPeriod, coldFactor, maxQueueingTime);
+        warmUp, maxQueueingTime);
   }
 
   /**
-   * Returns a copy with another warm-up period and cold factor (the behaviour is unchanged).
+   * Returns a copy whose rate warms up (the behaviour is unchanged).
+   *
+   * @param newWarmUp the warm-up; null for a constant rate
+   * @return the new rule
+   */
+  public FlowRule withWarmUp(@Nullable WarmUp newWarmUp) {
+    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+        newWarmUp, maxQueueingTime);
+  }
+
+  /**
+   * Returns a copy whose rate warms up over {@code newPeriod} with {@code newColdFactor} (the
+   * behaviour is unchanged).
    *
    * @param newPeriod the warm-up period; positive
    * @param newColdFactor the cold factor; greater than 1
    * @return the new rule
+   * @throws IllegalArgumentException if a value is invalid
    */
   public FlowRule withWarmUp(Duration newPeriod, int newColdFactor) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
-        newPeriod, newColdFactor, maxQueueingTime);
+        new WarmUp(newPeriod, newColdFactor), maxQueueingTime);
   }
 
   /**
@@ -206,6 +213,6 @@ public record FlowRule(
    */
   public FlowRule withMaxQueueingTime(Duration newMaxQueueingTime) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
-        warmUpPeriod, coldFactor, newMaxQueueingTime);
+        warmUp, newMaxQueueingTime);
   }
 }

@@ -19,8 +19,7 @@ class FlowRuleTest {
     assertThat(base.strategy()).isEqualTo(FlowStrategy.DIRECT);
     assertThat(base.refResource()).isNull();
     assertThat(base.behavior()).isEqualTo(ControlBehavior.REJECT);
-    assertThat(base.warmUpPeriod()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(base.coldFactor()).isEqualTo(3);
+    assertThat(base.warmUp()).isNull();
     assertThat(base.maxQueueingTime()).isEqualTo(Duration.ofMillis(500));
   }
 
@@ -70,9 +69,19 @@ class FlowRuleTest {
 
   @Test
   void concurrency_withShaping_isRejected() {
-    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withBehavior(ControlBehavior.WARM_UP))
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withBehavior(ControlBehavior.PACING))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("behavior must be REJECT for grade CONCURRENCY");
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withWarmUp(WarmUp.of(Duration.ofSeconds(1))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("warmUp must be null for grade CONCURRENCY");
+  }
+
+  @Test
+  void warmUp_defaultColdFactorIsThree_andInvalidValuesAreNamed() {
+    assertThat(WarmUp.of(Duration.ofSeconds(10))).isEqualTo(new WarmUp(Duration.ofSeconds(10), 3));
+    assertThatThrownBy(() -> WarmUp.of(Duration.ZERO)).hasMessage("warmUpPeriod must be positive, was PT0S");
+    assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(1), 1)).hasMessage("coldFactor must be > 1, was 1");
   }
 
   @Test

@@ -7,7 +7,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Records what happens to a call on every node that measures it (SEMANTICS 3.7): the resource-wide
+ * Records what happens to a call on every node that measures it (docs/BEHAVIOUR.md, "Statistics"): the resource-wide
  * node; the per-context node when the call's entry counts on it; the origin node when the caller
  * has one; and the engine's inbound node for {@link EntryType#IN} calls.
  *

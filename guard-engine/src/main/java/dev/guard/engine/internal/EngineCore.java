@@ -318,7 +318,6 @@ public final class EngineCore implements SlotContext {
     if (current == entry || current == null) {
       if (entry.tryMarkExited()) {
         complete(entry);
-        entry.dropArgument();
         pop(entry);
       }
       return;
@@ -343,17 +342,18 @@ public final class EngineCore implements SlotContext {
             + " was open; every entry of the context has been exited");
   }
 
+  /** Records an exit; the entry lets go of a held argument however it exited. */
   private void complete(CallEntry entry) {
-    if (!entry.resource.tracked()) {
-      return;
+    if (entry.resource.tracked()) {
+      entry.completedAt(nowMs());
+      statistics.complete(entry);
+      try {
+        entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
+      } catch (RuntimeException unexpected) {
+        reportInternalError(entry.resource(), unexpected);
+      }
     }
-    entry.completedAt(nowMs());
-    statistics.complete(entry);
-    try {
-      entry.chain.exit(entry);
-    } catch (RuntimeException unexpected) {
-      reportInternalError(entry.resource(), unexpected);
-    }
+    entry.dropArgument();
   }
 
   private static void pop(CallEntry entry) {

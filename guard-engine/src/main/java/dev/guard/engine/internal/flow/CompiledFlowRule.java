@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One flow rule ready to decide calls: its controller (whose state survives reloads of an equal
- * rule), its preallocated refusal, and node selection (SEMANTICS 5.4).
+ * rule), its preallocated refusal, and node selection (docs/BEHAVIOUR.md, "Flow rules").
  *
  * <p>Node selection: the rule applies to a call when its {@code limitApp} is {@code default}, equals
  * the call's origin, or is {@code other} and no rule of the resource names the origin. It then

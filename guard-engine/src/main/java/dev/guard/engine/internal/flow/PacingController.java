@@ -3,12 +3,14 @@ package dev.guard.engine.internal.flow;
 import java.time.Duration;
 
 /**
- * Pacing (leaky bucket with a queue bound, RATE_LIMITER): admitted calls are spaced {@code 1 /
- * count} seconds apart per permit, and a call that would have to wait longer than {@code
- * maxQueueingTime} is refused at once.
+ * Pacing (leaky bucket with a queue bound): admitted calls are spaced {@code 1 / r} seconds apart
+ * per permit, where {@code r} is the rate of a {@link RateSource} (the rule's count, or a warm-up
+ * rate: {@code count / coldFactor} when cold, {@code count} when warm), and a call that would have
+ * to wait longer than {@code maxQueueingTime} is refused at once. Example (count 10, warm-up 10 s,
+ * factor 3): cold spacing 300 ms, warm 100 ms.
  *
- * <p>A call asking for {@code permits} costs {@code round(1e9 · permits / count)} nanoseconds of
- * the schedule; {@link PacingSchedule} describes the reservation and its invariants. A burst of
+ * <p>A call asking for {@code permits} costs {@code round(1e9 · permits / r)} nanoseconds of the
+ * schedule; {@link PacingSchedule} describes the reservation and its invariants. A burst of
  * simultaneous calls therefore receives waits {@code 0, cost, 2·cost, …} up to {@code
  * maxQueueingTime} inclusive, and the rest are refused. An idle period gives no credit beyond
  * "pass now". The node's statistics are not consulted and {@code prioritized} is ignored.
@@ -31,22 +33,22 @@ import java.time.Duration;
  *
  * <p>Thread-safe and lock-free; a decision allocates nothing.
  */
-public final class PacingController implements TrafficShapingController {
+final class PacingController implements TrafficShapingController {
 
-  private final double count;
+  private final RateSource rate;
   private final long maxQueueingNanos;
   private final PacingSchedule schedule = new PacingSchedule();
 
   /**
    * Creates a pacing controller.
    *
-   * @param count permits per second; finite and {@code >= 0} (0 refuses every call)
+   * @param rate the rate source
    * @param maxQueueingTime the longest a call may wait; zero or positive
    * @throws IllegalArgumentException if a value is out of range
    * @throws NullPointerException if {@code maxQueueingTime} is null
    */
-  public PacingController(double count, Duration maxQueueingTime) {
-    this.count = ShapingChecks.count(count);
+  PacingController(RateSource rate, Duration maxQueueingTime) {
+    this.rate = rate;
     this.maxQueueingNanos =
         ShapingChecks.cappedNanos(ShapingChecks.notNegative("maxQueueingTime", maxQueueingTime));
   }
@@ -61,25 +63,31 @@ public final class PacingController implements TrafficShapingController {
     if (permits <= 0) {
       return Decision.PASS;
     }
-    if (count <= 0) {
+    if (rate.count() <= 0) {
       return Decision.BLOCK;
     }
-    return schedule.reserve(ShapingChecks.spacingNanos(permits, count), maxQueueingNanos, nowNanos);
+    long cost = ShapingChecks.spacingNanos(permits, rate.rate(node, nowMs));
+    return schedule.reserve(cost, maxQueueingNanos, nowNanos);
   }
 
   /**
    * {@inheritDoc}
    *
-   * <p>Moves the schedule back by the call's cost. When the abandoned slot was the latest one (a
-   * single abandoned waiter, or the last of a queue) the schedule is exactly as if the call had
-   * never been made. When later calls already hold slots, the next new caller takes over the freed
+   * <p>Moves the schedule back by the call's cost at the current rate (a warm-up rate changes at
+   * most once a second, so this is normally the cost that was reserved). When the abandoned slot
+   * was the latest one (a single abandoned waiter, or the last of a queue) the schedule is exactly
+   * as if the call had never been made. When later calls already hold slots, the next new caller takes over the freed
    * capacity and may be admitted at the same instant as the last queued call: the rate over the
    * queue stays within {@code count}, but that one pair of calls is closer than the spacing.
    */
   @Override
   public void cancel(long decision, int permits) {
-    if (decision > 0 && permits > 0 && count > 0) {
-      schedule.release(ShapingChecks.spacingNanos(permits, count));
+    if (decision > 0 && permits > 0 && rate.count() > 0) {
+      schedule.release(ShapingChecks.spacingNanos(permits, rate.lastRate()));
     }
+  }
+
+  RateSource rate() {
+    return rate;
   }
 }

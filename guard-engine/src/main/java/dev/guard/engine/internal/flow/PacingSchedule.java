@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The schedule of a pacing controller: the engine time, in nanoseconds, at which the most recently
- * admitted call goes (or went) through. Shared by {@link PacingController} and {@link
- * WarmUpPacingController}, which differ only in how they price a call.
+ * admitted call goes (or went) through. The {@link PacingController} prices each call from its
+ * rate source.
  *
  * <p><b>Reserve.</b> A call costing {@code cost} ns, decided at {@code now} with {@code latest}
  * the latest slot:

@@ -1,6 +1,5 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -75,7 +74,7 @@ final class PassBudget {
    * arrived): it refuses even calls that ask for no permits, as reading the window would.
    */
   private static final class Epoch {
-    final @Nullable StatisticNode node;
+    final @Nullable FlowMetrics node;
     final long startMs;
     final long endMs;
     final long tagBits;
@@ -84,7 +83,7 @@ final class PassBudget {
     volatile long pool;
     volatile boolean spent;
 
-    Epoch(@Nullable StatisticNode node, double limit, long startMs, long endMs, long tag,
+    Epoch(@Nullable FlowMetrics node, double limit, long startMs, long endMs, long tag,
         long budget) {
       this.node = node;
       this.limit = limit;
@@ -126,7 +125,7 @@ final class PassBudget {
    * @param nowMs engine time in milliseconds
    * @return {@link #ADMITTED}, {@link #REFUSED} or {@link #UNBUDGETED}
    */
-  int acquire(StatisticNode node, double limit, int permits, long nowMs) {
+  int acquire(FlowMetrics node, double limit, int permits, long nowMs) {
     Epoch current = epoch;
     if (nowMs >= current.endMs || current.node != node || current.limit != limit) {
       current = roll(current, node, limit, nowMs);
@@ -230,7 +229,7 @@ final class PassBudget {
   }
 
   /** Installs the epoch of {@code nowMs}'s bucket; null when the node's window can't be budgeted. */
-  private @Nullable Epoch roll(Epoch seen, StatisticNode node, double limit, long nowMs) {
+  private @Nullable Epoch roll(Epoch seen, FlowMetrics node, double limit, long nowMs) {
     WindowGeometry geometry = node.secondGeometry();
     if (geometry.intervalMs() != 1000) {
       return null;

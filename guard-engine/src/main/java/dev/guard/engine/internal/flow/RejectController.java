@@ -1,70 +1,120 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowGrade;
-import dev.guard.engine.internal.stat.StatisticNode;
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Fast reject: pass while {@code used + permits <= count}, where {@code used} is {@code
- * ⌊passQps⌋} for QPS rules and the live concurrency for concurrency rules. A prioritized QPS call
- * over the limit may instead borrow a pass from the next bucket of the selected node's window if
- * that bucket starts within the occupy timeout and, once the oldest bucket slides out, the window
- * would hold no more than {@code count} passes including everything already borrowed. The
- * controller only decides; the flow slot registers the borrowed pass and waits.
+ * Fast reject at the rate of a {@link RateSource} (the rule's count, or a warm-up rate), or on the
+ * live concurrency for concurrency rules.
  *
- * <p>A QPS rule that measures every call of its resource (DIRECT, {@code limitApp} default) decides
- * from a {@link PassBudget} instead of reading the window on every call: the same decisions, but a
- * decision touches only the calling thread's cell, so threads on one resource do not pass the
- * window's counters between cores, and admissions within a bucket never exceed the limit.
+ * <p><b>Decision</b>, with {@code r} the current rate (the count for concurrency rules) and
+ * {@code used} = {@code ⌊passQps⌋} of the selected node (its concurrency for concurrency rules):
+ *
+ * <ul>
+ *   <li>{@code permits ≤ 0} passes; {@code count == 0} refuses every other call.
+ *   <li>{@code permits ≤ r} (the usual case): pass iff {@code used + permits ≤ r}, exactly as
+ *       Sentinel (for warm-up, scenario A4 of docs/SHAPING.md: 3 3 3 3 3 4 4 4 5 5 6 7 10 … per
+ *       second for count 10, 10 s, factor 3).
+ *   <li>{@code permits > r} (sparse mode, e.g. a cold warm-up rate or a count below one call per
+ *       second): pass iff the window is empty ({@code used == 0}) and at least {@code permits / r}
+ *       seconds have passed since the previous sparse admission (the first one passes at once). A
+ *       compare-and-set on that admission time lets exactly one of several simultaneous callers
+ *       through. Sentinel admits nothing here, so a rate below one per second starves forever.
+ *   <li>A prioritized QPS call over the limit may borrow a pass from the next bucket of the
+ *       selected node's window if that bucket starts within the occupy timeout and, once the
+ *       oldest bucket slides out, the window would hold no more than {@code r} passes including
+ *       everything already borrowed. The controller only decides; the flow slot registers the
+ *       borrowed pass and waits.
+ * </ul>
+ *
+ * <p>A QPS rule that measures every call of its resource (DIRECT, {@code limitApp} default)
+ * decides the usual case from a {@link PassBudget} instead of reading the window on every call:
+ * the same decisions, but a decision touches only the calling thread's cell, so threads on one
+ * resource do not pass the window's counters between cores, and admissions within a bucket never
+ * exceed the limit. A warm-up rate gives the budget its current value, so the budget is recomputed
+ * when the rate changes.
+ *
+ * <p>Thread-safe and lock-free; a decision allocates nothing (a budget allocates one small object
+ * per bucket).
  */
 final class RejectController implements TrafficShapingController {
 
+  private static final long NEVER = Long.MIN_VALUE;
+
   private final FlowGrade grade;
-  private final double count;
+  private final RateSource rate;
   private final long occupyTimeoutMs;
   private final @Nullable PassBudget budget;
+  private final AtomicLong lastSparseAdmissionNanos = new AtomicLong(NEVER);
 
   /**
    * Creates a controller.
    *
-   * @param grade what {@code count} limits
-   * @param count the limit
+   * @param grade what the rate limits
+   * @param rate the rate source (a constant one for concurrency rules)
    * @param occupyTimeoutMs the longest wait of a prioritized call on a borrowed pass
    * @param budgeted whether QPS decisions may use a {@link PassBudget}: only for rules that
    *     measure every call of their resource on its cluster node
    */
-  RejectController(FlowGrade grade, double count, long occupyTimeoutMs, boolean budgeted) {
+  RejectController(FlowGrade grade, RateSource rate, long occupyTimeoutMs, boolean budgeted) {
     this.grade = grade;
-    this.count = count;
+    this.rate = rate;
     this.occupyTimeoutMs = occupyTimeoutMs;
     this.budget = budgeted && grade == FlowGrade.QPS ? new PassBudget() : null;
   }
 
   @Override
   public long decide(FlowMetrics node, int permits, boolean prioritized, long nowNanos, long nowMs) {
+    if (permits <= 0) {
+      return Decision.PASS;
+    }
+    if (grade == FlowGrade.CONCURRENCY) {
+      return node.concurrency() + permits <= rate.count() ? Decision.PASS : Decision.BLOCK;
+    }
+    double limit = rate.rate(node, nowMs);
     PassBudget passes = budget;
-    if (passes != null && node instanceof StatisticNode) {
-      int taken = passes.acquire((StatisticNode) node, count, permits, nowMs);
+    if (passes != null && permits <= limit) {
+      int taken = passes.acquire(node, limit, permits, nowMs);
       if (taken == PassBudget.ADMITTED) {
         return Decision.PASS;
       }
       if (taken == PassBudget.REFUSED) {
-        return prioritized ? borrow((StatisticNode) node, permits, nowMs) : Decision.BLOCK;
+        return prioritized ? borrow(node, permits, limit, nowMs) : Decision.BLOCK;
       }
     }
-    long used = grade == FlowGrade.QPS ? (long) node.passQps(nowMs) : node.concurrency();
-    if (used + permits <= count) {
-      return Decision.PASS;
+    long used = (long) node.passQps(nowMs);
+    if (permits <= limit) {
+      if (used + permits <= limit) {
+        return Decision.PASS;
+      }
+    } else if (used == 0 && limit > 0) {
+      return admitSparse(permits, limit, nowNanos);
     }
-    if (prioritized && grade == FlowGrade.QPS && node instanceof StatisticNode) {
-      return borrow((StatisticNode) node, permits, nowMs);
+    if (prioritized) {
+      return borrow(node, permits, limit, nowMs);
     }
     return Decision.BLOCK;
   }
 
-  private long borrow(StatisticNode node, int permits, long nowMs) {
-    long waitMs = node.tryOccupyNext(nowMs, permits, count, occupyTimeoutMs);
+  private long borrow(FlowMetrics node, int permits, double limit, long nowMs) {
+    long waitMs = node.tryOccupyNext(nowMs, permits, limit, occupyTimeoutMs);
     return waitMs < occupyTimeoutMs ? Decision.borrowThenPass(waitMs * 1_000_000L) : Decision.BLOCK;
+  }
+
+  private long admitSparse(int permits, double limit, long nowNanos) {
+    long last = lastSparseAdmissionNanos.get();
+    if (last != NEVER && nowNanos - last < ShapingChecks.spacingNanos(permits, limit)) {
+      return Decision.BLOCK;
+    }
+    if (!lastSparseAdmissionNanos.compareAndSet(last, nowNanos)) {
+      return Decision.BLOCK;
+    }
+    PassBudget passes = budget;
+    if (passes != null) {
+      passes.recount(); // this pass did not come from the budget
+    }
+    return Decision.PASS;
   }
 
   @Override
@@ -73,5 +123,9 @@ final class RejectController implements TrafficShapingController {
     if (passes != null) {
       passes.refund(permits, decidedAtMs);
     }
+  }
+
+  RateSource rate() {
+    return rate;
   }
 }

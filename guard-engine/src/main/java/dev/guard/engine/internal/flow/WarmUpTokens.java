@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The "coldness" of a warm-up rule: a token bucket whose fill level sets the rate the rule admits.
- * Shared by {@link WarmUpController} and {@link WarmUpPacingController}.
+ * It is the {@link RateSource} of warm-up rules, for fast reject and for pacing alike.
  *
  * <p><b>Constants.</b> With {@code c = count}, {@code p} the warm-up period in seconds and {@code f
  * = coldFactor}:
@@ -41,12 +41,12 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>No warm-up band ({@code maxToken == warningToken}, when {@code 2·p·c < 1 + f}): the rate
  *       is simply {@code c}. Sentinel divides by zero there and blocks every call.
  *   <li>Rates below one call per second are the controllers' business (see {@link
- *       WarmUpController}); this class only reports the rate.
+ *       RejectController}); this class only reports the rate.
  * </ul>
  *
  * <p>Thread-safe and lock-free; no allocation after construction.
  */
-final class WarmUpTokens {
+final class WarmUpTokens implements RateSource {
 
   private static final long NEVER = Long.MIN_VALUE;
 
@@ -118,6 +118,19 @@ final class WarmUpTokens {
    *
    * @return {@code count} when warm, down to {@code count / coldFactor} when cold
    */
+  @Override
+  public double rate(FlowMetrics node, long nowMs) {
+    if (due(nowMs)) {
+      sync(nowMs, (long) node.previousPassQps(nowMs));
+    }
+    return allowedQps();
+  }
+
+  @Override
+  public double lastRate() {
+    return allowedQps();
+  }
+
   double allowedQps() {
     long rest = storedTokens.get();
     if (rest < warningToken || maxToken == warningToken) {
@@ -142,7 +155,8 @@ final class WarmUpTokens {
     return slope;
   }
 
-  double count() {
+  @Override
+  public double count() {
     return count;
   }
 }

@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A sliding window kept as a ring of {@link MetricBucket}s (SEMANTICS 3.1).
+ * A sliding window kept as a ring of {@link MetricBucket}s (docs/BEHAVIOUR.md, "Statistics").
  *
  * <p>Geometry: {@code sampleCount} buckets of {@code w = bucketLengthMs} milliseconds; {@code w ×
  * sampleCount = interval}. A time {@code t >= 0} falls in the bucket starting at {@code t − (t mod

@@ -5,7 +5,7 @@ package dev.guard.engine.internal.stat;
  * buckets hold {@link MetricEvent#PASS} counts that prioritized calls borrowed from buckets that
  * have not started yet.
  *
- * <p>Deprecation is inverted (SEMANTICS 3.4): a bucket no longer counts once it has started, i.e.
+ * <p>Deprecation is inverted (docs/BEHAVIOUR.md, "Flow rules"): a bucket no longer counts once it has started, i.e.
  * it is deprecated at {@code t} iff {@code t >= start}. Sums at {@code t} therefore cover exactly
  * the buckets that start strictly after {@code t}: the passes still waiting to arrive.
  */

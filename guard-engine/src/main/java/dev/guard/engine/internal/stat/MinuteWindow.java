@@ -3,7 +3,7 @@ package dev.guard.engine.internal.stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The minute-level window of a {@link StatisticNode} (SEMANTICS 3.5: 60 buckets of 1 s), kept as a
+ * The minute-level window of a {@link StatisticNode} (60 buckets of 1 s), kept as a
  * roll-up of the node's second-level window instead of being written on every event.
  *
  * <p>Roll-up: events are recorded only in the second-level ring. When that ring resets a stale
@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * sixty whole seconds that end with the second of {@code now}; the previous second is the one
  * before it.
  *
- * <p>Borrowed passes (SEMANTICS 3.4): the minute window counts a borrowed pass at the time it was
+ * <p>Borrowed passes (docs/BEHAVIOUR.md, "Flow rules"): the minute window counts a borrowed pass at the time it was
  * borrowed. The borrowing call records it as OCCUPIED_PASS in the second-level bucket of that time,
  * and {@link MetricBucket#minuteCount} counts OCCUPIED_PASS as PASS. When the borrowed bucket
  * starts, the pre-filled PASS is also recorded as "arrived" ({@link MetricBucket#addArrivedPass}),

@@ -3,7 +3,7 @@ package dev.guard.engine.internal.stat;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A second-level window that prioritized calls may borrow from (SEMANTICS 3.4): a main {@link
+ * A second-level window that prioritized calls may borrow from (docs/BEHAVIOUR.md, "Flow rules"): a main {@link
  * BucketRing} plus a {@link FutureBucketRing} of borrowed passes.
  *
  * <p>A borrowing call registers its permits with {@link #addWaiting} on the future bucket that
@@ -92,7 +92,7 @@ public final class OccupiableBucketRing extends BucketRing {
 
   /**
    * Decides whether {@code permits} more passes may be borrowed from an upcoming bucket, and how
-   * long the borrowing call would wait (SEMANTICS 5.5, for any geometry).
+   * long the borrowing call would wait (for any geometry).
    *
    * <p>With bucket length {@code w} and interval {@code I}, the window may hold {@code maxCount =
    * threshold × I / 1000} passes. The candidates are the ends of the current bucket and of the

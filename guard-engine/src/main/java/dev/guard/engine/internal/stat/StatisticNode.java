@@ -5,7 +5,7 @@ import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The statistics of one node (SEMANTICS 3.5): a second-level {@link OccupiableBucketRing} for
+ * The statistics of one node (docs/BEHAVIOUR.md, "Statistics"): a second-level {@link OccupiableBucketRing} for
  * rates, a minute-level {@link MinuteWindow} of 60 × 1 s for totals and previous-second counts,
  * and a live concurrency gauge.
  *
@@ -69,6 +69,7 @@ public class StatisticNode implements FlowMetrics {
   }
 
   /** {@return the geometry of the second-level window} */
+  @Override
   public WindowGeometry secondGeometry() {
     return second.geometry();
   }
@@ -275,6 +276,7 @@ public class StatisticNode implements FlowMetrics {
    * @param occupyTimeoutMs the longest acceptable wait in milliseconds
    * @return the wait in milliseconds, or {@code occupyTimeoutMs} to refuse
    */
+  @Override
   public long tryOccupyNext(long nowMs, int permits, double threshold, long occupyTimeoutMs) {
     return second.tryOccupyNext(nowMs, permits, threshold, occupyTimeoutMs);
   }

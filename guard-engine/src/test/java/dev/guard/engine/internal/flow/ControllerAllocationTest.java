@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.engine.internal.stat.StatisticNode;
@@ -43,7 +42,7 @@ class ControllerAllocationTest {
     Object bean = Class.forName("java.lang.management.ManagementFactory")
         .getMethod("getThreadMXBean").invoke(null);
     Class<?> extended = Class.forName("com.sun.management.ThreadMXBean");
-    assumeTrue(extended.isInstance(bean), "per-thread allocation counter available");
+    assertThat(extended.isInstance(bean)).as("per-thread allocation counter available").isTrue();
     MethodHandle counter = MethodHandles.publicLookup()
         .findVirtual(extended, "getCurrentThreadAllocatedBytes", MethodType.methodType(long.class));
     return counter.bindTo(bean);
@@ -91,7 +90,7 @@ class ControllerAllocationTest {
   void warmUpDecide_steadyState_allocatesNothing() throws Throwable {
     // count 500 from cold: warm within the bucket phase, then 500 of every 1000 calls pass
     long allocated =
-        allocatedWhileDeciding(() -> new WarmUpController(500, Duration.ofSeconds(10), 3));
+        allocatedWhileDeciding(() -> TestControllers.warmUp(500, Duration.ofSeconds(10), 3));
 
     assertThat(allocated).isZero();
   }
@@ -101,7 +100,7 @@ class ControllerAllocationTest {
     // count 2 < coldFactor 3: the cold rate is below one per second (sparse admissions), and the
     // long period keeps it there for the whole run
     long allocated =
-        allocatedWhileDeciding(() -> new WarmUpController(2, Duration.ofSeconds(20_000), 3));
+        allocatedWhileDeciding(() -> TestControllers.warmUp(2, Duration.ofSeconds(20_000), 3));
 
     assertThat(allocated).isZero();
   }
@@ -109,7 +108,7 @@ class ControllerAllocationTest {
   @Test
   void pacingDecide_steadyState_allocatesNothing() throws Throwable {
     long allocated =
-        allocatedWhileDeciding(() -> new PacingController(300, Duration.ofMillis(20)));
+        allocatedWhileDeciding(() -> TestControllers.pacing(300, Duration.ofMillis(20)));
 
     assertThat(allocated).isZero();
   }
@@ -117,7 +116,7 @@ class ControllerAllocationTest {
   @Test
   void warmUpPacingDecide_steadyState_allocatesNothing() throws Throwable {
     long allocated = allocatedWhileDeciding(
-        () -> new WarmUpPacingController(300, Duration.ofSeconds(10), 3, Duration.ofMillis(20)));
+        () -> TestControllers.warmUpPacing(300, Duration.ofSeconds(10), 3, Duration.ofMillis(20)));
 
     assertThat(allocated).isZero();
   }
@@ -125,7 +124,7 @@ class ControllerAllocationTest {
   @Test
   void budgetedRejectDecide_allocatesOneSmallEpochPerBucketOnly() throws Throwable {
     long allocated = allocatedWhileDeciding(
-        () -> new RejectController(FlowGrade.QPS, 300, 500, true));
+        () -> TestControllers.reject(300, true));
 
     long buckets = MEASURED_DECISIONS / WindowGeometry.SECOND_DEFAULT.bucketLengthMs();
     assertThat(allocated).isLessThanOrEqualTo(buckets * 64);

@@ -1,5 +1,7 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.WindowGeometry;
+
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -47,5 +49,15 @@ final class FakeFlowMetrics implements FlowMetrics {
       total += e.getValue();
     }
     return total;
+  }
+
+  @Override
+  public WindowGeometry secondGeometry() {
+    return WindowGeometry.SECOND_DEFAULT;
+  }
+
+  @Override
+  public long tryOccupyNext(long nowMs, int permits, double threshold, long occupyTimeoutMs) {
+    return occupyTimeoutMs; // this fake never lends a future bucket
   }
 }

@@ -20,7 +20,7 @@ class PacingControllerTest {
   private static final long MS = ShapingDriver.NANOS_PER_MS;
 
   private static ShapingDriver pacing(double count, long maxQueueingMs) {
-    return new ShapingDriver(new PacingController(count, Duration.ofMillis(maxQueueingMs)));
+    return new ShapingDriver(TestControllers.pacing(count, Duration.ofMillis(maxQueueingMs)));
   }
 
   private static long waitMs(long ms) {
@@ -126,7 +126,7 @@ class PacingControllerTest {
 
   @Test
   void cancel_latestReservationAbandoned_nextCallerGetsItsSlot() {
-    PacingController controller = new PacingController(10, Duration.ofMillis(500));
+    PacingController controller = TestControllers.pacing(10, Duration.ofMillis(500));
     FakeFlowMetrics node = new FakeFlowMetrics();
     controller.decide(node, 1, false, T0 * MS, T0);
     controller.decide(node, 1, false, T0 * MS, T0);
@@ -140,7 +140,7 @@ class PacingControllerTest {
 
   @Test
   void cancel_earlierReservationAbandoned_nextCallerTakesFreedCapacity() {
-    PacingController controller = new PacingController(10, Duration.ofMillis(500));
+    PacingController controller = TestControllers.pacing(10, Duration.ofMillis(500));
     FakeFlowMetrics node = new FakeFlowMetrics();
     controller.decide(node, 1, false, T0 * MS, T0);
     long abandoned = controller.decide(node, 1, false, T0 * MS, T0);
@@ -155,7 +155,7 @@ class PacingControllerTest {
 
   @Test
   void cancel_passOrBlockDecision_changesNothing() {
-    PacingController controller = new PacingController(10, Duration.ofMillis(100));
+    PacingController controller = TestControllers.pacing(10, Duration.ofMillis(100));
     FakeFlowMetrics node = new FakeFlowMetrics();
     long pass = controller.decide(node, 1, false, T0 * MS, T0);
     controller.decide(node, 1, false, T0 * MS, T0);
@@ -169,7 +169,7 @@ class PacingControllerTest {
 
   @Test
   void decide_threadsRacingAtOneInstant_getDistinctSlotsUpToTheBound() throws Exception {
-    PacingController controller = new PacingController(100, Duration.ofMillis(500));
+    PacingController controller = TestControllers.pacing(100, Duration.ofMillis(500));
     ConcurrentLinkedQueue<Long> decisions = new ConcurrentLinkedQueue<>();
     runConcurrently(8, 50, () -> decisions.add(
         controller.decide(new FakeFlowMetrics(), 1, false, T0 * MS, T0)));
@@ -184,14 +184,14 @@ class PacingControllerTest {
 
   @Test
   void constructor_negativeQueueingTime_throwsNamingTheOption() {
-    assertThatThrownBy(() -> new PacingController(1, Duration.ofMillis(-1)))
+    assertThatThrownBy(() -> TestControllers.pacing(1, Duration.ofMillis(-1)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maxQueueingTime must not be negative, was PT-0.001S");
   }
 
   @Test
   void constructor_nanCount_throwsNamingTheValue() {
-    assertThatThrownBy(() -> new PacingController(Double.NaN, Duration.ZERO))
+    assertThatThrownBy(() -> TestControllers.pacing(Double.NaN, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("count must be finite and >= 0, was NaN");
   }

@@ -17,7 +17,7 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 
 /**
- * Pacing invariants for {@link PacingController} and {@link WarmUpPacingController}: consecutive
+ * Pacing invariants for {@link PacingController} and {@link PacingController}: consecutive
  * admitted calls (admission time = decision time + wait) are never closer than {@code 1 / count}
  * (within 1 ns of rounding), and no admitted call waits longer than {@code maxQueueingTime}; also
  * when several simulated threads decide at the same instant or on stale clock readings.
@@ -66,7 +66,7 @@ class PacingProperties {
       @ForAll("bursts") List<Burst> bursts,
       @ForAll @LongRange(min = 0, max = 1L << 50) long startNanos) {
     ShapingDriver driver =
-        new ShapingDriver(new PacingController(count, Duration.ofMillis(maxQueueingMs)));
+        new ShapingDriver(TestControllers.pacing(count, Duration.ofMillis(maxQueueingMs)));
 
     assertSpacedAndBounded(runBursts(driver, bursts, startNanos), count, maxQueueingMs);
   }
@@ -79,7 +79,7 @@ class PacingProperties {
       @ForAll @LongRange(min = 0, max = 3000) long maxQueueingMs,
       @ForAll("bursts") List<Burst> bursts,
       @ForAll @LongRange(min = 0, max = 1L << 50) long startNanos) {
-    ShapingDriver driver = new ShapingDriver(new WarmUpPacingController(
+    ShapingDriver driver = new ShapingDriver(TestControllers.warmUpPacing(
         count, Duration.ofSeconds(periodSeconds), coldFactor, Duration.ofMillis(maxQueueingMs)));
 
     assertSpacedAndBounded(runBursts(driver, bursts, startNanos), count, maxQueueingMs);
@@ -92,7 +92,7 @@ class PacingProperties {
       @ForAll("steps") List<Step> steps,
       @ForAll @LongRange(min = 0, max = 1L << 50) long startNanos) {
     ShapingDriver driver =
-        new ShapingDriver(new PacingController(count, Duration.ofMillis(maxQueueingMs)));
+        new ShapingDriver(TestControllers.pacing(count, Duration.ofMillis(maxQueueingMs)));
 
     assertSpacedAndBounded(runThreads(driver, steps, startNanos), count, maxQueueingMs);
   }
@@ -104,7 +104,7 @@ class PacingProperties {
       @ForAll @LongRange(min = 0, max = 3000) long maxQueueingMs,
       @ForAll("steps") List<Step> steps,
       @ForAll @LongRange(min = 0, max = 1L << 50) long startNanos) {
-    ShapingDriver driver = new ShapingDriver(new WarmUpPacingController(
+    ShapingDriver driver = new ShapingDriver(TestControllers.warmUpPacing(
         count, Duration.ofSeconds(5), coldFactor, Duration.ofMillis(maxQueueingMs)));
 
     assertSpacedAndBounded(runThreads(driver, steps, startNanos), count, maxQueueingMs);

@@ -65,8 +65,8 @@ class PassBudgetProperties {
       @ForAll("geometries") WindowGeometry geometry,
       @ForAll long startMs) {
     long origin = Math.floorMod(startMs, 1_000_000_000L);
-    Driver budgeted = new Driver(new RejectController(FlowGrade.QPS, count, 500, true), geometry);
-    Driver reading = new Driver(new RejectController(FlowGrade.QPS, count, 500, false), geometry);
+    Driver budgeted = new Driver(TestControllers.reject(count, true), geometry);
+    Driver reading = new Driver(TestControllers.reject(count, false), geometry);
 
     long now = origin;
     List<Long> budgetedDecisions = new ArrayList<>();
@@ -91,8 +91,8 @@ class PassBudgetProperties {
       @ForAll long startMs) {
     long origin = Math.floorMod(startMs, 1_000_000_000L);
     Duration period = Duration.ofSeconds(periodSeconds);
-    Driver budgeted = new Driver(new WarmUpController(count, period, coldFactor, true), geometry);
-    Driver reading = new Driver(new WarmUpController(count, period, coldFactor, false), geometry);
+    Driver budgeted = new Driver(TestControllers.warmUp(count, period, coldFactor, true), geometry);
+    Driver reading = new Driver(TestControllers.warmUp(count, period, coldFactor, false), geometry);
 
     long now = origin;
     for (Call call : calls) {

@@ -1,5 +1,7 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.WindowGeometry;
+
 /** Node statistics fixed by the test, for decisions on given values (Sentinel's stubbed node). */
 final class StubFlowMetrics implements FlowMetrics {
 
@@ -24,5 +26,15 @@ final class StubFlowMetrics implements FlowMetrics {
   @Override
   public long concurrency() {
     return 0;
+  }
+
+  @Override
+  public WindowGeometry secondGeometry() {
+    return WindowGeometry.SECOND_DEFAULT;
+  }
+
+  @Override
+  public long tryOccupyNext(long nowMs, int permits, double threshold, long occupyTimeoutMs) {
+    return occupyTimeoutMs; // this fake never lends a future bucket
   }
 }

@@ -17,7 +17,7 @@ class WarmUpControllerTest {
 
   private static ShapingDriver warmUp(double count, int periodSeconds, int coldFactor) {
     return new ShapingDriver(
-        new WarmUpController(count, Duration.ofSeconds(periodSeconds), coldFactor));
+        TestControllers.warmUp(count, Duration.ofSeconds(periodSeconds), coldFactor));
   }
 
   @Test
@@ -30,7 +30,7 @@ class WarmUpControllerTest {
   @Test
   void decide_a4TwelveCallsEachSecond_tokensAfterSyncMatchSentinel() {
     ShapingDriver driver = warmUp(10, 10, 3);
-    WarmUpTokens tokens = ((WarmUpController) driver.controller).tokens();
+    WarmUpTokens tokens = TestControllers.tokensOf(driver.controller);
     List<Long> afterSync = new ArrayList<>();
     for (int k = 0; k < 16; k++) {
       driver.admitted(T0 + k * 1000L, 12);
@@ -44,7 +44,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_a4bStubbedNode_blocksPassesThenSettlesBelowWarningLine() {
-    WarmUpController controller = new WarmUpController(10, Duration.ofSeconds(10), 3);
+    RejectController controller = TestControllers.warmUp(10, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(8, 1);
 
     long first = controller.decide(node, 1, false, T0 * NS, T0);
@@ -54,7 +54,7 @@ class WarmUpControllerTest {
     for (long ms = T0 + 100; ms <= T0 + 10_000; ms += 100) {
       controller.decide(node, 1, false, ms * NS, ms);
     }
-    long settled = controller.tokens().storedTokens();
+    long settled = TestControllers.tokensOf(controller).storedTokens();
     node.passQps = 8;
     long atEight = controller.decide(node, 1, false, (T0 + 10_000) * NS, T0 + 10_000);
     node.passQps = 10;
@@ -146,7 +146,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_batchLargerThanColdRate_isAdmittedSparsely() {
-    WarmUpController controller = new WarmUpController(10, Duration.ofSeconds(10), 3);
+    RejectController controller = TestControllers.warmUp(10, Duration.ofSeconds(10), 3);
     FakeFlowMetrics node = new FakeFlowMetrics();
 
     long first = controller.decide(node, 5, false, T0 * NS, T0);
@@ -161,7 +161,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_sparseModeWithNonEmptyWindow_blocks() {
-    WarmUpController controller = new WarmUpController(2, Duration.ofSeconds(10), 3);
+    RejectController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(1, 0);
 
     assertThat(controller.decide(node, 1, false, T0 * NS, T0)).isEqualTo(Decision.BLOCK);
@@ -169,7 +169,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_threadsRacingInSparseMode_admitExactlyOne() throws Exception {
-    WarmUpController controller = new WarmUpController(2, Duration.ofSeconds(10), 3);
+    RejectController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(0, 0); // the window never shows the passes
     AtomicInteger admitted = new AtomicInteger();
 
@@ -191,7 +191,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_zeroPermits_passes() {
-    WarmUpController controller = new WarmUpController(0, Duration.ofSeconds(10), 3);
+    RejectController controller = TestControllers.warmUp(0, Duration.ofSeconds(10), 3);
 
     assertThat(controller.decide(new FakeFlowMetrics(), 0, false, T0 * NS, T0))
         .isEqualTo(Decision.PASS);

@@ -11,16 +11,16 @@ class WarmUpPacingControllerTest {
   private static final long T0 = 60_000L;
   private static final long MS = ShapingDriver.NANOS_PER_MS;
 
-  private static WarmUpPacingController controller(double count, long maxQueueingMs) {
-    return new WarmUpPacingController(
+  private static PacingController controller(double count, long maxQueueingMs) {
+    return TestControllers.warmUpPacing(
         count, Duration.ofSeconds(10), 3, Duration.ofMillis(maxQueueingMs));
   }
 
   /** Drains the tokens below the warning line as A4b does (previous second: 10 passes). */
-  private static StubFlowMetrics warmed(WarmUpPacingController controller, long untilMs) {
+  private static StubFlowMetrics warmed(PacingController controller, long untilMs) {
     StubFlowMetrics node = new StubFlowMetrics(0, 10);
     for (long ms = untilMs - 10_000; ms < untilMs; ms += 1000) {
-      controller.tokens().sync(ms, 10);
+      TestControllers.tokensOf(controller).sync(ms, 10);
     }
     return node;
   }
@@ -42,19 +42,19 @@ class WarmUpPacingControllerTest {
 
   @Test
   void decide_tokensBelowWarningLine_spacesCallsHundredMs() {
-    WarmUpPacingController controller = controller(10, 500);
+    PacingController controller = controller(10, 500);
     StubFlowMetrics node = warmed(controller, T0);
 
     long first = controller.decide(node, 1, false, T0 * MS, T0);
     long second = controller.decide(node, 1, false, T0 * MS, T0);
 
-    assertThat(controller.tokens().storedTokens()).isLessThan(controller.tokens().warningToken());
+    assertThat(TestControllers.tokensOf(controller).storedTokens()).isLessThan(TestControllers.tokensOf(controller).warningToken());
     assertThat(new long[] {first, second}).containsExactly(Decision.PASS, 100 * MS);
   }
 
   @Test
   void decide_warmWithTenMsQueue_refusesSecondImmediateCall() {
-    WarmUpPacingController controller = controller(10, 10);
+    PacingController controller = controller(10, 10);
     StubFlowMetrics node = warmed(controller, T0);
 
     long first = controller.decide(node, 1, false, T0 * MS, T0);
@@ -90,8 +90,8 @@ class WarmUpPacingControllerTest {
 
   @Test
   void decide_noWarmUpBand_pacesAtFullRate() {
-    WarmUpPacingController controller =
-        new WarmUpPacingController(1, Duration.ofSeconds(1), 3, Duration.ofSeconds(2));
+    PacingController controller =
+        TestControllers.warmUpPacing(1, Duration.ofSeconds(1), 3, Duration.ofSeconds(2));
     ShapingDriver driver = new ShapingDriver(controller);
 
     assertThat(driver.burst(T0, 3)).containsExactly(0L, 1000 * MS, 2000 * MS);
@@ -99,7 +99,7 @@ class WarmUpPacingControllerTest {
 
   @Test
   void cancel_latestReservationAbandoned_nextCallerGetsItsSlot() {
-    WarmUpPacingController controller = controller(10, 1000);
+    PacingController controller = controller(10, 1000);
     FakeFlowMetrics node = new FakeFlowMetrics();
     controller.decide(node, 1, false, T0 * MS, T0);
     long abandoned = controller.decide(node, 1, false, T0 * MS, T0);

@@ -27,7 +27,7 @@ class WarmUpProperties {
       @ForAll @IntRange(min = 1, max = 20) int excess,
       @ForAll @LongRange(min = 0, max = 4_000_000_000L) long startMs) {
     ShapingDriver driver = new ShapingDriver(
-        new WarmUpController(count, Duration.ofSeconds(periodSeconds), coldFactor));
+        TestControllers.warmUp(count, Duration.ofSeconds(periodSeconds), coldFactor));
     int bound = 2 * periodSeconds + 3;
 
     List<Integer> perSecond = driver.perSecond(startMs, 0, bound + 3, count + excess);

@@ -19,20 +19,9 @@ class WarmUpTokensTest {
   private static final long T0 = 60_000L;
 
   @Test
-  void constants_countTenPeriodTenFactorThree_matchSentinel() {
-    WarmUpTokens tokens = new WarmUpTokens(10, Duration.ofSeconds(10), 3);
-
-    assertThat(tokens.warningToken()).isEqualTo(50);
-    assertThat(tokens.maxToken()).isEqualTo(100);
-    assertThat(tokens.slope()).isCloseTo(0.004, within(1e-15));
-  }
-
-  @Test
-  void constants_factorFive_bandFromTwentyFiveToFiftyEight() {
-    WarmUpTokens tokens = new WarmUpTokens(10, Duration.ofSeconds(10), 5);
-
-    assertThat(tokens.warningToken()).isEqualTo(25);
-    assertThat(tokens.maxToken()).isEqualTo(58);
+  void allowedQps_cold_isCountOverColdFactor() {
+    assertThat(new WarmUpTokens(10, Duration.ofSeconds(10), 5).allowedQps())
+        .isCloseTo(2.0, within(1e-12));
   }
 
   @Test

@@ -81,7 +81,7 @@ class BucketRingProperties {
   }
 
   /**
-   * The model of SEMANTICS 3.1: an event still counts at {@code t} iff its bucket is not
+   * The window model of docs/BEHAVIOUR.md, "Statistics": an event still counts at {@code t} iff its bucket is not
    * deprecated ({@code t − start <= interval}) and the read at {@code t} has not reused its slot
    * for a later bucket.
    */

@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.stat;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.lang.reflect.Method;
 import org.junit.jupiter.api.Test;
@@ -45,7 +44,7 @@ class StatisticNodeAllocationTest {
             .getMethod("getThreadMXBean")
             .invoke(null);
     Class<?> extended = Class.forName("com.sun.management.ThreadMXBean");
-    assumeTrue(extended.isInstance(threadBean), "per-thread allocation counter available");
+    assertThat(extended.isInstance(threadBean)).as("per-thread allocation counter available").isTrue();
     Method counter = extended.getMethod("getCurrentThreadAllocatedBytes");
     StatisticNode node = new StatisticNode(WindowGeometry.SECOND_DEFAULT);
     drive(node, T0, 120_000); // creates all slots and warms up the JIT

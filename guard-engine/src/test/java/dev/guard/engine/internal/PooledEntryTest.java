@@ -1,0 +1,102 @@
+package dev.guard.engine.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.EntryType;
+import dev.guard.api.TimeSource;
+import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.internal.stat.WindowGeometry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decorator path reuses one entry object per thread and nesting depth. A use must never leak
+ * into the next: the held argument is dropped however the entry exited, and a holder of an earlier
+ * use cannot close or mark a later one.
+ */
+class PooledEntryTest {
+
+  private static final TimeSource FROZEN = new TimeSource() {
+    @Override
+    public long nanoTime() {
+      return 0L;
+    }
+
+    @Override
+    public void sleep(long nanos) {}
+  };
+
+  private final EngineCore core = new EngineCore(FROZEN,
+      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false), List.of());
+
+  private CallSite site(String resource) {
+    return new CallSite(core.resolve(resource), EntryType.OUT, 1, false, null, "");
+  }
+
+  @Test
+  void enterWithArgument_sameDepthAfterExit_reusesTheEntryAndDropsTheArgument() {
+    CallEntry first = core.enterWithArgument(site("r"), "user-1");
+    assertThat(first.args()).containsExactly("user-1");
+    first.close(first.generation());
+
+    assertThat(first.args()).containsOnlyNulls();
+    CallEntry second = core.enterWithArgument(site("r"), "user-2");
+    assertThat(second).isSameAs(first);
+    assertThat(second.args()).containsExactly("user-2");
+    second.close(second.generation());
+  }
+
+  @Test
+  void pooledEntry_exitedByAnOuterOutOfOrderClose_dropsItsArgument() {
+    CallEntry outer = core.enter(site("outer"), false, null);
+    CallEntry inner = core.enterWithArgument(site("inner"), "secret");
+
+    assertThatThrownBy(outer::close).isInstanceOf(EntryOrderException.class);
+
+    assertThat(inner.args()).containsOnlyNulls();
+    assertThat(core.existing("inner").cluster().stats().concurrency()).isZero();
+  }
+
+  @Test
+  void staleHolder_ofAnEarlierUse_cannotCloseOrFailTheNextUse() {
+    CallEntry first = core.enter(site("r"), true, null);
+    long staleUse = first.generation();
+    first.close(staleUse);
+    CallEntry reused = core.enter(site("r"), true, null);
+    assertThat(reused).isSameAs(first);
+
+    reused.recordError(staleUse, new IllegalStateException("stale"));
+    reused.close(staleUse);
+
+    assertThat(reused.error()).isNull();
+    assertThat(core.existing("r").cluster().stats().concurrency()).isEqualTo(1);
+    reused.close(reused.generation());
+    assertThat(core.existing("r").cluster().stats().concurrency()).isZero();
+  }
+
+  @Test
+  void pooledEntry_closedByOwnerAfterAnotherThreadClosedItsParent_exitsExactlyOnce()
+      throws InterruptedException {
+    CallEntry outer = core.enter(site("outer"), false, null);
+    CallEntry inner = core.enter(site("inner"), true, null);
+    long use = inner.generation();
+
+    Thread other = new Thread(() -> {
+      try {
+        outer.close();
+      } catch (EntryOrderException expected) {
+        // the other thread exits the entries it may, and leaves the pooled one to its owner
+      }
+    });
+    other.start();
+    other.join(5_000);
+    assertThat(core.existing("inner").cluster().stats().concurrency()).isEqualTo(1);
+
+    inner.close(use);
+    inner.close(use);
+    assertThat(core.existing("inner").cluster().stats().concurrency()).isZero();
+    assertThat(core.existing("outer").cluster().stats().concurrency()).isZero();
+    assertThat(core.existing("inner").cluster().stats().totalSuccess(0)).isEqualTo(1);
+  }
+}

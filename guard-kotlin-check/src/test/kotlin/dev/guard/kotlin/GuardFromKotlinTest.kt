@@ -1,0 +1,126 @@
+package dev.guard.kotlin
+
+import dev.guard.Guard
+import dev.guard.api.BlockedException
+import dev.guard.api.EntryType
+import dev.guard.api.FlowBlockedException
+import dev.guard.api.rule.FlowRule
+import dev.guard.engine.GuardEngine
+import dev.guard.testkit.ArrivalSchedule
+import dev.guard.testkit.GuardAssertions
+import dev.guard.testkit.ManualClock
+import dev.guard.testkit.TrafficSimulator
+import java.time.Duration
+import java.util.concurrent.CompletableFuture
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.junit.jupiter.api.Test
+
+/**
+ * guard as a Kotlin user writes it: trailing lambdas without explicit types, nullable results
+ * where the Java API allows them, Int limits, and the test kit's manual clock.
+ */
+class GuardFromKotlinTest {
+
+    private val clock = ManualClock()
+    private val engine = GuardEngine.builder().clock(clock).build()
+
+    @Test
+    fun decorate_trailingLambda_readsLikeKotlin() {
+        val create = Guard.of("createOrder").qps(2).on(engine).decorate { "order" }
+
+        assertThat(create.get()).isEqualTo("order")
+        assertThat(create.get()).isEqualTo("order")
+        assertThatThrownBy { create.get() }.isInstanceOf(FlowBlockedException::class.java)
+        clock.advance(Duration.ofSeconds(1))
+        assertThat(create.get()).isEqualTo("order")
+    }
+
+    @Test
+    fun decorate_nullableResult_isAKotlinNullableType() {
+        val lookup = Guard.of("lookup").on(engine).decorate<String?> { null }
+
+        val found: String? = lookup.get()
+
+        assertThat(found).isNull()
+    }
+
+    @Test
+    fun everyDecoratorShape_takesAPlainLambda() {
+        val guard = Guard.of("shapes").qps(100).warmUp(Duration.ofSeconds(10), 3).on(engine)
+        var ran = 0
+
+        guard.decorateRunnable { ran++ }.run()
+        val length = guard.decorateFunction { s: String -> s.length }.apply("four")
+        val called = guard.decorateCallable { "callable" }.call()
+        val fallback = guard.decorateOrElse({ "value" }) { refused -> "refused by ${refused.rule()}" }.get()
+        val now = guard.call { 42 }
+        guard.run { ran++ }
+
+        assertThat(listOf(ran, length, now)).containsExactly(2, 4, 42)
+        assertThat(called).isEqualTo("callable")
+        assertThat(fallback).isEqualTo("value")
+    }
+
+    @Test
+    fun vavrResults_andFallbacks_matchOnTheRefusal() {
+        val closed = Guard.of("closed").qps(0).on(engine)
+
+        val outcome = closed.tryCall { "never" }
+        val either = closed.tryEither { "never" }
+        val answer = closed.callOrElse({ "never" }) { refused: BlockedException -> refused.resource() }
+
+        assertThat(outcome.isFailure).isTrue()
+        assertThat(either.isLeft).isTrue()
+        assertThat(answer).isEqualTo("closed")
+    }
+
+    @Test
+    fun completionStage_exitsWhenTheStageCompletes() {
+        val pending = CompletableFuture<String>()
+        val guarded = Guard.of("async").concurrency(1).on(engine).decorateCompletionStage { pending }
+
+        val stage = guarded.get()
+        assertThat(engine.stats("async").concurrency()).isEqualTo(1)
+        pending.complete("done")
+
+        assertThat(stage.toCompletableFuture().join()).isEqualTo("done")
+        assertThat(engine.stats("async").concurrency()).isZero()
+    }
+
+    @Test
+    fun resourceHandle_callsWithMethodReferences() {
+        val orders = engine.resource("orders").entryType(EntryType.IN)
+        orders.declare(listOf(FlowRule.qps("orders", 1.0)))
+
+        val upper: String = orders.call("a") { it.uppercase() }
+        val refused = orders.callOrElse(null, "b", { it.uppercase() }) { "later" }
+
+        assertThat(upper).isEqualTo("A")
+        assertThat(refused).isEqualTo("later")
+        assertThat(engine.inboundStats().passQps()).isEqualTo(1.0)
+    }
+
+    @Test
+    fun lowLevelEntries_useKotlinsUse() {
+        engine.enter("manual", EntryType.OUT, 1).use { entry ->
+            entry.recordError(IllegalStateException("counted"))
+        }
+        engine.enterContext("checkout", "mobile").use {
+            Guard.of("inContext").on(engine).run { }
+        }
+
+        GuardAssertions.assertThat(engine.stats("manual")).hasNoCallsRunning()
+        assertThat(engine.stats("manual").exceptionQps()).isEqualTo(1.0)
+    }
+
+    @Test
+    fun trafficSimulator_playsASchedule() {
+        val guard = Guard.of("simulated").qps(10).on(engine)
+
+        val report = TrafficSimulator.on(clock).run(
+            guard, ArrivalSchedule.bursts(12, Duration.ofSeconds(1)).lasting(Duration.ofSeconds(3)))
+
+        assertThat(report.passesPerWindow(Duration.ofSeconds(1))).containsExactly(10, 10, 10)
+    }
+}
