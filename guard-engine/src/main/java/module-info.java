@@ -4,6 +4,7 @@ import org.jspecify.annotations.NullMarked;
 @NullMarked
 module dev.guard.engine {
   requires transitive dev.guard.api;
+  requires jdk.management; // OperatingSystemMXBean's process CPU time, when no cgroup is readable
 
   exports dev.guard.engine;
 }

@@ -3,6 +3,7 @@ package dev.guard;
 import dev.guard.api.BlockedException;
 import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
+import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowGrade;
@@ -37,11 +38,11 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Every method returns a new {@code Guard}; a partial guard can serve as a template for
- * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #circuitBreaker}, {@link
- * #slowCallRatio}, {@link #errorRatio}, {@link #errorCount}) add a rule each; shaping and scoping
- * steps ({@link #warmUp}, {@link #pacing}, {@link #limitApp}, {@link #relatedTo}, {@link
- * #fromEntrance}, {@link #openFor}) change the most recent rule. The rules are declared on the engine the first time
- * the guard is used there: an identical declaration is a no-op, a different one replaces the
+ * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #allowOrigins}, {@link
+ * #denyOrigins}, {@link #circuitBreaker}, {@link #slowCallRatio}, {@link #errorRatio}, {@link
+ * #errorCount}) add a rule each; shaping and scoping steps ({@link #warmUp}, {@link #pacing},
+ * {@link #limitApp}, {@link #relatedTo}, {@link #fromEntrance}, {@link #openFor}) change the most
+ * recent rule. The rules are declared on the engine the first time the guard is used there: an identical declaration is a no-op, a different one replaces the
  * resource's rules (the engine's listeners hear of it). A guard without rules leaves the
  * resource's rules as they are, so it can enter resources configured through {@link
  * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
@@ -49,9 +50,10 @@ import org.jspecify.annotations.Nullable;
  * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
  * errors, unless {@link #ignoreExceptions}, {@link #recordExceptions} or {@link
- * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business errors
- * into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType} says otherwise. Guards are
- * thread-safe.
+ * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business
+ * errors into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType}
+ * says otherwise; only {@link EntryType#IN} calls count in the engine's inbound statistics and
+ * system protection ({@link GuardEngine#loadSystemRules}). Guards are thread-safe.
  */
 public final class Guard {
 
@@ -198,6 +200,45 @@ public final class Guard {
   }
 
   /**
+   * Admits only calls from the listed caller origins (a white list); calls without an origin pass
+   * too. Other origins are refused with {@link dev.guard.api.AuthorityBlockedException}, which
+   * names the origin. The origin of a call comes from its context ({@code
+   * GuardEngine.enterContext(name, origin)}) or from {@link #origin}.
+   *
+   * <pre>{@code
+   * Supplier<Report> admin = Guard.of("admin").allowOrigins("ops-console", "billing")
+   *     .decorate(reports::build);
+   * }</pre>
+   *
+   * @param origins the admitted origins; each may be a comma-separated list; names are trimmed
+   * @return the new guard
+   * @throws IllegalArgumentException if no origin is given or a name is blank
+   * @throws IllegalStateException if this resource already has an origin list (it has at most
+   *     one)
+   */
+  public Guard allowOrigins(String... origins) {
+    return withAuthority("allowOrigins", AuthorityRule.allow(last().resource(), origins));
+  }
+
+  /**
+   * Refuses calls from the listed caller origins (a black list) with {@link
+   * dev.guard.api.AuthorityBlockedException}; other calls pass.
+   *
+   * <pre>{@code
+   * Guard search = Guard.of("search").denyOrigins("scraper").qps(100);
+   * }</pre>
+   *
+   * @param origins the refused origins; each may be a comma-separated list; names are trimmed
+   * @return the new guard
+   * @throws IllegalArgumentException if no origin is given or a name is blank
+   * @throws IllegalStateException if this resource already has an origin list (it has at most
+   *     one)
+   */
+  public Guard denyOrigins(String... origins) {
+    return withAuthority("denyOrigins", AuthorityRule.deny(last().resource(), origins));
+  }
+
+  /**
    * Sets the caller origin of calls made through this guard on a thread without a context (an
    * enclosing {@code GuardEngine.enterContext} wins).
    *
@@ -224,7 +265,9 @@ public final class Guard {
 
   /**
    * Sets the direction of calls (default {@link EntryType#OUT}); {@link EntryType#IN} calls are
-   * counted in the engine's inbound statistics.
+   * counted in the engine's inbound statistics, and only they are checked by system protection
+   * ({@link GuardEngine#loadSystemRules}): mark the calls that serve requests arriving at this
+   * service as {@code IN}.
    *
    * @param type the entry type
    * @return the new guard
@@ -702,6 +745,16 @@ public final class Guard {
 
   private Guard withLast(GuardPart part) {
     return new Guard(List.of(part), engine);
+  }
+
+  private Guard withAuthority(String step, AuthorityRule rule) {
+    GuardPart part = last();
+    List<AuthorityRule> existing = part.rulesOf(AuthorityRule.class);
+    if (!existing.isEmpty()) {
+      throw new IllegalStateException(step + ": '" + part.resource() + "' already has "
+          + existing.get(0) + ", and a resource has at most one origin list");
+    }
+    return withLast(part.withRule(rule));
   }
 
   private Guard shapeLastQps(String step, UnaryOperator<FlowRule> change) {

@@ -2,6 +2,7 @@ package dev.guard.api;
 
 import dev.guard.api.rule.Rule;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown when a protection refuses a call: the protected code did not run.
@@ -29,16 +30,23 @@ public abstract sealed class BlockedException extends RuntimeException
 
   private static final long serialVersionUID = 1L;
 
+  /** The name of the refused resource (part of the serialized form). */
   private final String resource;
   private final transient Rule rule;
 
   BlockedException(String protection, String resource, Rule rule) {
+    this(protection, resource, rule, null);
+  }
+
+  /** With a detail appended to the message in parentheses, such as the origin that was refused. */
+  BlockedException(String protection, String resource, Rule rule, @Nullable String detail) {
     super(
         protection
             + " refused a call to '"
             + Objects.requireNonNull(resource, "resource")
             + "' by "
-            + Objects.requireNonNull(rule, "rule"),
+            + Objects.requireNonNull(rule, "rule")
+            + (detail == null ? "" : " (" + detail + ")"),
         null,
         false,
         false);

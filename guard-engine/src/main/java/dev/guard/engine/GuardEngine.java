@@ -7,6 +7,7 @@ import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
 import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.internal.CallSite;
 import dev.guard.engine.internal.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
@@ -191,7 +192,9 @@ public final class GuardEngine {
    *
    * @param resource the resource name
    * @param rules its complete new rule list (empty removes all rules)
-   * @throws IllegalArgumentException if a rule is for another resource or of an unknown kind
+   * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
+   *     {@link SystemRule} (see {@link #loadSystemRules}), or if the list has two different
+   *     authority rules (a resource has at most one)
    * @throws IllegalStateException if the resource is new and the resource cap is reached
    */
   public void loadRules(String resource, List<? extends Rule> rules) {
@@ -234,6 +237,39 @@ public final class GuardEngine {
    */
   public List<DegradeRule> defaultDegradeRules() {
     return core.defaultDegradeRules();
+  }
+
+  /**
+   * Replaces the engine's system rules: limits on all inbound ({@link EntryType#IN}) calls of
+   * every resource together, such as a QPS or concurrency limit, or shedding inbound calls while
+   * the CPU the process may use is busy. Rules merge: each threshold takes the smallest value any
+   * rule sets; protection is on while some threshold is set. Outbound calls are never checked, so
+   * enter the calls that serve requests as {@link EntryType#IN}. Loading rules equal to the
+   * current ones is a no-op; otherwise listeners hear of the change as rules of {@link
+   * SystemRule#INBOUND}.
+   *
+   * <pre>{@code
+   * engine.loadSystemRules(List.of(
+   *     SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8)));
+   * GuardedResource api = engine.resource("api").entryType(EntryType.IN);
+   * }</pre>
+   *
+   * <p>A refused call throws {@link dev.guard.api.SystemBlockedException}, which names the
+   * threshold. CPU usage and load come from the engine's {@link #systemStatus()}.
+   *
+   * @param rules the complete new list of system rules (empty switches system protection off)
+   */
+  public void loadSystemRules(List<SystemRule> rules) {
+    core.loadSystemRules(List.copyOf(rules));
+  }
+
+  /**
+   * Returns the system rules in force, as loaded (see {@link #loadSystemRules}).
+   *
+   * @return the system rules; empty if none
+   */
+  public List<SystemRule> systemRules() {
+    return core.systemRules();
   }
 
   /**
@@ -292,6 +328,16 @@ public final class GuardEngine {
   }
 
   /**
+   * Returns where this engine's system protection reads CPU usage and load; its {@link
+   * SystemStatus#source()} tells which source the machine offered.
+   *
+   * @return the status source set on the builder, or {@link SystemStatus#host()}
+   */
+  public SystemStatus systemStatus() {
+    return core.systemStatus();
+  }
+
+  /**
    * Returns live statistics of a context name: the sums over the resources entered directly in it.
    *
    * @param contextName the context name
@@ -341,6 +387,7 @@ public final class GuardEngine {
     private @Nullable Integer maxOrigins;
     private @Nullable Duration occupyTimeout;
     private @Nullable Boolean contextStatistics;
+    private @Nullable SystemStatus systemStatus;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -453,6 +500,20 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets where system protection reads CPU usage and load (default {@link SystemStatus#host()}).
+     * Tests pass the test kit's {@code FakeSystemStatus}.
+     *
+     * @param status the status source
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder systemStatus(SystemStatus status) {
+      Objects.requireNonNull(status, "systemStatus");
+      systemStatus = once("systemStatus", systemStatus, status);
+      return this;
+    }
+
+    /**
      * Adds a listener for engine events.
      *
      * @param listener the listener
@@ -486,7 +547,8 @@ public final class GuardEngine {
           occupyMs,
           Boolean.TRUE.equals(contextStatistics));
       return new GuardEngine(
-          new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners));
+          new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
+              systemStatus == null ? SystemStatus.host() : systemStatus));
     }
 
     private static <T> T once(String option, @Nullable T current, T value) {

@@ -168,7 +168,9 @@ public final class GuardedResource {
    * unchanged rules carries over.
    *
    * @param rules the rules, all for this resource
-   * @throws IllegalArgumentException if a rule is for another resource or of an unknown kind
+   * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
+   *     system rule, or if the rules hold two different authority rules (a resource has at most
+   *     one)
    * @throws IllegalStateException if the resource cap was reached before this resource was known
    */
   public void declare(List<? extends Rule> rules) {

@@ -41,6 +41,12 @@ public record BreakerTransition(
   /**
    * Validates the fields.
    *
+   * @param resource the resource the breaker protects
+   * @param rule the breaker's rule
+   * @param from the state before
+   * @param to the state after
+   * @param trigger the value that caused the change, or empty
+   * @param engineTimeMs when it happened, engine milliseconds
    * @throws NullPointerException if a field is null
    * @throws IllegalArgumentException if {@code resource} is blank
    */

@@ -79,6 +79,16 @@ public record DegradeRule(
   /**
    * Validates the fields.
    *
+   * @param resource the protected resource
+   * @param strategy what the breaker measures
+   * @param threshold the value above which the breaker opens
+   * @param slowCallThreshold how slow a slow call is (slow-call ratio only), or null
+   * @param minCalls the fewest calls in the window before the breaker may open
+   * @param statWindow the window length
+   * @param windowBuckets how many buckets the window slides by
+   * @param openFor how long an opened breaker refuses calls
+   * @param maxProbes how many probes a half-open breaker admits
+   * @param probeTimeout how long it waits for them, or null for {@code openFor}
    * @throws IllegalArgumentException if a field is invalid; the message names it and its value
    * @throws NullPointerException if a non-nullable field is null
    */

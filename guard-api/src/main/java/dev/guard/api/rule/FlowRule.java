@@ -61,6 +61,15 @@ public record FlowRule(
   /**
    * Validates and normalises the fields.
    *
+   * @param resource the protected resource
+   * @param grade what {@code count} limits
+   * @param count the threshold
+   * @param limitApp which callers the rule applies to
+   * @param strategy whose statistics are measured
+   * @param refResource the related resource or entrance
+   * @param behavior refuse or pace once the rate is reached
+   * @param warmUp how the rate warms up, or null
+   * @param maxQueueingTime the longest a paced call may wait
    * @throws IllegalArgumentException if a field is invalid; the message names it and its value
    * @throws NullPointerException if a non-nullable field is null
    */

@@ -23,6 +23,8 @@ public record WarmUp(Duration period, int coldFactor) {
   /**
    * Validates the fields.
    *
+   * @param period the warm-up period
+   * @param coldFactor the cold factor
    * @throws IllegalArgumentException if a field is invalid; the message names it and its value
    */
   public WarmUp {

@@ -6,7 +6,9 @@ import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.degrade.DegradeSlotKind;
+import dev.guard.engine.internal.authority.AuthoritySlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
+import dev.guard.engine.internal.system.SystemSlotKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -15,14 +17,17 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Compiles a resource's rules into its {@link Chain}: one slot per rule kind present, in slot
- * order, carrying over the state of unchanged rules from the previous chain. Protections plug in
- * by adding their {@link SlotKind} to {@link #KINDS}.
+ * order, carrying over the state of unchanged rules from the previous chain. Engine-wide kinds
+ * (system protection) compile the engine's rules of their kind ({@link
+ * SlotContext#engineWideRules()}) into every chain instead; a resource's own rules never include
+ * them. Protections plug in by adding their {@link SlotKind} to {@link #KINDS}.
  */
 final class ChainCompiler {
 
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
-      sorted(List.of(new FlowSlotKind(), DegradeSlotKind.INSTANCE));
+      sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), new FlowSlotKind(),
+          DegradeSlotKind.INSTANCE));
 
   private ChainCompiler() {}
 
@@ -36,33 +41,43 @@ final class ChainCompiler {
    * @param previous the chain being replaced
    * @param context engine services
    * @return the new chain
-   * @throws IllegalArgumentException if a rule names another resource or is of an unknown kind
+   * @throws IllegalArgumentException if a rule names another resource, is of an unknown kind or
+   *     of an engine-wide kind, or a kind refuses its rules
    */
   static Chain compile(String resource, List<? extends Rule> rules, List<? extends Rule> defaults,
       Chain previous, SlotContext context) {
     List<Rule> unique = List.copyOf(new LinkedHashSet<>(rules));
     for (Rule rule : unique) {
+      SlotKind<?> kind = kindOf(rule);
+      if (kind != null && kind.engineWide()) {
+        throw new IllegalArgumentException(rule.getClass().getSimpleName() + " " + rule
+            + " covers every inbound call of the engine, not resource '" + resource
+            + "': load it with GuardEngine.loadSystemRules(..)");
+      }
       if (!rule.resource().equals(resource)) {
         throw new IllegalArgumentException(
             "rule.resource must be '" + resource + "', was '" + rule.resource() + "'");
       }
-      if (kindOf(rule) == null) {
+      if (kind == null) {
         throw new IllegalArgumentException(
             "rule type must be one of the engine's rule kinds, was " + rule.getClass().getName());
       }
     }
-    if (unique.isEmpty() && defaults.isEmpty()) {
+    List<Rule> engineWide = context.engineWideRules();
+    if (unique.isEmpty() && engineWide.isEmpty() && defaults.isEmpty()) {
       return Chain.EMPTY;
     }
     List<SlotKind<?>> kinds = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
     boolean measuresContexts = false;
     for (SlotKind<?> kind : KINDS) {
-      List<Rule> applied = ownRules(kind, unique).isEmpty() ? List.copyOf(defaults) : unique;
-      if (!ownRules(kind, applied).isEmpty()) {
+      List<Rule> source = kind.engineWide()
+          ? engineWide
+          : ownRules(kind, unique).isEmpty() ? List.copyOf(defaults) : unique;
+      if (!ownRules(kind, source).isEmpty()) {
         kinds.add(kind);
-        slots.add(compileKind(kind, resource, applied, previous, context));
-        measuresContexts |= measuresContexts(kind, applied);
+        slots.add(compileKind(kind, resource, source, previous, context));
+        measuresContexts |= measuresContexts(kind, source);
       }
     }
     return slots.isEmpty() ? Chain.EMPTY : new Chain(unique, kinds, slots, measuresContexts);

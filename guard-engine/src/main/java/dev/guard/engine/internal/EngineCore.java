@@ -6,14 +6,18 @@ import dev.guard.api.TimeSource;
 import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
+import dev.guard.engine.internal.system.SystemProtection;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -40,6 +44,7 @@ public final class EngineCore implements SlotContext {
   private final ResourceRegistry resources;
   private final StatisticNode inbound;
   private final CallStatistics statistics;
+  private final SystemProtection system;
 
   /**
    * Creates the core.
@@ -47,8 +52,10 @@ public final class EngineCore implements SlotContext {
    * @param clock the time source
    * @param config validated settings
    * @param listeners event listeners
+   * @param systemStatus where system protection reads CPU usage and load
    */
-  public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners) {
+  public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
+      SystemStatus systemStatus) {
     this.clock = clock;
     this.originNanos = clock.coarseNanoTime();
     this.config = config;
@@ -58,6 +65,60 @@ public final class EngineCore implements SlotContext {
     this.resources = new ResourceRegistry(config, overflows, this.listeners, this);
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
+    this.system = new SystemProtection(systemStatus);
+  }
+
+  /** Where system protection reads CPU usage and load. */
+  public SystemStatus systemStatus() {
+    return system.status();
+  }
+
+  /**
+   * Replaces the engine's system rules and recompiles every resource's chain with their merged
+   * rule; identical rules are a no-op. Listeners hear of a change as rules of {@link
+   * SystemRule#INBOUND}.
+   *
+   * @param rules the new system rules (empty switches system protection off)
+   */
+  public void loadSystemRules(List<SystemRule> rules) {
+    List<SystemRule> loaded = List.copyOf(rules);
+    List<List<SystemRule>> replaced = new ArrayList<>(1);
+    resources.changeEngineWide(() -> {
+      List<SystemRule> previous = system.rules();
+      if (previous.equals(loaded)) {
+        return false;
+      }
+      replaced.add(previous);
+      system.load(loaded);
+      return true;
+    });
+    if (replaced.isEmpty()) {
+      return;
+    }
+    List<Rule> previous = List.copyOf(replaced.get(0));
+    List<Rule> current = List.copyOf(loaded);
+    for (EngineListener listener : listeners) {
+      try {
+        listener.onRulesReplaced(SystemRule.INBOUND, previous, current);
+      } catch (RuntimeException ignored) {
+        // listeners must not break rule loading
+      }
+    }
+  }
+
+  /** The system rules as loaded. */
+  public List<SystemRule> systemRules() {
+    return system.rules();
+  }
+
+  @Override
+  public List<Rule> engineWideRules() {
+    return system.chainRules();
+  }
+
+  @Override
+  public SystemProtection systemProtection() {
+    return system;
   }
 
   /**

@@ -11,6 +11,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,10 +21,14 @@ import org.jspecify.annotations.Nullable;
  * never dropped silently. Rule changes compile a new chain under the resource's monitor (never on
  * the call path) and swap it in atomically.
  *
+ * <p>Engine-wide rules (system protection) are part of every chain. They change under the
+ * registry's engine-wide lock, which then recompiles every resource's chain; a resource is created
+ * under the same lock with its first chain already compiled, so no resource created while they
+ * change can miss them.
+ *
  * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
- * degrade rule of its own and is not excluded: a new resource's chain is compiled with them when it
- * is created (under the defaults' lock, so a concurrent change of the defaults cannot miss it), and
- * changing them recompiles every resource's chain, keeping the breakers of unchanged rules.
+ * degrade rule of its own and is not excluded. They change like the engine-wide rules: under the
+ * same lock, recompiling every resource's chain and keeping the breakers of unchanged rules.
  */
 final class ResourceRegistry {
 
@@ -33,7 +38,7 @@ final class ResourceRegistry {
   private final Overflows overflows;
   private final List<EngineListener> listeners;
   private final SlotContext slotContext;
-  private final Object defaultsLock = new Object();
+  private final Object engineWide = new Object();
   private volatile List<DegradeRule> defaultDegradeRules = List.of();
   private volatile Set<String> excludedFromDefaults = Set.of();
 
@@ -107,34 +112,6 @@ final class ResourceRegistry {
     return state;
   }
 
-  /**
-   * Replaces the default degrade rules: every resource without degrade rules of its own and not
-   * excluded gets breakers built from them. Breakers of default rules equal to earlier ones keep
-   * their state, resource by resource.
-   */
-  void loadDefaults(List<DegradeRule> rules, Set<String> excluded) {
-    synchronized (defaultsLock) {
-      defaultDegradeRules = List.copyOf(rules);
-      excludedFromDefaults = Set.copyOf(excluded);
-      for (ResourceState state : resources.values()) {
-        synchronized (state) {
-          Chain old = state.chain();
-          state.swapChain(compile(state.name(), old.rules(), old));
-        }
-      }
-    }
-  }
-
-  List<DegradeRule> defaultDegradeRules() {
-    return defaultDegradeRules;
-  }
-
-  private Chain compile(String name, List<? extends Rule> rules, Chain previous) {
-    List<DegradeRule> defaults =
-        excludedFromDefaults.contains(name) ? List.of() : defaultDegradeRules;
-    return ChainCompiler.compile(name, rules, defaults, previous, slotContext);
-  }
-
   private void replace(ResourceState state, List<? extends Rule> rules, boolean merge) {
     List<Rule> previous;
     List<Rule> current;
@@ -158,6 +135,48 @@ final class ResourceRegistry {
     }
   }
 
+  /**
+   * Changes the engine-wide rules and recompiles every resource's chain with them.
+   *
+   * @param change applies the new engine-wide rules under the engine-wide lock; false when they
+   *     are unchanged
+   */
+  void changeEngineWide(BooleanSupplier change) {
+    synchronized (engineWide) {
+      if (!change.getAsBoolean()) {
+        return;
+      }
+      for (ResourceState state : resources.values()) {
+        synchronized (state) {
+          Chain old = state.chain();
+          state.swapChain(compile(state.name(), old.rules(), old));
+        }
+      }
+    }
+  }
+
+  /**
+   * Replaces the default degrade rules and the resources they do not apply to, recompiling every
+   * resource's chain; breakers of default rules equal to earlier ones keep their state.
+   */
+  void loadDefaults(List<DegradeRule> rules, Set<String> excluded) {
+    changeEngineWide(() -> {
+      defaultDegradeRules = List.copyOf(rules);
+      excludedFromDefaults = Set.copyOf(excluded);
+      return true;
+    });
+  }
+
+  List<DegradeRule> defaultDegradeRules() {
+    return defaultDegradeRules;
+  }
+
+  private Chain compile(String name, List<? extends Rule> rules, Chain previous) {
+    List<DegradeRule> defaults =
+        excludedFromDefaults.contains(name) ? List.of() : defaultDegradeRules;
+    return ChainCompiler.compile(name, rules, defaults, previous, slotContext);
+  }
+
   private @Nullable ResourceState create(String name) {
     if (size.incrementAndGet() > config.maxResources()) {
       size.decrementAndGet();
@@ -165,14 +184,18 @@ final class ResourceRegistry {
     }
     ResourceState fresh =
         ResourceState.tracked(name, config.secondWindow(), config.maxOriginsPerResource());
-    synchronized (defaultsLock) { // a change of the defaults cannot miss a new resource
-      fresh.swapChain(compile(name, List.of(), Chain.EMPTY)); // not yet visible to others
-      ResourceState raced = resources.putIfAbsent(name, fresh);
-      if (raced != null) {
-        size.decrementAndGet();
-        return raced;
+    ResourceState raced;
+    synchronized (engineWide) {
+      raced = resources.get(name);
+      if (raced == null) {
+        fresh.swapChain(compile(name, List.of(), Chain.EMPTY));
+        raced = resources.putIfAbsent(name, fresh);
       }
-      return fresh;
     }
+    if (raced != null) {
+      size.decrementAndGet();
+      return raced;
+    }
+    return fresh;
   }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
 import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,7 +29,8 @@ class PooledEntryTest {
   };
 
   private final EngineCore core = new EngineCore(FROZEN,
-      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false), List.of());
+      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false), List.of(),
+      SystemStatus.host());
 
   private CallSite site(String resource) {
     return new CallSite(core.resolve(resource), EntryType.OUT, 1, false, null, "");

@@ -1,8 +1,11 @@
 package dev.guard.engine.internal.chain;
 
 import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
+import dev.guard.engine.internal.system.SystemProtection;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /** The engine services a slot may use: settings, waiting and looking up other resources. */
@@ -59,4 +62,20 @@ public interface SlotContext {
    * @return the inbound node
    */
   StatisticNode inbound();
+
+  /**
+   * The rules of the {@linkplain SlotKind#engineWide() engine-wide} kinds in force: what every
+   * chain compiles besides the resource's own rules.
+   *
+   * @return the engine-wide rules; empty when there are none
+   */
+  List<Rule> engineWideRules();
+
+  /**
+   * The engine-wide state of system protection: where CPU usage and load are read, and the
+   * inbound calls admitted under a concurrency limit.
+   *
+   * @return the system protection state
+   */
+  SystemProtection systemProtection();
 }

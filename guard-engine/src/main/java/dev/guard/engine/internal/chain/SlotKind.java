@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Builds the slot of one rule kind for one resource. A chain holds one slot per kind that has
- * rules, ordered by {@link #order()} (the numbers of the reference model: authority −6000, system
+ * rules (for an {@linkplain #engineWide() engine-wide} kind: while the engine has such rules), ordered by {@link #order()} (the numbers of the reference model: authority −6000, system
  * −5000, hot parameters −3000, flow −2000, circuit breakers −1000). Adding a protection means
  * adding one kind to the engine's list of kinds; what the kind needs from the engine it declares
  * here or reads through the {@link SlotContext}.
@@ -28,6 +28,18 @@ public interface SlotKind<R extends Rule> {
    * @return the rule type
    */
   Class<R> ruleType();
+
+  /**
+   * Tells whether this kind's rules cover the whole engine instead of one resource (system
+   * protection). Such rules are never among a resource's own rules: the chain of every resource
+   * gets this kind's slot, compiled from {@link SlotContext#engineWideRules()}, while the engine
+   * has rules of the kind, and every chain is recompiled when they change.
+   *
+   * @return whether the kind is engine-wide
+   */
+  default boolean engineWide() {
+    return false;
+  }
 
   /**
    * Tells whether these rules read per-context statistics, so that calls of the resource must be
