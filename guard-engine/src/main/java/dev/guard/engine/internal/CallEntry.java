@@ -104,6 +104,10 @@ public final class CallEntry implements Entry {
     error = null;
     blockError = null;
     exitMs = createMs;
+    long[] bits = grantBits; // a slot whose enter did not run must not read another use's grants
+    if (bits != null) {
+      Arrays.fill(bits, 0L);
+    }
     @Nullable Object[] held = grants;
     if (held != null) {
       Arrays.fill(held, null);
