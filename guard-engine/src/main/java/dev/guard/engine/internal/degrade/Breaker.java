@@ -77,7 +77,7 @@ final class Breaker implements CircuitBreaker {
   private final DegradeRule rule;
   private final SlotContext engine;
   private final boolean slowCalls;
-  private final boolean countsErrors;
+  private final boolean byCount;
   private final double threshold;
   private final long slowMs;
   private final int minCalls;
@@ -93,7 +93,7 @@ final class Breaker implements CircuitBreaker {
     this.rule = rule;
     this.engine = engine;
     this.slowCalls = rule.strategy() == DegradeStrategy.SLOW_CALL_RATIO;
-    this.countsErrors = rule.strategy() == DegradeStrategy.ERROR_COUNT;
+    this.byCount = rule.strategy() == DegradeStrategy.ERROR_COUNT;
     this.threshold = rule.threshold();
     Duration slow = rule.slowCallThreshold();
     this.slowMs = slow == null ? 0L : slow.toMillis();
@@ -183,8 +183,8 @@ final class Breaker implements CircuitBreaker {
       bucket.warm = true;
     }
     long badCalls = window.bad(nowMs);
-    double value = countsErrors ? badCalls : (double) badCalls / calls;
-    boolean trips = countsErrors
+    double value = byCount ? badCalls : (double) badCalls / calls;
+    boolean trips = byCount
         ? badCalls > threshold
         : value > threshold || badCalls == calls && threshold == 1.0;
     if (trips) {
