@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
@@ -57,6 +58,9 @@ final class Binding {
     return new Binding(engine, parts);
   }
 
+  /** The key of a function whose argument itself is the hot-parameter value. */
+  static final Function<Object, Object> WHOLE_INPUT = input -> input;
+
   /**
    * Tells whether a recovering decorator hands an exception to its recovery function: a refusal,
    * or an exception that counts as a business error for at least one part.
@@ -77,15 +81,16 @@ final class Binding {
    * Nests a body under every part. A refusal throws its {@link BlockedException}, or, when
    * {@code onBlocked} is given, returns its result (no exception is thrown on that path).
    *
-   * @param argument whether the body's input is the call's argument (for hot-parameter rules)
+   * @param keyOf computes the call's one argument (for hot-parameter rules) from the body's input;
+   *     {@link #WHOLE_INPUT} for the input itself, null for a call without arguments
    */
   <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> wrap(
       Function<I, T> body,
-      boolean argument,
+      @Nullable Function<? super I, ?> keyOf,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     Function<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
-      nested = around(resources[i], nested, argument, onBlocked);
+      nested = around(resources[i], nested, keyOf, onBlocked);
     }
     return nested;
   }
@@ -103,32 +108,56 @@ final class Binding {
   }
 
   /**
-   * Runs a body now under every part (no argument); like {@code wrap(body, false, onBlocked)
-   * .apply(input)}, without building the nesting when there is one part.
+   * Runs a body now under every part, with {@code argument} as the call's one argument (null for
+   * none); like {@code wrap(body, ..., onBlocked).apply(input)}, without building the nesting
+   * when there is one part. A composed guard with an argument builds its nesting per call.
    */
   <I extends @Nullable Object, T extends @Nullable Object> T run(
-      I input, Function<I, T> body, @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+      @Nullable Object argument, I input, Function<I, T> body,
+      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (resources.length > 1) {
-      return wrap(body, false, onBlocked).apply(input);
+      return wrap(body, argument == null ? null : ignored -> argument, onBlocked).apply(input);
     }
-    return onBlocked == null
+    if (onBlocked != null) {
+      return resources[0].callOrElse(argument, input, body, onBlocked);
+    }
+    return argument == null
         ? resources[0].call(input, body)
-        : resources[0].callOrElse(null, input, body, onBlocked);
+        : resources[0].callWith(argument, input, body);
   }
 
+  /** Nests a two-input body under every part; the inputs are the calls' arguments 0 and 1. */
+  <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
+      BiFunction<A, B, T> wrapPair(BiFunction<A, B, T> body) {
+    BiFunction<A, B, T> nested = body;
+    for (int i = resources.length - 1; i >= 0; i--) {
+      GuardedResource resource = resources[i];
+      BiFunction<A, B, T> inner = nested;
+      nested = (first, second) -> resource.callWithArguments(first, second, inner);
+    }
+    return nested;
+  }
+
+  @SuppressWarnings("unchecked") // WHOLE_INPUT returns its input whatever its type
   private static <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> around(
       GuardedResource resource,
       Function<I, T> inner,
-      boolean argument,
+      @Nullable Function<? super I, ?> keyOf,
       @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
     if (onBlocked != null) {
-      return argument
+      if (keyOf == null) {
+        return input -> resource.callOrElse(null, input, inner, onBlocked);
+      }
+      return keyOf == (Function<?, ?>) WHOLE_INPUT
           ? input -> resource.callOrElse(input, input, inner, onBlocked)
-          : input -> resource.callOrElse(null, input, inner, onBlocked);
+          : input -> resource.callOrElse(keyOf.apply(input), input, inner, onBlocked);
     }
-    return argument
+    if (keyOf == null) {
+      return input -> resource.call(input, inner);
+    }
+    return keyOf == (Function<?, ?>) WHOLE_INPUT
         ? input -> resource.callWith(input, input, inner)
-        : input -> resource.call(input, inner);
+        : input -> resource.callWith(keyOf.apply(input), input, inner);
   }
 
   /**

@@ -9,6 +9,7 @@ import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -38,13 +40,15 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Every method returns a new {@code Guard}; a partial guard can serve as a template for
- * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #allowOrigins}, {@link
- * #denyOrigins}, {@link #circuitBreaker}, {@link #slowCallRatio}, {@link #errorRatio}, {@link
- * #errorCount}) add a rule each; shaping and scoping steps ({@link #warmUp}, {@link #pacing},
- * {@link #limitApp}, {@link #relatedTo}, {@link #fromEntrance}, {@link #openFor}) change the most
- * recent rule. The rules are declared on the engine the first time the guard is used there: an identical declaration is a no-op, a different one replaces the
- * resource's rules (the engine's listeners hear of it). A guard without rules leaves the
- * resource's rules as they are, so it can enter resources configured through {@link
+ * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #perValue}, {@link
+ * #perValueConcurrency}, {@link #allowOrigins}, {@link #denyOrigins}, {@link #circuitBreaker},
+ * {@link #slowCallRatio}, {@link #errorRatio}, {@link #errorCount}) add a rule each; shaping and
+ * scoping steps ({@link #warmUp}, {@link #pacing}, {@link #limitApp}, {@link #relatedTo}, {@link
+ * #fromEntrance}, {@link #burst}, {@link #period}, {@link #except}, {@link #valueType}, {@link
+ * #maxValues}, {@link #openFor}) change the most recent rule. The rules are declared on the engine
+ * the first time the guard is used there: an identical declaration is a no-op, a different one
+ * replaces the resource's rules (the engine's listeners hear of it). A guard without rules leaves
+ * the resource's rules as they are, so it can enter resources configured through {@link
  * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
  *
  * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
@@ -54,6 +58,10 @@ import org.jspecify.annotations.Nullable;
  * errors into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType}
  * says otherwise; only {@link EntryType#IN} calls count in the engine's inbound statistics and
  * system protection ({@link GuardEngine#loadSystemRules}). Guards are thread-safe.
+ *
+ * <p>This class is longer than the project's usual files because it is the DSL's one entry point:
+ * each step and decorator is a short method with its documentation, and the work is done by
+ * {@code GuardPart} (declarations) and {@code Binding} (calls).
  */
 public final class Guard {
 
@@ -147,15 +155,20 @@ public final class Guard {
    * Makes the most recent {@code qps} rule pace calls {@code 1 / qps} seconds apart. A call that
    * would wait longer than {@code maxQueueing} is refused at once; the others wait (through the
    * engine's time source) for their turn. {@link Duration#ZERO} means strict spacing without
-   * waiting. Combined with {@link #warmUp}, the spacing follows the warm-up rate.
+   * waiting. Combined with {@link #warmUp}, the spacing follows the warm-up rate. After {@link
+   * #perValue}, each value's calls are paced on their own, {@code period / count} apart.
    *
    * @param maxQueueing the longest wait; zero or positive
    * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code perValue}
+   *     rule
    * @throws IllegalArgumentException if {@code maxQueueing} is negative
    */
   public Guard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
+    if (last().lastRule() instanceof ParamFlowRule) {
+      return shapeLastPerValue("pacing", FlowGrade.QPS, rule -> rule.withPacing(maxQueueing));
+    }
     return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
         .withBehavior(ControlBehavior.PACING));
   }
@@ -419,6 +432,132 @@ public final class Guard {
   }
 
   /**
+   * Adds a hot-parameter rule: at most {@code count} calls per second for each value of the
+   * argument at {@code argumentIndex}, each value with its own token bucket (refilled by {@code
+   * count} once a full period has passed). Shape it with {@link #burst}, {@link #period}, {@link
+   * #except}, {@link #pacing} and {@link #maxValues}.
+   *
+   * <pre>{@code
+   * Function<String, Cart> load = Guard.of("loadCart")
+   *     .perValue(0, 20).burst(10).except("vip-7", 500)
+   *     .decorateFunction(userId -> carts.load(userId));
+   * }</pre>
+   *
+   * <p>A negative index counts from the end of each call's arguments ({@code -1} is the last); a
+   * call without that argument, or with null there, is not limited by the rule; a collection or
+   * array argument is limited per element. The arguments are those of {@link #decorateFunction}
+   * (its input is argument 0), {@link #decorateKeyedFunction} (the key),
+   * {@link #decorateBiFunction} (arguments 0 and 1) and {@link #callWithKey} (the key); other
+   * shapes have none. A refusal throws {@link dev.guard.api.ParamFlowBlockedException}.
+   *
+   * @param argumentIndex the argument holding the value; negative counts from the end
+   * @param count calls per second per value; {@code >= 0}
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code count} is negative
+   */
+  public Guard perValue(int argumentIndex, int count) {
+    return withLast(last().withRule(ParamFlowRule.qps(last().resource(), argumentIndex, count)));
+  }
+
+  /**
+   * Adds a hot-parameter rule limiting the calls running at once to {@code limit} for each value
+   * of the argument at {@code argumentIndex} (see {@link #perValue} for which argument).
+   *
+   * <pre>{@code
+   * Function<Tenant, Report> export = Guard.of("export")
+   *     .perValueConcurrency(0, 2)
+   *     .decorateKeyedFunction(Tenant::id, tenant -> reports.export(tenant));
+   * }</pre>
+   *
+   * @param argumentIndex the argument holding the value; negative counts from the end
+   * @param limit calls running at once per value; {@code >= 0}
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code limit} is negative
+   */
+  public Guard perValueConcurrency(int argumentIndex, int limit) {
+    return withLast(last().withRule(
+        ParamFlowRule.concurrency(last().resource(), argumentIndex, limit)));
+  }
+
+  /**
+   * Lets each value of the most recent {@link #perValue} rule bank {@code tokens} calls on top of
+   * its count: a value seen for the first time, or idle long enough, may make {@code count +
+   * tokens} calls at once.
+   *
+   * @param tokens extra calls per value; {@code >= 0}
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code perValue} rule
+   * @throws IllegalArgumentException if {@code tokens} is negative or too large, or the rule paces
+   */
+  public Guard burst(int tokens) {
+    return shapeLastPerValue("burst", FlowGrade.QPS, rule -> rule.withBurst(tokens));
+  }
+
+  /**
+   * Sets the token period of the most recent {@link #perValue} rule: {@code count} calls per
+   * {@code period} instead of per second ({@code perValue(0, 100).period(Duration.ofMinutes(1))}).
+   *
+   * @param period whole milliseconds, from 1 ms to one day
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code perValue} rule
+   * @throws IllegalArgumentException if {@code period} is out of range
+   */
+  public Guard period(Duration period) {
+    Objects.requireNonNull(period, "period");
+    return shapeLastPerValue("period", FlowGrade.QPS, rule -> rule.withPeriod(period));
+  }
+
+  /**
+   * Gives one value of the most recent hot-parameter rule its own threshold. Values match with
+   * {@code equals}, so {@code value} must have the argument's runtime type: {@code except(7, 50)}
+   * never matches a {@code Long} argument {@code 7L}; declare {@link #valueType} to have such a
+   * mismatch rejected.
+   *
+   * @param value the value
+   * @param threshold its own threshold; {@code >= 0} (0 refuses it)
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a hot-parameter rule
+   * @throws IllegalArgumentException if {@code threshold} is negative, or {@code value} is not of
+   *     the declared {@link #valueType}
+   */
+  public Guard except(Object value, int threshold) {
+    Objects.requireNonNull(value, "value");
+    return withLast(last().mapLastRule("except", ParamFlowRule.class,
+        rule -> rule.withException(value, threshold)));
+  }
+
+  /**
+   * Declares the runtime type of the values of the most recent hot-parameter rule, so that an
+   * {@link #except} value of another type, which could never match, is rejected.
+   *
+   * @param type the values' type
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a hot-parameter rule
+   * @throws IllegalArgumentException if an exception value is not of that type
+   */
+  public Guard valueType(Class<?> type) {
+    Objects.requireNonNull(type, "type");
+    return withLast(last().mapLastRule("valueType", ParamFlowRule.class,
+        rule -> rule.withValueType(type)));
+  }
+
+  /**
+   * Bounds how many values the engine remembers for the most recent hot-parameter rule (default
+   * 4000 per started second of the period, at most 200,000). When a new value does not fit, the
+   * values used least recently are forgotten and start over as if never seen; the engine counts
+   * them ({@code GuardEngine.overflows(Cap.PARAM_VALUES)}).
+   *
+   * @param max the bound; {@code >= 2}
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a hot-parameter rule
+   * @throws IllegalArgumentException if {@code max} is below 2
+   */
+  public Guard maxValues(int max) {
+    return withLast(last().mapLastRule("maxValues", ParamFlowRule.class,
+        rule -> rule.withMaxValues(max)));
+  }
+
+  /**
    * Binds the guard to an engine.
    *
    * @param target the engine
@@ -493,7 +632,7 @@ public final class Guard {
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, null);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, null);
     return () -> guarded.apply(supplier);
   }
 
@@ -509,7 +648,56 @@ public final class Guard {
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
     Objects.requireNonNull(function, "function");
-    return bound().wrap(function, true, null);
+    return bound().wrap(function, Binding.WHOLE_INPUT, null);
+  }
+
+  /**
+   * Wraps a function whose hot-parameter value is a key computed from its argument: each {@code
+   * apply(x)} runs {@code function} under this guard with {@code key.apply(x)} as the call's
+   * argument 0, so rules limit per key (a field of the argument) for both rates and concurrency.
+   * The key is computed once per call, before entering; a call allocates nothing unless the key
+   * function does (a primitive key is boxed).
+   *
+   * <pre>{@code
+   * Function<Order, Receipt> place = Guard.of("placeOrder")
+   *     .perValue(0, 5)
+   *     .decorateKeyedFunction(Order::customerId, orders::place);
+   * }</pre>
+   *
+   * @param key computes the value hot-parameter rules limit on
+   * @param function the protected code
+   * @param <T> the argument type
+   * @param <R> the result type
+   * @return the guarded function; throws {@link BlockedException} when refused
+   */
+  public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R>
+      decorateKeyedFunction(Function<? super T, ?> key, Function<T, R> function) {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(function, "function");
+    return bound().wrap(function, key, null);
+  }
+
+  /**
+   * Wraps a two-argument function: each {@code apply(x, y)} runs it under this guard, with
+   * {@code x} and {@code y} as the call's arguments 0 and 1 (for hot-parameter rules). A call
+   * allocates nothing.
+   *
+   * <pre>{@code
+   * BiFunction<String, String, Page> search = Guard.of("search")
+   *     .perValue(1, 5)                          // 5 searches per second per tenant
+   *     .decorateBiFunction((query, tenant) -> index.search(query, tenant));
+   * }</pre>
+   *
+   * @param function the protected code
+   * @param <T> the first argument's type
+   * @param <U> the second argument's type
+   * @param <R> the result type
+   * @return the guarded function; throws {@link BlockedException} when refused
+   */
+  public <T extends @Nullable Object, U extends @Nullable Object, R extends @Nullable Object>
+      BiFunction<T, U, R> decorateBiFunction(BiFunction<T, U, R> function) {
+    Objects.requireNonNull(function, "function");
+    return bound().wrapPair(function);
   }
 
   /**
@@ -534,7 +722,7 @@ public final class Guard {
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, false, null);
+    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, null, null);
     return () -> {
       Boolean ignored = guarded.apply(runnable);
     };
@@ -580,7 +768,7 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, false, onBlocked);
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onBlocked);
     return () -> guarded.apply(supplier);
   }
 
@@ -606,7 +794,7 @@ public final class Guard {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(recovery, "recovery");
     Binding bound = bound();
-    Function<Supplier<T>, T> guarded = bound.wrap(Supplier::get, false, recovery);
+    Function<Supplier<T>, T> guarded = bound.wrap(Supplier::get, null, recovery);
     return () -> {
       try {
         return guarded.apply(supplier);
@@ -634,7 +822,7 @@ public final class Guard {
     Objects.requireNonNull(recovery, "recovery");
     Binding bound = bound();
     try {
-      return bound.run(supplier, Supplier<T>::get, recovery);
+      return bound.run(null, supplier, Supplier<T>::get, recovery);
     } catch (RuntimeException failure) {
       if (bound.recovers(failure)) {
         return recovery.apply(failure);
@@ -653,7 +841,29 @@ public final class Guard {
    */
   public <T extends @Nullable Object> T call(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
-    return bound().run(supplier, Supplier<T>::get, null);
+    return bound().run(null, supplier, Supplier<T>::get, null);
+  }
+
+  /**
+   * Runs a supplier now under this guard with {@code key} as the call's argument 0, for
+   * hot-parameter rules: the keyed form of {@link #call}.
+   *
+   * <pre>{@code
+   * Cart cart = perUser.callWithKey(userId, () -> carts.load(userId));
+   * }</pre>
+   *
+   * <p>A call allocates nothing, except on a guard composed with {@link #andThen}, which nests its
+   * parts for each call.
+   *
+   * @param key the value hot-parameter rules limit on; null for none
+   * @param supplier the protected code
+   * @param <T> the result type
+   * @return its result
+   * @throws BlockedException if the call was refused
+   */
+  public <T extends @Nullable Object> T callWithKey(@Nullable Object key, Supplier<T> supplier) {
+    Objects.requireNonNull(supplier, "supplier");
+    return bound().run(key, supplier, Supplier<T>::get, null);
   }
 
   /**
@@ -664,7 +874,7 @@ public final class Guard {
    */
   public void run(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    bound().run(runnable, Guard::runOnce, null);
+    bound().run(null, runnable, Guard::runOnce, null);
   }
 
   /**
@@ -679,7 +889,7 @@ public final class Guard {
       Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onBlocked, "onBlocked");
-    return bound().run(supplier, Supplier<T>::get, onBlocked);
+    return bound().run(null, supplier, Supplier<T>::get, onBlocked);
   }
 
   /**
@@ -763,6 +973,18 @@ public final class Guard {
         throw new IllegalStateException(
             step + " shapes a qps(..) rule, but the most recent rule of '" + rule.resource()
                 + "' is concurrency(" + rule.count() + ")");
+      }
+      return change.apply(rule);
+    }));
+  }
+
+  private Guard shapeLastPerValue(
+      String step, FlowGrade grade, UnaryOperator<ParamFlowRule> change) {
+    return withLast(last().mapLastRule(step, ParamFlowRule.class, rule -> {
+      if (rule.grade() != grade) {
+        throw new IllegalStateException(
+            step + " shapes a perValue(..) rule, but the most recent rule of '" + rule.resource()
+                + "' is perValueConcurrency(" + rule.argumentIndex() + ", " + rule.count() + ")");
       }
       return change.apply(rule);
     }));

@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,10 +51,10 @@ record GuardPart(
   <R extends Rule> GuardPart mapLastRule(String step, Class<R> kind, UnaryOperator<R> change) {
     if (rules.isEmpty()) {
       throw new IllegalStateException(step + " shapes the most recent rule, but '" + resource
-          + "' has none yet: " + (kind == FlowRule.class
-              ? "call qps(..) or concurrency(..) first"
-              : "add a circuit breaker first (circuitBreaker(..), slowCallRatio(..), errorRatio(..)"
-                  + " or errorCount(..))"));
+          + "' has none yet: " + (kind == DegradeRule.class
+              ? "add a circuit breaker first (circuitBreaker(..), slowCallRatio(..), errorRatio(..)"
+                  + " or errorCount(..))"
+              : "call qps(..), concurrency(..), perValue(..) or perValueConcurrency(..) first"));
     }
     Rule last = rules.get(rules.size() - 1);
     if (!kind.isInstance(last)) {
@@ -64,6 +64,11 @@ record GuardPart(
     List<Rule> changed = new ArrayList<>(rules);
     changed.set(changed.size() - 1, change.apply(kind.cast(last)));
     return new GuardPart(resource, changed, type, entrance, origin, prioritized, tracing);
+  }
+
+  /** The most recent rule, or null if there is none yet. */
+  @Nullable Rule lastRule() {
+    return rules.isEmpty() ? null : rules.get(rules.size() - 1);
   }
 
   <R extends Rule> List<R> rulesOf(Class<R> kind) {

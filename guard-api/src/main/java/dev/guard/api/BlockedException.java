@@ -54,6 +54,13 @@ public abstract sealed class BlockedException extends RuntimeException
     this.rule = rule;
   }
 
+  /** For a subclass that builds its message only when it is read (it overrides getMessage). */
+  BlockedException(String resource, Rule rule) {
+    super(null, null, false, false);
+    this.resource = Objects.requireNonNull(resource, "resource");
+    this.rule = Objects.requireNonNull(rule, "rule");
+  }
+
   /**
    * Returns the name of the resource whose call was refused.
    *

@@ -2,7 +2,11 @@ package dev.guard.benchmarks;
 
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRule;
+import dev.guard.Guard;
+import dev.guard.api.BlockedException;
+import dev.guard.engine.GuardEngine;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -18,7 +22,7 @@ import org.openjdk.jmh.infra.ThreadParams;
 /**
  * Scenario 4: a per-argument QPS limit (hot parameter) with a huge count, called with arguments
  * that cycle through {@link #DISTINCT_VALUES} preallocated values, so every value keeps its own
- * token bucket. Only Sentinel has this feature among the peers.
+ * token bucket. Only Sentinel has this feature among the peers; guard is measured next to it.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -26,7 +30,50 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class HotParamBenchmark {
-  // guard: add a GuardState and a guard() method here (hot-param rule on argument 0).
+  /**
+   * guard: a hot-parameter rule on argument 0 whose per-value count is never reached, on its own
+   * engine, through {@code decorateFunction}.
+   */
+  @State(Scope.Benchmark)
+  public static class GuardState {
+    /** Calls per value per second: far above what one of the 1,000 values gets here. */
+    static final int PER_VALUE = 10_000_000;
+
+    final GuardEngine engine = GuardEngine.builder().build();
+    final Function<Object, Object> decorated = Guard.of("bench-hot-param")
+        .perValue(0, PER_VALUE).on(engine)
+        .decorateFunction(value -> Calls.BODY.get());
+    final Function<Object, Object> probe = Guard.of("bench-hot-param-probe")
+        .perValue(0, 0).on(engine)
+        .decorateFunction(value -> Calls.BODY.get());
+
+    /** Checks that the rule admits every call over all values, and that it is enforced at all. */
+    @Setup
+    public void check() {
+      Arguments arguments = new Arguments();
+      Sanity.requireAllAdmitted("guard hot-param rule", () -> call(arguments));
+      Sanity.requireMostlyRefused("guard hot-param rule with count 0",
+          () -> refusedAsValue(probe, arguments.next()));
+    }
+
+    Object call(Arguments arguments) {
+      return refusedAsValue(decorated, arguments.next());
+    }
+
+    private static Object refusedAsValue(Function<Object, Object> guarded, Object value) {
+      try {
+        return guarded.apply(value);
+      } catch (BlockedException refused) {
+        return Calls.REFUSED;
+      }
+    }
+  }
+
+  /** {@code Guard.of(..).perValue(0, n).decorateFunction(body).apply(value)}. */
+  @Benchmark
+  public Object guard(GuardState state, Arguments arguments) {
+    return state.call(arguments);
+  }
 
   /** How many distinct argument values the calls cycle through. */
   static final int DISTINCT_VALUES = 1_000;

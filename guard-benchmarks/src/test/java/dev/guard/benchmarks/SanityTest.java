@@ -82,6 +82,14 @@ class SanityTest {
   }
 
   @Test
+  void hotParam_guard_admitsEveryCallAndEnforcesParamRules() {
+    var state = new HotParamBenchmark.GuardState();
+    assertThatCode(state::check).doesNotThrowAnyException();
+    var arguments = new HotParamBenchmark.Arguments();
+    assertAdmitsAll(() -> state.call(arguments));
+  }
+
+  @Test
   void hotParam_sentinel_admitsEveryCallAndEnforcesParamRules() {
     var state = new HotParamBenchmark.SentinelState();
     assertThatCode(state::check).doesNotThrowAnyException();

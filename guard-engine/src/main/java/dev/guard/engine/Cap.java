@@ -22,5 +22,13 @@ public enum Cap {
    * Distinct origins per resource. Calls from a new origin when full are measured without an
    * origin node: rules for {@code default} still apply, origin-specific rules do not match them.
    */
-  ORIGINS
+  ORIGINS,
+  /**
+   * Values remembered per hot-parameter rule ({@code ParamFlowRule.maxValues}). When a new value
+   * does not fit, the values used least recently are forgotten: a forgotten value starts over as
+   * if never seen (a full token bucket, no pacing schedule). Each forgotten value counts once, and
+   * listeners hear of it with the resource's name (never the value). Values with calls running
+   * under a per-value concurrency limit are never forgotten.
+   */
+  PARAM_VALUES
 }

@@ -9,6 +9,7 @@ import dev.guard.engine.internal.CallSite;
 import dev.guard.engine.internal.EngineCore;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
@@ -30,8 +31,9 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Handles are immutable and thread-safe: the setting methods return a new handle for the same
  * resource. Keep a handle per call site; resolving it again costs a name lookup. Calls through
- * {@link #call}, {@link #callWith}, {@link #callOrElse} and {@link #callChecked} reuse a per-thread
- * entry object and allocate nothing; {@link #enter} and {@link #enterAsync} create an entry the caller holds.
+ * {@link #call}, {@link #callWith}, {@link #callWithArguments}, {@link #callOrElse} and {@link
+ * #callChecked} reuse a per-thread entry object and allocate nothing; {@link #enter} and {@link
+ * #enterAsync} create an entry the caller holds.
  */
 public final class GuardedResource {
 
@@ -248,6 +250,41 @@ public final class GuardedResource {
     CallEntry entry = core.enterWithArgument(site, argument);
     throwIfRefused(entry);
     return runAdmitted(entry, input, body);
+  }
+
+  /**
+   * Runs {@code body} on two inputs under the resource; the inputs are the call's arguments 0 and
+   * 1 for hot-parameter rules (passing them allocates nothing). Exceptions of the body pass
+   * through as the same instance and count as business errors.
+   *
+   * <pre>{@code
+   * Page page = search.callWithArguments(query, tenant, index::search);
+   * }</pre>
+   *
+   * @param first the first input, argument 0
+   * @param second the second input, argument 1
+   * @param body the protected code
+   * @param <A> the first input's type
+   * @param <B> the second input's type
+   * @param <T> the result type
+   * @return the body's result
+   * @throws BlockedException if a rule refused the call (the body did not run)
+   */
+  public <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
+      T callWithArguments(A first, B second, BiFunction<? super A, ? super B, ? extends T> body) {
+    CallEntry entry = core.enterWithArguments(site, first, second);
+    throwIfRefused(entry);
+    long use = entry.generation();
+    try {
+      return body.apply(first, second);
+    } catch (Throwable failure) {
+      if (isError(failure)) {
+        entry.recordError(use, failure);
+      }
+      throw failure;
+    } finally {
+      entry.close(use);
+    }
   }
 
   /**

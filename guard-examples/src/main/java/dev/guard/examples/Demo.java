@@ -117,7 +117,11 @@ public final class Demo {
    */
   private static void loadClasses(List<Endpoint> rehearsal) {
     for (Endpoint endpoint : rehearsal) {
-      endpoint.guard().run(() -> {});
+      if (endpoint.callers().isEmpty()) {
+        endpoint.guard().run(() -> {});
+      } else {
+        endpoint.guard().callWithKey(endpoint.caller(0), () -> Boolean.TRUE);
+      }
     }
   }
 
@@ -168,5 +172,18 @@ public final class Demo {
     }
     out.println();
     Summary.render(lines).forEach(out::println);
+    for (EndpointMeter meter : meters) {
+      List<String> users = meter.endpoint().users();
+      if (!users.isEmpty()) {
+        long[] passed = new long[users.size()];
+        long[] blocked = new long[users.size()];
+        for (int i = 0; i < users.size(); i++) {
+          passed[i] = meter.passedOf(users.get(i));
+          blocked[i] = meter.blockedOf(users.get(i));
+        }
+        out.println();
+        Summary.perUser(meter.name(), users, passed, blocked, seconds).forEach(out::println);
+      }
+    }
   }
 }

@@ -1,11 +1,15 @@
 package dev.guard.examples;
 
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the demo measures of one endpoint by itself, independent of the engine's statistics: passes
- * and blocks per second, when each pass happened, and how many admitted calls ran at once.
+ * and blocks per second, when each pass happened, how many admitted calls ran at once, and, for an
+ * endpoint called on behalf of users, passes and blocks per user.
  *
  * <p>Thread-safe.
  */
@@ -14,6 +18,7 @@ final class EndpointMeter {
   private final Endpoint endpoint;
   private final SecondCounters counters;
   private final AdmissionLog admissions;
+  private final Map<String, LongAdder[]> perCaller = new ConcurrentHashMap<>();
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicInteger peakRunning = new AtomicInteger();
 
@@ -50,6 +55,24 @@ final class EndpointMeter {
   /** Records a refused call. */
   void blocked(long nowNanos) {
     counters.recordBlock(nowNanos);
+  }
+
+  /** Records the outcome of a call made on behalf of a user. */
+  void outcomeOf(String caller, boolean admitted) {
+    perCaller.computeIfAbsent(caller, c -> new LongAdder[] {new LongAdder(), new LongAdder()})
+        [admitted ? 0 : 1].increment();
+  }
+
+  /** Passed calls of a user. */
+  long passedOf(String caller) {
+    LongAdder[] counts = perCaller.get(caller);
+    return counts == null ? 0 : counts[0].sum();
+  }
+
+  /** Blocked calls of a user. */
+  long blockedOf(String caller) {
+    LongAdder[] counts = perCaller.get(caller);
+    return counts == null ? 0 : counts[1].sum();
   }
 
   Endpoint endpoint() {

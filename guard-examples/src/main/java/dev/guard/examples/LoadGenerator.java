@@ -7,6 +7,8 @@ import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * Drives the endpoints with open-loop traffic: one arrival thread per endpoint wakes up every
@@ -74,6 +76,9 @@ final class LoadGenerator {
 
   private Runnable guardedCall(EndpointMeter meter, long startNanos) {
     Endpoint endpoint = meter.endpoint();
+    if (!endpoint.callers().isEmpty()) {
+      return callOnBehalfOfUsers(meter);
+    }
     long workNanos = endpoint.work().toNanos();
     Runnable guarded = endpoint.guard().decorateRunnable(() -> {
       long started = time.nanoTime();
@@ -108,6 +113,31 @@ final class LoadGenerator {
       super("dependency down", null, false, false);
       this.startedNanos = startedNanos;
     }
+  }
+
+  /** Each call is made for the next user in turn, who is the guarded function's argument. */
+  private Runnable callOnBehalfOfUsers(EndpointMeter meter) {
+    Endpoint endpoint = meter.endpoint();
+    long workNanos = endpoint.work().toNanos();
+    AtomicLong calls = new AtomicLong();
+    Function<String, Boolean> guarded = endpoint.guard().decorateFunction(user -> {
+      meter.started(time.nanoTime());
+      try {
+        work(workNanos);
+      } finally {
+        meter.finished();
+      }
+      return Boolean.TRUE;
+    });
+    return () -> {
+      String user = endpoint.caller(calls.getAndIncrement());
+      try {
+        meter.outcomeOf(user, guarded.apply(user));
+      } catch (BlockedException refused) {
+        meter.blocked(time.nanoTime());
+        meter.outcomeOf(user, false);
+      }
+    };
   }
 
   private void work(long nanos) {

@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The simulated service: five endpoints of a pretend shop, each protected in a different way.
- * The first four are offered more traffic than their guards admit; the fifth has a dependency
+ * The simulated service: six endpoints of a pretend shop, each protected in a different way.
+ * The first five are offered more traffic than their guards admit; the sixth has a dependency
  * that goes down for a while.
  *
  * <ul>
@@ -17,12 +17,18 @@ import java.util.List;
  *   <li>{@code payments}: pacing — bursts are spread out into calls 50 ms apart; a call that
  *       would queue longer than 500 ms is refused.
  *   <li>{@code reports}: a concurrency limit on slow calls — at most four run at once.
+ *   <li>{@code profile}: a limit per user (hot parameter) — one noisy user is held to five calls a
+ *       second while the other users' calls all pass.
  *   <li>{@code inventory}: a circuit breaker on the error ratio, whose dependency fails from 4 s
  *       to 8 s into the run — the breaker opens, lets one probe through every 2 s, and closes at
  *       the first probe after the dependency is back.
  * </ul>
  */
 final class Shop {
+
+  /** Who calls {@code profile}, in turn: one noisy user sends six of every ten calls. */
+  static final List<String> PROFILE_CALLERS = List.of(
+      "noisy", "ann", "noisy", "bob", "noisy", "cyd", "noisy", "dee", "noisy", "noisy");
 
   private Shop() {}
 
@@ -50,9 +56,13 @@ final class Shop {
             Guard.of("reports").concurrency(4).on(engine),
             Duration.ofNanos(16_666_667), 1, Duration.ofMillis(100),
             "at most 4 at a time; slots idle until the next call, so < 40/s pass"),
-        new Endpoint("inventory", "qps(100) + errorRatio(0.5), open 2 s",
-            Guard.of("inventory").qps(100).errorRatio(0.5).openFor(Duration.ofSeconds(2))
-                .on(engine),
+        new Endpoint("profile", "perValue(0, 5)",
+            Guard.of("profile").perValue(0, 5).on(engine),
+            Duration.ofMillis(25), 1, Duration.ZERO,
+            "per user: noisy (24/s) gets 5 a second, the other four (4/s each) all pass",
+            PROFILE_CALLERS),
+        new Endpoint("inventory", "errorRatio(0.5).openFor(2 s)",
+            Guard.of("inventory").errorRatio(0.5).openFor(Duration.ofSeconds(2)).on(engine),
             Duration.ofMillis(25), 1, Duration.ZERO,
             "down from 4 s to 8 s: opens, one probe every 2 s, closes after 8 s",
             Duration.ofSeconds(4), Duration.ofSeconds(4)));

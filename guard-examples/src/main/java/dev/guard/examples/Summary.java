@@ -72,6 +72,31 @@ final class Summary {
     return out;
   }
 
+  /**
+   * The lines of an endpoint called on behalf of users: passes and blocks per user.
+   *
+   * @param endpoint the endpoint's name
+   * @param users the users, in display order
+   * @param passed each user's passed calls
+   * @param blocked each user's blocked calls, in the same order
+   * @param seconds the length of the run
+   * @return the lines
+   */
+  static List<String> perUser(
+      String endpoint, List<String> users, long[] passed, long[] blocked, int seconds) {
+    if (users.size() != passed.length || users.size() != blocked.length) {
+      throw new IllegalArgumentException("users, passed and blocked must have the same length, were "
+          + users.size() + ", " + passed.length + " and " + blocked.length);
+    }
+    List<String> out = new ArrayList<>();
+    out.add(endpoint + " per user   passed blocked passes/s");
+    for (int i = 0; i < users.size(); i++) {
+      out.add(String.format(Locale.ROOT, "  %-14s %7d %7d %8.1f", users.get(i), passed[i],
+          blocked[i], (double) passed[i] / seconds));
+    }
+    return out;
+  }
+
   private static List<String> engineCheck(List<Line> lines) {
     List<String> out = new ArrayList<>();
     for (Line line : lines) {

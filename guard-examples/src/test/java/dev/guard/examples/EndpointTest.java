@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class EndpointTest {
@@ -32,6 +33,17 @@ class EndpointTest {
   }
 
   @Test
+  void callers_takenInTurn_andListedOncePerUser() {
+    Endpoint endpoint = new Endpoint("e", "perValue(0, 1)", Guard.of("e").perValue(0, 1),
+        Duration.ofMillis(10), 1, Duration.ZERO, "watch", List.of("a", "b", "a"));
+
+    assertThat(endpoint.caller(0)).isEqualTo("a");
+    assertThat(endpoint.caller(4)).isEqualTo("b");
+    assertThat(endpoint.users()).containsExactly("a", "b");
+    assertThat(endpoint.traffic()).isEqualTo("100 calls/s from 2 users");
+  }
+
+  @Test
   void constructor_zeroPeriod_isRejected() {
     assertThatThrownBy(() -> endpoint(Duration.ZERO, 1, Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
@@ -48,7 +60,7 @@ class EndpointTest {
   @Test
   void shopEndpoints_eachGuard_declaresOneRuleOnItsOwnResource() {
     for (Endpoint endpoint : Shop.endpoints(GuardEngine.builder().build())) {
-      assertThat(endpoint.guard().flowRules())
+      assertThat(endpoint.guard().rules())
           .as(endpoint.name())
           .singleElement()
           .satisfies(rule -> assertThat(rule.resource()).isEqualTo(endpoint.name()));

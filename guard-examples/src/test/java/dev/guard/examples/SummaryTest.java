@@ -58,4 +58,13 @@ class SummaryTest {
 
     assertThat(Summary.render(List.of(line)).get(1)).contains("  - ms");
   }
+
+  @Test
+  void perUser_listsEachUsersCountsAndRate() {
+    assertThat(Summary.perUser("profile", List.of("noisy", "ann"), new long[] {50, 40},
+        new long[] {190, 0}, 10)).containsExactly(
+        "profile per user   passed blocked passes/s",
+        "  noisy               50     190      5.0",
+        "  ann                 40       0      4.0");
+  }
 }

@@ -4,6 +4,7 @@ import dev.guard.Guard
 import dev.guard.api.BlockedException
 import dev.guard.api.EntryType
 import dev.guard.api.FlowBlockedException
+import dev.guard.api.ParamFlowBlockedException
 import dev.guard.api.rule.FlowRule
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.ArrivalSchedule
@@ -60,6 +61,24 @@ class GuardFromKotlinTest {
         assertThat(listOf(ran, length, now)).containsExactly(2, 4, 42)
         assertThat(called).isEqualTo("callable")
         assertThat(fallback).isEqualTo("value")
+    }
+
+    @Test
+    fun hotParameters_keyedShapes_takePlainLambdas() {
+        data class Job(val tenant: String, val size: Int)
+        val perValue = Guard.of("perTenant").perValue(0, 1).burst(1).except("vip", 5).on(engine)
+
+        val sized = perValue.decorateKeyedFunction({ job: Job -> job.tenant }) { job -> job.size }
+        val joined = Guard.of("pairs").perValue(1, 1).on(engine)
+            .decorateBiFunction { query: String, tenant: String -> "$tenant:$query" }
+        val keyed: String? = Guard.of("keyed").perValueConcurrency(0, 1).on(engine)
+            .callWithKey("k") { null }
+
+        assertThat(listOf(sized.apply(Job("a", 1)), sized.apply(Job("a", 2)))).containsExactly(1, 2)
+        assertThatThrownBy { sized.apply(Job("a", 3)) }
+            .isInstanceOf(ParamFlowBlockedException::class.java)
+        assertThat(joined.apply("shoes", "acme")).isEqualTo("acme:shoes")
+        assertThat(keyed).isNull()
     }
 
     @Test

@@ -6,13 +6,6 @@ import dev.guard.Guard;
 import dev.guard.api.BlockedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
@@ -125,23 +118,6 @@ class ContentionTest {
   }
 
   private static void runConcurrently(Runnable work) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    try {
-      CountDownLatch start = new CountDownLatch(1);
-      List<Future<?>> done = new ArrayList<>();
-      for (int t = 0; t < THREADS; t++) {
-        done.add(pool.submit(() -> {
-          start.await();
-          work.run();
-          return null;
-        }));
-      }
-      start.countDown();
-      for (Future<?> future : done) {
-        future.get(60, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    Together.run(THREADS, thread -> work.run());
   }
 }

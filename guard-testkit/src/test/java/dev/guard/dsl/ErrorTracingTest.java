@@ -61,6 +61,28 @@ class ErrorTracingTest {
   }
 
   @Test
+  void everyDecoratorShape_honoursTheChoice() throws Exception {
+    Guard guard = fragile("r").ignoreExceptions(IllegalArgumentException.class);
+    IllegalArgumentException invalid = new IllegalArgumentException("bad input");
+
+    assertThatThrownBy(() -> guard.decorateFunction(x -> {
+      throw invalid;
+    }).apply("x")).isSameAs(invalid);
+    assertThatThrownBy(() -> guard.decorateBiFunction((x, y) -> {
+      throw invalid;
+    }).apply("x", "y")).isSameAs(invalid);
+    assertThatThrownBy(() -> guard.decorateCallable(() -> {
+      throw invalid;
+    }).call()).isSameAs(invalid);
+    assertThatThrownBy(() -> guard.run(() -> {
+      throw invalid;
+    })).isSameAs(invalid);
+
+    assertThat(engine.stats("r").exceptionQps()).isZero();
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+  }
+
+  @Test
   void recordedTypes_onlyThoseCount() throws Exception {
     Guard guard = fragile("r").recordExceptions(IOException.class);
     Supplier<String> other = guard.decorate(throwing(new IllegalStateException("x")));

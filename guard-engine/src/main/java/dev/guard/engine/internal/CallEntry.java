@@ -51,6 +51,7 @@ public final class CallEntry implements Entry {
   private boolean prioritized;
   private @Nullable Object[] args;
   private @Nullable Object @Nullable [] heldArgument; // reused by holdArgument
+  private @Nullable Object @Nullable [] heldPair; // reused by holdArguments
   private long nowNanos;
   private boolean borrowed;
   private @Nullable Throwable error;
@@ -181,11 +182,31 @@ public final class CallEntry implements Entry {
     args = held;
   }
 
-  /** Lets go of a held argument once the call is over, so a pooled entry does not keep it alive. */
+  /**
+   * Makes {@code first} and {@code second} the call's two arguments without allocating: the entry
+   * keeps a two-element array for them.
+   */
+  void holdArguments(@Nullable Object first, @Nullable Object second) {
+    @Nullable Object[] held = heldPair;
+    if (held == null) {
+      held = new Object[2];
+      heldPair = held;
+    }
+    held[0] = first;
+    held[1] = second;
+    args = held;
+  }
+
+  /** Lets go of held arguments once the call is over, so a pooled entry does not keep them alive. */
   void dropArgument() {
     @Nullable Object[] held = heldArgument;
     if (held != null) {
       held[0] = null;
+    }
+    @Nullable Object[] pair = heldPair;
+    if (pair != null) {
+      pair[0] = null;
+      pair[1] = null;
     }
   }
 

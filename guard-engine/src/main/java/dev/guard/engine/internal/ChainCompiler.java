@@ -9,6 +9,7 @@ import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.authority.AuthoritySlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.system.SystemSlotKind;
+import dev.guard.engine.internal.param.ParamSlotKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -26,8 +27,8 @@ final class ChainCompiler {
 
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
-      sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), new FlowSlotKind(),
-          DegradeSlotKind.INSTANCE));
+      sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), new ParamSlotKind(),
+          new FlowSlotKind(), DegradeSlotKind.INSTANCE));
 
   private ChainCompiler() {}
 

@@ -277,6 +277,17 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
+   * Like {@link #enter} on a pooled entry, with two arguments held in the entry's own two-element
+   * array, so passing them allocates nothing.
+   */
+  public CallEntry enterWithArguments(
+      CallSite site, @Nullable Object first, @Nullable Object second) {
+    CallEntry entry = open(site, true, null);
+    entry.holdArguments(first, second);
+    return decide(entry);
+  }
+
+  /**
    * Detaches an admitted entry from the thread (the thread's context no longer sees it, and the
    * thread may go on entering and exiting other resources), so it may be exited later on any
    * thread.
@@ -454,6 +465,11 @@ public final class EngineCore implements SlotContext {
   @Override
   public void sleep(long nanos) throws InterruptedException {
     clock.sleep(nanos);
+  }
+
+  @Override
+  public void reportOverflow(Cap cap, String name, long times) {
+    overflows.report(cap, name, times);
   }
 
   @Override

@@ -29,6 +29,23 @@ final class Overflows {
     }
   }
 
+  /** Reports {@code times} overflows of one cap at once (for example values forgotten together). */
+  void report(Cap cap, String name, long times) {
+    if (times <= 0) {
+      return;
+    }
+    counts[cap.ordinal()].add(times);
+    for (EngineListener listener : listeners) {
+      for (long i = 0; i < times; i++) {
+        try {
+          listener.onCapExceeded(cap, name);
+        } catch (RuntimeException ignored) {
+          // listeners must not break the call path
+        }
+      }
+    }
+  }
+
   long count(Cap cap) {
     return counts[cap.ordinal()].sum();
   }

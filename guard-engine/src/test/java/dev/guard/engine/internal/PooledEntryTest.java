@@ -50,6 +50,22 @@ class PooledEntryTest {
   }
 
   @Test
+  void enterWithArguments_holdsBothInAReusedPair_andDropsThemAtExit() {
+    CallEntry first = core.enterWithArguments(site("r"), "query", "tenant-1");
+    assertThat(first.args()).containsExactly("query", "tenant-1");
+    first.close(first.generation());
+
+    assertThat(first.args()).containsOnlyNulls();
+    CallEntry second = core.enterWithArguments(site("r"), "other", "tenant-2");
+    assertThat(second).isSameAs(first);
+    assertThat(second.args()).containsExactly("other", "tenant-2");
+    second.close(second.generation());
+    CallEntry single = core.enterWithArgument(site("r"), "one");
+    assertThat(single.args()).as("a single argument after a pair").containsExactly("one");
+    single.close(single.generation());
+  }
+
+  @Test
   void pooledEntry_exitedByAnOuterOutOfOrderClose_dropsItsArgument() {
     CallEntry outer = core.enter(site("outer"), false, null);
     CallEntry inner = core.enterWithArgument(site("inner"), "secret");

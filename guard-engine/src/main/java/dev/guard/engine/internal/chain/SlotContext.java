@@ -2,6 +2,7 @@ package dev.guard.engine.internal.chain;
 
 import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
+import dev.guard.engine.Cap;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.system.SystemProtection;
@@ -78,4 +79,14 @@ public interface SlotContext {
    * @return the system protection state
    */
   SystemProtection systemProtection();
+
+  /**
+   * Counts overflows of a bounded collection that a slot owns and tells the engine's listeners,
+   * once per overflow (see {@link Cap}).
+   *
+   * @param cap the full collection
+   * @param name the resource the collection belongs to
+   * @param times how many overflows happened; nothing happens for 0
+   */
+  void reportOverflow(Cap cap, String name, long times);
 }

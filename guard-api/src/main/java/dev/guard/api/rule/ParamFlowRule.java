@@ -1,0 +1,331 @@
+package dev.guard.api.rule;
+
+import dev.guard.api.Checks;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * An immutable hot-parameter rule: limits the calls of a resource per value of one argument (per
+ * user id, per tenant, per SKU), each value independently.
+ *
+ * <pre>{@code
+ * ParamFlowRule perUser = ParamFlowRule.qps("loadCart", 0, 20)   // argument 0, 20 per second
+ *     .withBurst(10)                                             // each value may bank 10 more
+ *     .withException("vip-7", 500);                              // one value with its own limit
+ * }</pre>
+ *
+ * <p>Grades and behaviours (exact rules in {@code docs/BEHAVIOUR.md}, "Hot parameters"):
+ *
+ * <ul>
+ *   <li>{@link FlowGrade#QPS} with {@link ControlBehavior#REJECT}: a token bucket per value holding
+ *       {@code count + burst} tokens, refilled by {@code count} per {@code period} once a full
+ *       period has passed since the last refill.
+ *   <li>{@link FlowGrade#QPS} with {@link ControlBehavior#PACING}: each value's calls are spaced
+ *       {@code period / count} apart; a call that would wait longer than {@code maxQueueingTime}
+ *       is refused.
+ *   <li>{@link FlowGrade#CONCURRENCY}: at most {@code count} calls per value run at once.
+ * </ul>
+ *
+ * <p>The constructor rejects every combination the engine would not honour (a burst with pacing or
+ * concurrency, a queueing time without pacing, an exception value that can
+ * never match {@code valueType}), with an {@link IllegalArgumentException} naming the field and
+ * the value.
+ *
+ * @param resource the protected resource; not blank
+ * @param argumentIndex which argument of a call holds the value: 0 is the first; a negative index
+ *     counts from the end of each call's arguments (−1 is the last), resolved per call; a call
+ *     without that argument passes
+ * @param grade {@link FlowGrade#QPS} (calls per period) or {@link FlowGrade#CONCURRENCY} (calls
+ *     running at once), per value
+ * @param count the threshold of each value without an exception; {@code >= 0} (0 refuses every
+ *     call that has a value)
+ * @param burst extra tokens a value may bank on top of {@code count}; {@code >= 0}, and 0 unless
+ *     the rule is a QPS token bucket
+ * @param period the token period of a QPS rule: {@code count} tokens per period; whole
+ *     milliseconds, from 1 ms to {@link #MAX_PERIOD}; {@link #DEFAULT_PERIOD} for concurrency
+ * @param behavior {@link ControlBehavior#REJECT} or (QPS only) {@link ControlBehavior#PACING}
+ * @param maxQueueingTime the longest a paced call may wait; zero or positive, and zero unless the
+ *     behaviour is pacing (zero means strict spacing: an early call is refused, none waits)
+ * @param exceptions values with their own threshold, matched with {@code equals}, so each must be
+ *     of the argument's runtime type ({@code 1} as an {@code Integer} never matches an argument
+ *     {@code 1L}); thresholds {@code >= 0}
+ * @param valueType the runtime type of the values; every exception value must be an instance of
+ *     it. {@code Object.class} when unknown
+ * @param maxValues how many values the engine remembers for this rule; {@code >= 2}. When a new
+ *     value does not fit, the values used least recently are forgotten and start over as if never
+ *     seen (a full bucket)
+ */
+public record ParamFlowRule(
+    String resource,
+    int argumentIndex,
+    FlowGrade grade,
+    int count,
+    int burst,
+    Duration period,
+    ControlBehavior behavior,
+    Duration maxQueueingTime,
+    Map<Object, Integer> exceptions,
+    Class<?> valueType,
+    int maxValues)
+    implements Rule {
+
+  /** The default token period: one second. */
+  public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
+
+  /** The longest token period: one day. */
+  public static final Duration MAX_PERIOD = Duration.ofDays(1);
+
+  /** The most tokens a value can hold: {@code count + burst} (and any exception threshold + burst). */
+  public static final int MAX_TOKENS = (1 << 24) - 1;
+
+  /** The values remembered per rule for every started second of the period (at most 200,000). */
+  public static final int VALUES_PER_SECOND = 4000;
+
+  /** The most values remembered by default, whatever the period. */
+  public static final int MAX_DEFAULT_VALUES = 200_000;
+
+  /**
+   * Validates the fields and copies the exceptions.
+   *
+   * @param resource the protected resource
+   * @param argumentIndex which argument holds the value; negative counts from the end
+   * @param grade calls per period or calls running at once, per value
+   * @param count the threshold of values without an exception
+   * @param burst extra tokens a value may bank
+   * @param period the token period
+   * @param behavior refuse or pace
+   * @param maxQueueingTime the longest a paced call may wait
+   * @param exceptions values with their own threshold
+   * @param valueType the runtime type of the values
+   * @param maxValues how many values are remembered
+   * @throws IllegalArgumentException if a field is invalid or fields do not fit together; the
+   *     message names the field and its value
+   * @throws NullPointerException if a field, an exception value or threshold is null
+   */
+  public ParamFlowRule {
+    resource = Checks.notBlank("resource", resource);
+    Objects.requireNonNull(grade, "grade");
+    Checks.nonNegative("count", count);
+    Checks.nonNegative("burst", burst);
+    checkPeriod(period);
+    Objects.requireNonNull(behavior, "behavior");
+    Checks.notNegative("maxQueueingTime", maxQueueingTime);
+    Objects.requireNonNull(valueType, "valueType");
+    exceptions = Map.copyOf(Objects.requireNonNull(exceptions, "exceptions"));
+    if (maxValues < 2) {
+      throw Checks.invalid("maxValues", maxValues, "must be >= 2");
+    }
+    checkShape(grade, burst, period, behavior, maxQueueingTime);
+    checkThreshold("count", count, burst);
+    for (Map.Entry<Object, Integer> exception : exceptions.entrySet()) {
+      checkException(exception.getKey(), exception.getValue(), burst, valueType);
+    }
+  }
+
+  /**
+   * Creates a per-value QPS rule: a token bucket of {@code count} calls per second for each value
+   * of the argument, no burst, no exceptions.
+   *
+   * <pre>{@code
+   * ParamFlowRule rule = ParamFlowRule.qps("search", 1, 5);   // argument 1, 5 per second per value
+   * }</pre>
+   *
+   * @param resource the protected resource
+   * @param argumentIndex the argument; negative counts from the end
+   * @param count calls per second per value; {@code >= 0}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static ParamFlowRule qps(String resource, int argumentIndex, int count) {
+    return new ParamFlowRule(resource, argumentIndex, FlowGrade.QPS, count, 0, DEFAULT_PERIOD,
+        ControlBehavior.REJECT, Duration.ZERO, Map.of(), Object.class,
+        defaultMaxValues(DEFAULT_PERIOD));
+  }
+
+  /**
+   * Creates a per-value concurrency rule: at most {@code limit} calls per value of the argument run
+   * at once.
+   *
+   * <pre>{@code
+   * ParamFlowRule rule = ParamFlowRule.concurrency("export", 0, 2);   // 2 exports per tenant
+   * }</pre>
+   *
+   * @param resource the protected resource
+   * @param argumentIndex the argument; negative counts from the end
+   * @param limit calls running at once per value; {@code >= 0}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static ParamFlowRule concurrency(String resource, int argumentIndex, int limit) {
+    return qps(resource, argumentIndex, limit).withGrade(FlowGrade.CONCURRENCY);
+  }
+
+  /**
+   * The default {@code maxValues} for a period: {@value #VALUES_PER_SECOND} per started second,
+   * at most {@value #MAX_DEFAULT_VALUES}.
+   *
+   * @param period the token period
+   * @return the default bound
+   */
+  public static int defaultMaxValues(Duration period) {
+    long seconds = Math.max(1, (period.toMillis() + 999) / 1000);
+    return (int) Math.min(MAX_DEFAULT_VALUES, VALUES_PER_SECOND * seconds);
+  }
+
+  /**
+   * Returns a copy with another grade.
+   *
+   * @param newGrade the grade
+   * @return the new rule
+   */
+  public ParamFlowRule withGrade(FlowGrade newGrade) {
+    return new ParamFlowRule(resource, argumentIndex, newGrade, count, burst, period, behavior,
+        maxQueueingTime, exceptions, valueType, maxValues);
+  }
+
+  /**
+   * Returns a copy with another threshold.
+   *
+   * @param newCount the threshold of values without an exception; {@code >= 0}
+   * @return the new rule
+   */
+  public ParamFlowRule withCount(int newCount) {
+    return new ParamFlowRule(resource, argumentIndex, grade, newCount, burst, period, behavior,
+        maxQueueingTime, exceptions, valueType, maxValues);
+  }
+
+  /**
+   * Returns a copy with another burst (QPS token bucket only).
+   *
+   * @param newBurst extra tokens per value; {@code >= 0}
+   * @return the new rule
+   */
+  public ParamFlowRule withBurst(int newBurst) {
+    return new ParamFlowRule(resource, argumentIndex, grade, count, newBurst, period, behavior,
+        maxQueueingTime, exceptions, valueType, maxValues);
+  }
+
+  /**
+   * Returns a copy with another token period. When {@code maxValues} is the default of the old
+   * period it becomes the default of the new one; a bound set explicitly is kept.
+   *
+   * @param newPeriod the period; whole milliseconds from 1 ms to one day
+   * @return the new rule
+   */
+  public ParamFlowRule withPeriod(Duration newPeriod) {
+    checkPeriod(newPeriod);
+    int values = maxValues == defaultMaxValues(period) ? defaultMaxValues(newPeriod) : maxValues;
+    return new ParamFlowRule(resource, argumentIndex, grade, count, burst, newPeriod, behavior,
+        maxQueueingTime, exceptions, valueType, values);
+  }
+
+  /**
+   * Returns a copy that paces each value's calls {@code period / count} apart, queueing a call at
+   * most {@code newMaxQueueingTime} ({@link ControlBehavior#PACING}).
+   *
+   * @param newMaxQueueingTime the longest wait; zero (strict spacing) or positive
+   * @return the new rule
+   */
+  public ParamFlowRule withPacing(Duration newMaxQueueingTime) {
+    return new ParamFlowRule(resource, argumentIndex, grade, count, burst, period,
+        ControlBehavior.PACING, newMaxQueueingTime, exceptions, valueType, maxValues);
+  }
+
+  /**
+   * Returns a copy in which {@code value} has its own threshold (replacing an earlier one for an
+   * equal value).
+   *
+   * @param value the value; of the argument's runtime type
+   * @param threshold its threshold; {@code >= 0} (0 refuses the value)
+   * @return the new rule
+   */
+  public ParamFlowRule withException(Object value, int threshold) {
+    Objects.requireNonNull(value, "value");
+    Map<Object, Integer> more = new HashMap<>(exceptions);
+    more.put(value, threshold);
+    return new ParamFlowRule(resource, argumentIndex, grade, count, burst, period, behavior,
+        maxQueueingTime, more, valueType, maxValues);
+  }
+
+  /**
+   * Returns a copy that declares the runtime type of the values, so that exception values of
+   * another type are rejected when the rule is built.
+   *
+   * @param newValueType the values' type
+   * @return the new rule
+   */
+  public ParamFlowRule withValueType(Class<?> newValueType) {
+    return new ParamFlowRule(resource, argumentIndex, grade, count, burst, period, behavior,
+        maxQueueingTime, exceptions, newValueType, maxValues);
+  }
+
+  /**
+   * Returns a copy that remembers at most {@code newMaxValues} values.
+   *
+   * @param newMaxValues the bound; {@code >= 2}
+   * @return the new rule
+   */
+  public ParamFlowRule withMaxValues(int newMaxValues) {
+    return new ParamFlowRule(resource, argumentIndex, grade, count, burst, period, behavior,
+        maxQueueingTime, exceptions, valueType, newMaxValues);
+  }
+
+  /**
+   * The threshold of a value: its exception threshold, or {@code count}.
+   *
+   * @param value a value of the argument
+   * @return its threshold
+   */
+  public int thresholdOf(Object value) {
+    Integer own = exceptions.get(value);
+    return own == null ? count : own;
+  }
+
+  private static void checkPeriod(Duration period) {
+    Checks.positive("period", period);
+    if (period.toNanos() % 1_000_000L != 0 || period.compareTo(MAX_PERIOD) > 0) {
+      throw Checks.invalid("period", period, "must be whole milliseconds from 1 ms to 1 day");
+    }
+  }
+
+  private static void checkShape(FlowGrade grade, int burst, Duration period,
+      ControlBehavior behavior, Duration maxQueueingTime) {
+    if (grade == FlowGrade.CONCURRENCY) {
+      if (behavior != ControlBehavior.REJECT) {
+        throw Checks.invalid("behavior", behavior, "must be REJECT for grade CONCURRENCY");
+      }
+      if (!period.equals(DEFAULT_PERIOD)) {
+        throw Checks.invalid("period", period,
+            "must be the default " + DEFAULT_PERIOD + " for grade CONCURRENCY (it has no period)");
+      }
+    }
+    if (burst != 0 && (grade != FlowGrade.QPS || behavior != ControlBehavior.REJECT)) {
+      throw Checks.invalid("burst", burst,
+          "must be 0 unless the rule is a QPS token bucket (grade QPS, behavior REJECT)");
+    }
+    if (!maxQueueingTime.isZero() && behavior != ControlBehavior.PACING) {
+      throw Checks.invalid("maxQueueingTime", maxQueueingTime, "must be zero unless behavior is PACING");
+    }
+  }
+
+  private static void checkThreshold(String field, int threshold, int burst) {
+    if ((long) threshold + burst > MAX_TOKENS) {
+      throw Checks.invalid(field, threshold,
+          "plus burst " + burst + " must be at most " + MAX_TOKENS);
+    }
+  }
+
+  private static void checkException(Object value, Integer threshold, int burst,
+      Class<?> valueType) {
+    Objects.requireNonNull(threshold, "threshold");
+    Checks.nonNegative("exceptions[" + value + "]", threshold);
+    checkThreshold("exceptions[" + value + "]", threshold, burst);
+    if (!valueType.isInstance(value)) {
+      throw Checks.invalid("exceptions", value + " (" + value.getClass().getName() + ")",
+          "must hold values of valueType " + valueType.getName()
+              + ": a value matches only arguments equal to it, of its own runtime type");
+    }
+  }
+}

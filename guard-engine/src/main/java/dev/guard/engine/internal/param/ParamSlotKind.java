@@ -1,0 +1,58 @@
+package dev.guard.engine.internal.param;
+
+import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.engine.internal.chain.Slot;
+import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.chain.SlotKind;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Compiles hot-parameter rules into a {@link ParamSlot}, in load order. A rule equal to one of the
+ * previous slot keeps that rule's compiled form, and so every value's bucket, schedule or running
+ * count; a changed rule starts with no values.
+ */
+public final class ParamSlotKind implements SlotKind<ParamFlowRule> {
+
+  /** The hot-parameter slot's position in the chain: after system protection, before flow. */
+  public static final int ORDER = -3000;
+
+  @Override
+  public int order() {
+    return ORDER;
+  }
+
+  @Override
+  public Class<ParamFlowRule> ruleType() {
+    return ParamFlowRule.class;
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * @throws IllegalArgumentException if the resource has more than 64 hot-parameter rules
+   */
+  @Override
+  public Slot compile(
+      String resource, List<ParamFlowRule> rules, @Nullable Slot previous, SlotContext context) {
+    if (rules.size() > ParamSlot.MAX_RULES) {
+      throw new IllegalArgumentException("hot-parameter rules of '" + resource + "' must be at most "
+          + ParamSlot.MAX_RULES + ", was " + rules.size());
+    }
+    Map<ParamFlowRule, CompiledParamRule> kept = new HashMap<>();
+    if (previous instanceof ParamSlot) {
+      for (CompiledParamRule old : ((ParamSlot) previous).rules) {
+        kept.put(old.rule, old);
+      }
+    }
+    CompiledParamRule[] compiled = new CompiledParamRule[rules.size()];
+    for (int i = 0; i < compiled.length; i++) {
+      ParamFlowRule rule = rules.get(i);
+      CompiledParamRule same = kept.get(rule);
+      compiled[i] = same != null ? same : new CompiledParamRule(resource, rule, context);
+    }
+    return new ParamSlot(compiled, context);
+  }
+}
