@@ -6,7 +6,10 @@ import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
 import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.internal.CallSite;
 import dev.guard.engine.internal.EngineConfig;
@@ -300,6 +303,107 @@ public final class GuardEngine {
   }
 
   /**
+   * Makes the engine's rules exactly {@code rules}, for every resource at once: resources the set
+   * does not name lose their rules (statistics stay), including rules declared by guards.
+   *
+   * <p>The set is applied atomically. It is compiled for every resource first, and a set that
+   * fails anywhere changes nothing; then one write switches every resource to it, so each call is
+   * decided entirely by the old rules or entirely by the new ones, and once a call has seen the
+   * new rules no later call sees the old ones. State built for a rule equal to one in force
+   * (warm-up tokens, pacing schedules, breaker states) carries over. The engine remembers the set
+   * in its {@linkplain #ruleHistory() history} and tells its listeners what changed ({@link
+   * EngineListener#onRulesApplied}); a refused set is reported to them too.
+   *
+   * <pre>{@code
+   * engine.applyRules(RuleSet.of(List.of(FlowRule.qps("search", 50))), "startup");
+   * }</pre>
+   *
+   * @param rules the engine's whole new rule set
+   * @param source who applies it, for the history: "startup", "ops console", a file name
+   * @return the new revision, or empty if the rules in force were already equal (nothing recorded)
+   * @throws InvalidRulesException if the set cannot be applied (the reasons are in the exception
+   *     and listeners hear them); nothing changed
+   */
+  public Optional<RuleRevision> applyRules(RuleSet rules, String source) {
+    return core.ruleBook().apply(rules, source);
+  }
+
+  /**
+   * Returns every rule in force, of every resource, as one set: what {@link #applyRules} applied,
+   * with whatever guards declared and {@link #loadRules} loaded since.
+   *
+   * @return the rules in force
+   */
+  public RuleSet ruleSet() {
+    return core.ruleBook().current();
+  }
+
+  /**
+   * Returns the rule sets this engine applied, oldest first: at most the last {@link
+   * Builder#ruleHistory} (default 20), each with when and from where it came and what it changed.
+   * Declarations and single-resource loads are not recorded.
+   *
+   * @return the revisions, oldest first
+   */
+  public List<RuleRevision> ruleHistory() {
+    return core.ruleBook().history();
+  }
+
+  /**
+   * Applies the rule set of an earlier revision again, as a new revision (with the same effects
+   * as {@link #applyRules}).
+   *
+   * <pre>{@code
+   * engine.rollBack(engine.ruleHistory().get(0).number());
+   * }</pre>
+   *
+   * @param revision the number of a revision still in the history
+   * @return the new revision, or empty if the rules in force were already equal to that one's
+   * @throws IllegalArgumentException if the revision is not in the history
+   * @throws InvalidRulesException if the set can no longer be applied
+   */
+  public Optional<RuleRevision> rollBack(long revision) {
+    return core.ruleBook().rollBack(revision);
+  }
+
+  /**
+   * Takes this engine's rules from a source from now on: starts the source, which applies the set
+   * it has now before this method returns, and every later one it delivers. Close the source to
+   * stop; the rules in force stay.
+   *
+   * <pre>{@code
+   * FileRuleSource rules = FileRuleSource.of(Path.of("guard-rules.json"));
+   * engine.attach(rules);
+   * }</pre>
+   *
+   * @param source the source; started once
+   * @throws IllegalStateException if the source was started already
+   */
+  public void attach(RuleSource source) {
+    Objects.requireNonNull(source, "source");
+    String name = Objects.requireNonNull(source.name(), "source.name()");
+    source.start(new EngineSink(core, name));
+  }
+
+  private record EngineSink(EngineCore core, String name) implements RuleSink {
+
+    @Override
+    public TimeSource clock() {
+      return core.clock();
+    }
+
+    @Override
+    public Optional<RuleRevision> apply(RuleSet rules) {
+      return core.ruleBook().apply(rules, name);
+    }
+
+    @Override
+    public void reject(List<RuleError> errors) {
+      core.ruleBook().reject(name, errors);
+    }
+  }
+
+  /**
    * Returns the names of the resources this engine tracks.
    *
    * @return an immutable snapshot
@@ -387,6 +491,7 @@ public final class GuardEngine {
     private @Nullable Integer maxOrigins;
     private @Nullable Duration occupyTimeout;
     private @Nullable Boolean contextStatistics;
+    private @Nullable Integer ruleHistory;
     private @Nullable SystemStatus systemStatus;
     private final List<EngineListener> listeners = new ArrayList<>();
 
@@ -500,6 +605,19 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets how many applied rule sets the engine remembers for {@link GuardEngine#ruleHistory}
+     * and {@link GuardEngine#rollBack} (default 20).
+     *
+     * @param revisions the most revisions kept; {@code > 0}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder ruleHistory(int revisions) {
+      ruleHistory = once("ruleHistory", ruleHistory, positive("ruleHistory", revisions));
+      return this;
+    }
+
+    /**
      * Sets where system protection reads CPU usage and load (default {@link SystemStatus#host()}).
      * Tests pass the test kit's {@code FakeSystemStatus}.
      *
@@ -545,7 +663,8 @@ public final class GuardEngine {
           maxContexts == null ? 2000 : maxContexts,
           maxOrigins == null ? 1000 : maxOrigins,
           occupyMs,
-          Boolean.TRUE.equals(contextStatistics));
+          Boolean.TRUE.equals(contextStatistics),
+          ruleHistory == null ? 20 : ruleHistory);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
               systemStatus == null ? SystemStatus.host() : systemStatus));

@@ -12,6 +12,7 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  * @param occupyTimeoutMs longest wait of a prioritized call borrowing from a future bucket
  * @param contextStatistics whether every resource records per-context statistics (otherwise only
  *     resources whose rules measure a context do)
+ * @param ruleHistory how many applied rule sets the engine remembers
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
@@ -19,4 +20,5 @@ public record EngineConfig(
     int maxContexts,
     int maxOriginsPerResource,
     long occupyTimeoutMs,
-    boolean contextStatistics) {}
+    boolean contextStatistics,
+    int ruleHistory) {}

@@ -45,6 +45,7 @@ public final class EngineCore implements SlotContext {
   private final StatisticNode inbound;
   private final CallStatistics statistics;
   private final SystemProtection system;
+  private final RuleBook ruleBook;
 
   /**
    * Creates the core.
@@ -66,6 +67,17 @@ public final class EngineCore implements SlotContext {
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
+    this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
+  }
+
+  /** The engine's time source. */
+  public TimeSource clock() {
+    return clock;
+  }
+
+  /** Whole rule sets: applying them, their history. */
+  public RuleBook ruleBook() {
+    return ruleBook;
   }
 
   /** Where system protection reads CPU usage and load. */
