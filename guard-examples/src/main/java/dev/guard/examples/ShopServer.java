@@ -27,8 +27,10 @@ import java.util.function.Function;
  * <p>Every endpoint of {@link Shop} is a path ({@code GET /search}, ...). {@link
  * GuardHttpServerFilter} enters each request as an inbound call ({@code GET /search}) in the
  * context {@code shop}, with the caller's origin from the {@code X-Caller} header; the handler runs
- * the endpoint's guarded call (for {@code profile}, on behalf of the {@code user} query parameter),
- * and a refusal by that guard comes back as {@code 429} with a JSON body.
+ * the endpoint's guarded call (for {@code profile}, on behalf of the {@code user} query parameter;
+ * {@code fail=1} makes the call's pretend dependency fail, answered 500), and a refusal by that
+ * guard comes back as {@code 429} ({@code 503} from the {@code inventory} breaker) with a JSON
+ * body.
  */
 final class ShopServer implements AutoCloseable {
 
@@ -46,7 +48,7 @@ final class ShopServer implements AutoCloseable {
     GuardHttpServerFilter guard =
         GuardHttpServerFilter.of(HttpInbound.on(engine).entrance("shop").originHeader("X-Caller"));
     for (Endpoint endpoint : endpoints) {
-      Function<String, Boolean> call = guardedCall(time, endpoint);
+      Function<Call, Boolean> call = guardedCall(time, endpoint);
       server.createContext("/" + endpoint.name(), exchange -> handle(endpoint, call, exchange))
           .getFilters().add(guard);
     }
@@ -85,29 +87,46 @@ final class ShopServer implements AutoCloseable {
         + "/search?[1-100]\" | sort | uniq -c");
     out.println("  curl -i " + base() + "/search");
     out.println("  curl -i \"" + base() + "/profile?user=noisy&call=[1-6]\"   # 5 per user a second");
+    out.println("  curl -s -o /dev/null -w '%{http_code}\\n' \"" + base()
+        + "/inventory?fail=1&call=[1-8]\"   # 5 failures open the breaker: 503");
+    out.println("  curl -i " + base() + "/inventory   # 503 with Retry-After, then 200 after 2 s");
   }
+
+  /** One request to an endpoint: on behalf of whom, and whether its dependency is to fail. */
+  private record Call(String user, boolean fail) {}
 
   /**
    * The endpoint's guarded call: for a per-user endpoint, the user is the guarded function's
-   * argument, which its hot-parameter rule limits.
+   * argument, which its hot-parameter rule limits; a failing call throws, which the guard counts
+   * (the {@code inventory} breaker opens on it).
    */
-  private static Function<String, Boolean> guardedCall(TimeSource time, Endpoint endpoint) {
+  private static Function<Call, Boolean> guardedCall(TimeSource time, Endpoint endpoint) {
     long workNanos = endpoint.work().toNanos();
     if (endpoint.callers().isEmpty()) {
-      return user -> endpoint.guard().call(() -> work(time, workNanos));
+      return call -> endpoint.guard().call(() -> work(time, workNanos, call.fail()));
     }
-    return endpoint.guard().decorateFunction(user -> work(time, workNanos));
+    Function<String, Boolean> perUser =
+        endpoint.guard().decorateFunction(user -> work(time, workNanos, false));
+    return call -> perUser.apply(call.user());
   }
 
-  private static void handle(Endpoint endpoint, Function<String, Boolean> call,
+  private static void handle(Endpoint endpoint, Function<Call, Boolean> guarded,
       HttpExchange exchange) throws IOException {
-    String user = user(exchange.getRequestURI().getRawQuery());
-    String result = call.apply(user) ? "ok" : "failed";
+    String query = exchange.getRequestURI().getRawQuery();
+    String user = user(query);
+    int status = 200;
+    String result;
+    try {
+      result = guarded.apply(new Call(user, fails(query))) ? "ok" : "failed";
+    } catch (DependencyDownException down) {
+      status = 500;
+      result = "dependency down";
+    }
     String who = endpoint.callers().isEmpty() ? "" : ",\"user\":\"" + user + "\"";
     byte[] body = ("{\"endpoint\":\"" + endpoint.name() + "\"" + who + ",\"result\":\"" + result + "\"}")
         .getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
-    exchange.sendResponseHeaders(200, body.length);
+    exchange.sendResponseHeaders(status, body.length);
     try (OutputStream out = exchange.getResponseBody()) {
       out.write(body);
     }
@@ -126,7 +145,15 @@ final class ShopServer implements AutoCloseable {
     return "anonymous";
   }
 
-  private static Boolean work(TimeSource time, long nanos) {
+  /** Whether the query asks the endpoint's dependency to fail: {@code fail=1}. */
+  static boolean fails(@Nullable String query) {
+    return query != null && ("&" + query + "&").contains("&fail=1&");
+  }
+
+  private static Boolean work(TimeSource time, long nanos, boolean fail) {
+    if (fail) {
+      throw new DependencyDownException();
+    }
     if (nanos > 0) {
       try {
         time.sleep(nanos);
@@ -135,6 +162,15 @@ final class ShopServer implements AutoCloseable {
       }
     }
     return Boolean.TRUE;
+  }
+
+  /** The pretend dependency of an endpoint failed (the request asked for it). */
+  private static final class DependencyDownException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    DependencyDownException() {
+      super("dependency down (the request asked for it with fail=1)", null, false, false);
+    }
   }
 
   @Override

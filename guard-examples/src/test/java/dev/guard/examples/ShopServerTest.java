@@ -70,6 +70,35 @@ class ShopServerTest {
   }
 
   @Test
+  void inventory_failingCalls_openTheBreaker_503WithRetryAfter() throws Exception {
+    try (ShopServer server = ShopServer.start(engine, clock, 0)) {
+      List<Integer> statuses = new ArrayList<>();
+      for (int i = 0; i < 6; i++) {
+        statuses.add(client.send(HttpRequest.newBuilder(
+            server.base().resolve("/inventory?fail=1")).build(), BodyHandlers.ofString()).statusCode());
+      }
+      HttpResponse<String> open = client.send(HttpRequest.newBuilder(
+          server.base().resolve("/inventory")).build(), BodyHandlers.ofString());
+
+      assertThat(statuses).containsExactly(500, 500, 500, 500, 500, 503);
+      assertThat(open.statusCode()).isEqualTo(503);
+      assertThat(open.body()).contains("\"protection\":\"circuit_breaker\"");
+      assertThat(open.headers().firstValue("Retry-After")).hasValue("2");
+      clock.advance(Duration.ofSeconds(2));
+      assertThat(client.send(HttpRequest.newBuilder(server.base().resolve("/inventory")).build(),
+          BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    }
+  }
+
+  @Test
+  void fails_readsFailEquals1() {
+    assertThat(ShopServer.fails("fail=1")).isTrue();
+    assertThat(ShopServer.fails("call=3&fail=1")).isTrue();
+    assertThat(ShopServer.fails("fail=10")).isFalse();
+    assertThat(ShopServer.fails(null)).isFalse();
+  }
+
+  @Test
   void user_readsALettersAndDigitsParameter_elseAnonymous() {
     assertThat(ShopServer.user("call=1&user=ann")).isEqualTo("ann");
     assertThat(ShopServer.user("user=a%20b")).isEqualTo("anonymous");

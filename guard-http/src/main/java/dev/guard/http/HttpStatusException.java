@@ -3,12 +3,11 @@ package dev.guard.http;
 /**
  * The error the HTTP adapters record on an entry whose response had an error status (by default
  * a 5xx), so that statistics and circuit breakers count the call as failed although no exception
- * was thrown. It is recorded, never thrown to the caller; breakers that choose which exceptions
- * count see this type.
+ * was thrown. It is recorded, never thrown to the caller. Which statuses count is chosen with
+ * {@code errorStatuses} on {@link HttpInbound} and {@link HttpOutbound}:
  *
  * <pre>{@code
- * // a breaker that counts only 503s of an outbound host:
- * error -> error instanceof HttpStatusException status && status.status() == 503
+ * HttpOutbound.on(engine).errorStatuses(status -> status == 502 || status == 503 || status == 504);
  * }</pre>
  *
  * <p>No stack trace is captured.

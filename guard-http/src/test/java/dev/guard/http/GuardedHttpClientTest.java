@@ -5,7 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.guard.api.BreakerState;
+import dev.guard.api.DegradeBlockedException;
 import dev.guard.api.FlowBlockedException;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
@@ -160,6 +163,26 @@ class GuardedHttpClientTest {
     assertThatThrownBy(() -> client.send(hanging, BodyHandlers.ofString()))
         .isInstanceOf(HttpTimeoutException.class);
     assertThat(hostStats().totalException()).isEqualTo(1);
+  }
+
+  @Test
+  void breaker_opensOnServerErrors_refusesWithoutSending_andRecoversAfterTheProbe()
+      throws Exception {
+    engine.loadRules(host, List.of(DegradeRule.errorCount(host, 1).withMinCalls(2)
+        .withOpenFor(Duration.ofSeconds(5))));
+    client.send(get("/fail"), BodyHandlers.ofString());
+    client.send(get("/fail"), BodyHandlers.ofString());
+
+    assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
+        .isInstanceOf(DegradeBlockedException.class);
+    assertThat(client.sendAsync(get("/ok"), BodyHandlers.ofString()))
+        .isCompletedExceptionally();
+    assertThat(received).hasValue(2);
+
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(client.send(get("/ok"), BodyHandlers.ofString()).statusCode()).isEqualTo(200);
+    assertThat(engine.breakers(host).get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(received).hasValue(3);
   }
 
   @Test

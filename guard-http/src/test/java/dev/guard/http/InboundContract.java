@@ -3,7 +3,9 @@ package dev.guard.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.guard.api.BreakerState;
 import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
@@ -186,6 +188,27 @@ abstract class InboundContract {
 
     assertThat(stats("GET /status/{id}").totalException()).isEqualTo(2);
     assertThat(stats("GET /status/{id}").successQps()).isEqualTo(3);
+  }
+
+  @Test
+  void openBreaker_answers503WithRetryAfter_andRecoversAfterTheProbe() throws Exception {
+    String status = "GET /status/{id}";
+    engine.loadRules(status, List.of(DegradeRule.errorCount(status, 1).withMinCalls(2)
+        .withOpenFor(Duration.ofSeconds(5))));
+    get("/status/500");
+    get("/status/502");
+
+    HttpResponse<String> open = get("/status/200");
+    assertThat(open.statusCode()).isEqualTo(503);
+    assertThat(open.body()).contains("\"protection\":\"circuit_breaker\"");
+    assertThat(open.headers().firstValue("Retry-After")).hasValue("5");
+    assertThat(app.handled).hasValue(2);
+
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(get("/status/200").statusCode()).isEqualTo(200); // the probe
+    assertThat(engine.breakers(status).get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(get("/status/200").statusCode()).isEqualTo(200);
+    assertThat(stats(status).concurrency()).isZero();
   }
 
   @Test

@@ -2,8 +2,13 @@ package dev.guard.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.engine.GuardEngine;
+import dev.guard.testkit.ManualClock;
+import java.util.List;
 import dev.guard.api.FlowBlockedException;
 import dev.guard.api.ParamFlowBlockedException;
 import dev.guard.api.rule.ParamFlowRule;
@@ -26,13 +31,21 @@ class RefusalResponseTest {
   }
 
   @Test
-  void of_breakerRefusal_is503() {
-    RefusalResponse response =
-        RefusalResponse.of(new DegradeBlockedException("GET /a", FlowRule.qps("GET /a", 1)));
+  void of_breakerRefusal_is503_withTheTimeUntilTheProbe() {
+    GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
+    engine.loadRules("GET /a", List.of(
+        DegradeRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500))));
+    engine.breakers("GET /a").get(0).forceOpen();
+    assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
+    DegradeBlockedException refused = catchThrowableOfType(DegradeBlockedException.class,
+        () -> engine.enter("GET /a").close());
+
+    RefusalResponse response = RefusalResponse.of(refused);
 
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
         "\"protection\":\"circuit_breaker\"");
+    assertThat(response.retryAfter()).isEqualTo(refused.retryAfter());
   }
 
   @Test
