@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.chain;
 
+import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.TokenService;
@@ -25,6 +26,21 @@ public interface SlotContext {
    * @return the token service or null
    */
   @Nullable TokenService tokenService();
+
+  /**
+   * Engine time in milliseconds, from the clock reading that statistics and most decisions use;
+   * for reads made outside a call (an operator's control, a view).
+   *
+   * @return engine time in milliseconds
+   */
+  long nowMs();
+
+  /**
+   * Reports a circuit breaker's state change to the engine's listeners, on the calling thread.
+   *
+   * @param transition the change
+   */
+  void publish(BreakerTransition transition);
 
   /**
    * A precise reading of engine time, for decisions that need nanoseconds (pacing).
