@@ -493,6 +493,7 @@ public final class GuardEngine {
     private @Nullable Boolean contextStatistics;
     private @Nullable Integer ruleHistory;
     private @Nullable SystemStatus systemStatus;
+    private @Nullable TokenService tokenService;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -632,6 +633,20 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets the token service that decides cluster-mode flow rules (default: none, so cluster rules
+     * fall back as their {@link dev.guard.api.rule.ClusterMode#fallbackToLocal()} says).
+     *
+     * @param service the token service shared with the other instances
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder tokenService(TokenService service) {
+      Objects.requireNonNull(service, "tokenService");
+      tokenService = once("tokenService", tokenService, service);
+      return this;
+    }
+
+    /**
      * Adds a listener for engine events.
      *
      * @param listener the listener
@@ -667,7 +682,7 @@ public final class GuardEngine {
           ruleHistory == null ? 20 : ruleHistory);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
-              systemStatus == null ? SystemStatus.host() : systemStatus));
+              systemStatus == null ? SystemStatus.host() : systemStatus, tokenService));
     }
 
     private static <T> T once(String option, @Nullable T current, T value) {
