@@ -65,12 +65,12 @@ class TokenBucketGateProperties {
       now += call.gapMs();
       BigInteger n = BigInteger.valueOf(call.permits());
       boolean expected;
+      if (lastRefill == null) { // a value's period starts at its first call, admitted or not
+        lastRefill = BigInteger.valueOf(now);
+        tokens = max;
+      }
       if (threshold == 0 || n.compareTo(max) > 0) {
         expected = false;
-      } else if (lastRefill == null) {
-        expected = true;
-        lastRefill = BigInteger.valueOf(now);
-        tokens = max.subtract(n);
       } else {
         BigInteger elapsed = BigInteger.valueOf(now).subtract(lastRefill);
         BigInteger left;
