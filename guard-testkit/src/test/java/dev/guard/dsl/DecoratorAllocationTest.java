@@ -153,4 +153,20 @@ class DecoratorAllocationTest {
     })).isZero();
     assertThat(guarded.get()).isSameAs(FALLBACK);
   }
+
+  @Test
+  void refused_readingRetryAfterMillis_allocatesNothing() throws Throwable {
+    Guard limited = Guard.of("limited").qps(1).on(engine);
+    Supplier<Object> body = () -> RESULT;
+    long[] waits = {0};
+    limited.call(body); // the one pass of this second; the clock stands still
+
+    assertThat(allocatedBy(() -> {
+      limited.callOrElse(body, refused -> {
+        waits[0] += refused.retryAfterMillis();
+        return FALLBACK;
+      });
+    })).isZero();
+    assertThat(waits[0]).as("the wait was known for every refusal").isPositive();
+  }
 }

@@ -12,6 +12,7 @@ import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
+import dev.guard.engine.internal.stat.WindowGeometry;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayList;
 import java.util.List;
@@ -135,6 +136,11 @@ public final class EngineCore implements SlotContext {
   public long preciseNowNanos() {
     long now = clock.nanoTime() - originNanos;
     return now < 0 ? 0 : now;
+  }
+
+  @Override
+  public WindowGeometry secondWindow() {
+    return config.secondWindow();
   }
 
   @Override
