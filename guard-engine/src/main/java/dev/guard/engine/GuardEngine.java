@@ -297,6 +297,74 @@ public final class GuardEngine {
     return core.overflows(Objects.requireNonNull(cap, "cap"));
   }
 
+  /**
+   * Returns the engine's time: milliseconds since it was built, the time base of {@link
+   * #history(String, long, long)}.
+   *
+   * @return engine time in milliseconds
+   */
+  public long timeMs() {
+    return core.nowMs();
+  }
+
+  /**
+   * Returns the per-second metrics history of a resource: one entry per recorded second whose
+   * start lies in {@code [fromMs, toMs)} (engine time, see {@link #timeMs()}), oldest first.
+   * Seconds without calls are left out. Reading first records the seconds that closed since the
+   * last recording; the span kept is set with {@link Builder#history(Duration)}. The exact rules
+   * are in docs/BEHAVIOUR.md, "Metrics history".
+   *
+   * <pre>{@code
+   * long now = engine.timeMs();
+   * for (PeriodStats second : engine.history("checkout", now - 60_000, now)) {
+   *   System.out.printf("%d pass=%d block=%d%n", second.fromMs() / 1000, second.pass(), second.block());
+   * }
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @param fromMs the earliest second start, engine time in milliseconds
+   * @param toMs the end (exclusive), engine time in milliseconds
+   * @return the seconds; empty for a resource without recorded seconds
+   */
+  public List<PeriodStats> history(String resource, long fromMs, long toMs) {
+    return core.history(checkName(resource), fromMs, toMs);
+  }
+
+  /**
+   * Returns the whole retained per-second history of a resource (see {@link #history(String,
+   * long, long)}).
+   *
+   * @param resource the resource name
+   * @return the seconds, oldest first
+   */
+  public List<PeriodStats> history(String resource) {
+    return core.history(checkName(resource), Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * Returns the totals of a resource over every second recorded since the engine was built, also
+   * those that have left the history: cumulative counters for a metrics registry. They include
+   * every whole second that has closed (the current second is added when it closes). Zeros for a
+   * resource without calls.
+   *
+   * @param resource the resource name
+   * @return the totals, from 0 to the end of the last recorded second
+   */
+  public PeriodStats totals(String resource) {
+    PeriodStats totals = core.totals(checkName(resource));
+    return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
+
+  /**
+   * Records into the metrics history every second that closed since the last recording. Reading
+   * the history or the totals does this first; call it at least every 30 seconds (for example
+   * from a scheduler) when neither is read that often, or seconds older than the minute window
+   * are lost.
+   */
+  public void recordHistory() {
+    core.collectHistory();
+  }
+
   private static String checkName(String resource) {
     return Checks.notBlank("resource", resource);
   }
@@ -328,6 +396,8 @@ public final class GuardEngine {
     private @Nullable Duration occupyTimeout;
     private @Nullable Boolean contextStatistics;
     private @Nullable SystemStatus systemStatus;
+    private @Nullable Duration history;
+    private @Nullable Integer historyBudget;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -454,6 +524,40 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets how much per-second metrics history each resource keeps (default 5 minutes; {@link
+     * Duration#ZERO} keeps only the totals). See {@link GuardEngine#history(String, long, long)}.
+     *
+     * @param span whole seconds, at most one hour
+     * @return this builder
+     * @throws IllegalArgumentException if negative, over an hour or not whole seconds
+     * @throws IllegalStateException if already set
+     */
+    public Builder history(Duration span) {
+      Objects.requireNonNull(span, "history");
+      if (span.isNegative() || span.compareTo(Duration.ofHours(1)) > 0
+          || span.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException(
+            "history must be whole seconds from 0 to 1 hour, was " + span);
+      }
+      history = once("history", history, span);
+      return this;
+    }
+
+    /**
+     * Sets the most seconds of metrics history all resources hold together (default 300,000,
+     * about 30 MB at most: 5 minutes of 1000 busy resources). Beyond it a resource's history stops
+     * growing and keeps its most recent seconds ({@link Cap#HISTORY}).
+     *
+     * @param seconds resource-seconds; {@code > 0}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder historyBudget(int seconds) {
+      historyBudget = once("historyBudget", historyBudget, positive("historyBudget", seconds));
+      return this;
+    }
+
+    /**
      * Adds a listener for engine events.
      *
      * @param listener the listener
@@ -485,7 +589,9 @@ public final class GuardEngine {
           maxContexts == null ? 2000 : maxContexts,
           maxOrigins == null ? 1000 : maxOrigins,
           occupyMs,
-          Boolean.TRUE.equals(contextStatistics));
+          Boolean.TRUE.equals(contextStatistics),
+          history == null ? 300 : (int) history.toSeconds(),
+          historyBudget == null ? 300_000 : historyBudget);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
               systemStatus == null ? SystemStatus.host() : systemStatus));

@@ -12,6 +12,8 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  * @param occupyTimeoutMs longest wait of a prioritized call borrowing from a future bucket
  * @param contextStatistics whether every resource records per-context statistics (otherwise only
  *     resources whose rules measure a context do)
+ * @param historySeconds seconds of metrics history kept per resource (0: totals only)
+ * @param historyBudget the most seconds of history all resources hold together
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
@@ -19,4 +21,6 @@ public record EngineConfig(
     int maxContexts,
     int maxOriginsPerResource,
     long occupyTimeoutMs,
-    boolean contextStatistics) {}
+    boolean contextStatistics,
+    int historySeconds,
+    long historyBudget) {}

@@ -7,6 +7,7 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.PeriodStats;
 import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -42,6 +43,7 @@ public final class EngineCore implements SlotContext {
   private final StatisticNode inbound;
   private final CallStatistics statistics;
   private final SystemProtection system;
+  private final MetricsHistory history;
 
   /**
    * Creates the core.
@@ -63,6 +65,32 @@ public final class EngineCore implements SlotContext {
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
+    this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
+  }
+
+  /**
+   * Records the seconds that closed since the last collection into the metrics history (at once
+   * when that was done this second).
+   */
+  public void collectHistory() {
+    history.collect(nowMs(), resources::forEachTracked, null);
+  }
+
+  /** The recorded seconds of a resource in {@code [fromMs, toMs)}, after collecting. */
+  public List<PeriodStats> history(String resource, long fromMs, long toMs) {
+    collectHistory();
+    return history.history(resource, fromMs, toMs);
+  }
+
+  /** The totals of every recorded second of a resource, after collecting; null if none. */
+  public @Nullable PeriodStats totals(String resource) {
+    collectHistory();
+    return history.totals(resource);
+  }
+
+  /** The metrics history (tests read its bookkeeping). */
+  public MetricsHistory metricsHistory() {
+    return history;
   }
 
   /** Where system protection reads CPU usage and load. */
@@ -348,7 +376,7 @@ public final class EngineCore implements SlotContext {
 
   private void recordBlock(CallEntry entry, BlockedException refused) {
     entry.blockError = refused;
-    statistics.block(entry);
+    statistics.block(entry, refused);
     entry.markExitedUnseen();
     entry.dropArgument();
     discardIfIdle(entry.context);

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal;
 
+import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
@@ -62,6 +63,16 @@ final class ResourceRegistry {
 
   @Nullable ResourceState existing(String name) {
     return resources.get(name);
+  }
+
+  /** Visits every tracked resource with its cluster node (a weakly consistent snapshot). */
+  void forEachTracked(java.util.function.BiConsumer<String, ClusterNode> visitor) {
+    for (ResourceState state : resources.values()) {
+      ClusterNode node = state.cluster();
+      if (node != null) {
+        visitor.accept(state.name(), node);
+      }
+    }
   }
 
   Set<String> names() {
