@@ -7,4 +7,5 @@ import org.jspecify.annotations.NullMarked;
 @NullMarked
 module dev.guard.examples {
   requires dev.guard.dsl;
+  requires dev.guard.rules;
 }

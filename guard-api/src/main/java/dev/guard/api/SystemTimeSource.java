@@ -1,5 +1,6 @@
 package dev.guard.api;
 
+import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -42,6 +43,11 @@ final class SystemTimeSource implements TimeSource {
   @Override
   public long coarseNanoTime() {
     return ticker.read();
+  }
+
+  @Override
+  public Instant wallTime() {
+    return Instant.now();
   }
 
   @Override

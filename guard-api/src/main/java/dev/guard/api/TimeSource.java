@@ -1,5 +1,7 @@
 package dev.guard.api;
 
+import java.time.Instant;
+
 /**
  * The one source of time and waiting for an engine: monotonic nanoseconds and sleeping.
  *
@@ -48,6 +50,18 @@ public interface TimeSource {
    */
   default long millis() {
     return Math.floorDiv(nanoTime(), 1_000_000L);
+  }
+
+  /**
+   * Returns the wall-clock time, for records people read (when a rule set was applied), never for
+   * decisions. The default, for time sources that know no calendar (such as a manual clock), is
+   * {@link #nanoTime()} counted from the epoch, so records stay reproducible; the system source
+   * returns the system's UTC time.
+   *
+   * @return the current wall-clock time
+   */
+  default Instant wallTime() {
+    return Instant.EPOCH.plusNanos(nanoTime());
   }
 
   /**

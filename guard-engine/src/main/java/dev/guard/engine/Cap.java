@@ -33,7 +33,7 @@ public enum Cap {
   PARAM_VALUES,
   /**
    * Seconds held by the metrics history of all resources together ({@code
-   * GuardEngine.Builder.history}). A resource whose history cannot grow keeps the seconds it has
+   * GuardEngine.Builder.metricsHistory}). A resource whose history cannot grow keeps the seconds it has
    * room for and overwrites its oldest (a shorter span for that resource); its totals stay exact.
    * Reported once per resource, with an empty name.
    */

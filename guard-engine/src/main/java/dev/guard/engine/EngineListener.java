@@ -1,6 +1,7 @@
 package dev.guard.engine;
 
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
 import java.util.List;
 
 /**
@@ -28,6 +29,23 @@ public interface EngineListener {
    * @param current the rules now in force
    */
   default void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {}
+
+  /**
+   * Called when a whole rule set took effect ({@link GuardEngine#applyRules}, a {@link
+   * RuleSource}, or {@link GuardEngine#rollBack}), after {@link #onRulesReplaced} was called for
+   * each resource it changed.
+   *
+   * @param revision the applied set, its source and what it changed ({@link RuleRevision#diff()})
+   */
+  default void onRulesApplied(RuleRevision revision) {}
+
+  /**
+   * Called when a rule set was refused: the rules in force did not change.
+   *
+   * @param source who offered the set (a rule source's name, or the caller's label)
+   * @param errors every reason, each with where the problem is
+   */
+  default void onRulesRejected(String source, List<RuleError> errors) {}
 
   /**
    * Called each time a bounded collection is full and the engine applies its overflow policy.

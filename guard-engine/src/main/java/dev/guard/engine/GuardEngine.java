@@ -4,7 +4,10 @@ import dev.guard.api.BlockedException;
 import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
+import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.internal.CallSite;
 import dev.guard.engine.internal.EngineConfig;
@@ -240,6 +243,107 @@ public final class GuardEngine {
   }
 
   /**
+   * Makes the engine's rules exactly {@code rules}, for every resource at once: resources the set
+   * does not name lose their rules (statistics stay), including rules declared by guards.
+   *
+   * <p>The set is applied atomically. It is compiled for every resource first, and a set that
+   * fails anywhere changes nothing; then one write switches every resource to it, so each call is
+   * decided entirely by the old rules or entirely by the new ones, and once a call has seen the
+   * new rules no later call sees the old ones. State built for a rule equal to one in force
+   * (warm-up tokens, pacing schedules, breaker states) carries over. The engine remembers the set
+   * in its {@linkplain #ruleHistory() history} and tells its listeners what changed ({@link
+   * EngineListener#onRulesApplied}); a refused set is reported to them too.
+   *
+   * <pre>{@code
+   * engine.applyRules(RuleSet.of(List.of(FlowRule.qps("search", 50))), "startup");
+   * }</pre>
+   *
+   * @param rules the engine's whole new rule set
+   * @param source who applies it, for the history: "startup", "ops console", a file name
+   * @return the new revision, or empty if the rules in force were already equal (nothing recorded)
+   * @throws InvalidRulesException if the set cannot be applied (the reasons are in the exception
+   *     and listeners hear them); nothing changed
+   */
+  public Optional<RuleRevision> applyRules(RuleSet rules, String source) {
+    return core.ruleBook().apply(rules, source);
+  }
+
+  /**
+   * Returns every rule in force, of every resource, as one set: what {@link #applyRules} applied,
+   * with whatever guards declared and {@link #loadRules} loaded since.
+   *
+   * @return the rules in force
+   */
+  public RuleSet ruleSet() {
+    return core.ruleBook().current();
+  }
+
+  /**
+   * Returns the rule sets this engine applied, oldest first: at most the last {@link
+   * Builder#ruleHistory} (default 20), each with when and from where it came and what it changed.
+   * Declarations and single-resource loads are not recorded.
+   *
+   * @return the revisions, oldest first
+   */
+  public List<RuleRevision> ruleHistory() {
+    return core.ruleBook().history();
+  }
+
+  /**
+   * Applies the rule set of an earlier revision again, as a new revision (with the same effects
+   * as {@link #applyRules}).
+   *
+   * <pre>{@code
+   * engine.rollBack(engine.ruleHistory().get(0).number());
+   * }</pre>
+   *
+   * @param revision the number of a revision still in the history
+   * @return the new revision, or empty if the rules in force were already equal to that one's
+   * @throws IllegalArgumentException if the revision is not in the history
+   * @throws InvalidRulesException if the set can no longer be applied
+   */
+  public Optional<RuleRevision> rollBack(long revision) {
+    return core.ruleBook().rollBack(revision);
+  }
+
+  /**
+   * Takes this engine's rules from a source from now on: starts the source, which applies the set
+   * it has now before this method returns, and every later one it delivers. Close the source to
+   * stop; the rules in force stay.
+   *
+   * <pre>{@code
+   * FileRuleSource rules = FileRuleSource.of(Path.of("guard-rules.json"));
+   * engine.attach(rules);
+   * }</pre>
+   *
+   * @param source the source; started once
+   * @throws IllegalStateException if the source was started already
+   */
+  public void attach(RuleSource source) {
+    Objects.requireNonNull(source, "source");
+    String name = Objects.requireNonNull(source.name(), "source.name()");
+    source.start(new EngineSink(core, name));
+  }
+
+  private record EngineSink(EngineCore core, String name) implements RuleSink {
+
+    @Override
+    public TimeSource clock() {
+      return core.clock();
+    }
+
+    @Override
+    public Optional<RuleRevision> apply(RuleSet rules) {
+      return core.ruleBook().apply(rules, name);
+    }
+
+    @Override
+    public void reject(List<RuleError> errors) {
+      core.ruleBook().reject(name, errors);
+    }
+  }
+
+  /**
    * Returns the names of the resources this engine tracks.
    *
    * @return an immutable snapshot
@@ -299,7 +403,7 @@ public final class GuardEngine {
 
   /**
    * Returns the engine's time: milliseconds since it was built, the time base of {@link
-   * #history(String, long, long)}.
+   * #metricsHistory(String, long, long)}.
    *
    * @return engine time in milliseconds
    */
@@ -311,12 +415,12 @@ public final class GuardEngine {
    * Returns the per-second metrics history of a resource: one entry per recorded second whose
    * start lies in {@code [fromMs, toMs)} (engine time, see {@link #timeMs()}), oldest first.
    * Seconds without calls are left out. Reading first records the seconds that closed since the
-   * last recording; the span kept is set with {@link Builder#history(Duration)}. The exact rules
+   * last recording; the span kept is set with {@link Builder#metricsHistory(Duration)}. The exact rules
    * are in docs/BEHAVIOUR.md, "Metrics history".
    *
    * <pre>{@code
    * long now = engine.timeMs();
-   * for (PeriodStats second : engine.history("checkout", now - 60_000, now)) {
+   * for (PeriodStats second : engine.metricsHistory("checkout", now - 60_000, now)) {
    *   System.out.printf("%d pass=%d block=%d%n", second.fromMs() / 1000, second.pass(), second.block());
    * }
    * }</pre>
@@ -326,18 +430,18 @@ public final class GuardEngine {
    * @param toMs the end (exclusive), engine time in milliseconds
    * @return the seconds; empty for a resource without recorded seconds
    */
-  public List<PeriodStats> history(String resource, long fromMs, long toMs) {
+  public List<PeriodStats> metricsHistory(String resource, long fromMs, long toMs) {
     return core.history(checkName(resource), fromMs, toMs);
   }
 
   /**
-   * Returns the whole retained per-second history of a resource (see {@link #history(String,
+   * Returns the whole retained per-second history of a resource (see {@link #metricsHistory(String,
    * long, long)}).
    *
    * @param resource the resource name
    * @return the seconds, oldest first
    */
-  public List<PeriodStats> history(String resource) {
+  public List<PeriodStats> metricsHistory(String resource) {
     return core.history(checkName(resource), Long.MIN_VALUE, Long.MAX_VALUE);
   }
 
@@ -350,7 +454,7 @@ public final class GuardEngine {
    * @param resource the resource name
    * @return the totals, from 0 to the end of the last recorded second
    */
-  public PeriodStats totals(String resource) {
+  public PeriodStats metricsTotals(String resource) {
     PeriodStats totals = core.totals(checkName(resource));
     return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
@@ -361,7 +465,7 @@ public final class GuardEngine {
    * from a scheduler) when neither is read that often, or seconds older than the minute window
    * are lost.
    */
-  public void recordHistory() {
+  public void recordMetrics() {
     core.collectHistory();
   }
 
@@ -395,6 +499,7 @@ public final class GuardEngine {
     private @Nullable Integer maxOrigins;
     private @Nullable Duration occupyTimeout;
     private @Nullable Boolean contextStatistics;
+    private @Nullable Integer ruleHistory;
     private @Nullable SystemStatus systemStatus;
     private @Nullable Duration history;
     private @Nullable Integer historyBudget;
@@ -510,6 +615,19 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets how many applied rule sets the engine remembers for {@link GuardEngine#ruleHistory}
+     * and {@link GuardEngine#rollBack} (default 20).
+     *
+     * @param revisions the most revisions kept; {@code > 0}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder ruleHistory(int revisions) {
+      ruleHistory = once("ruleHistory", ruleHistory, positive("ruleHistory", revisions));
+      return this;
+    }
+
+    /**
      * Sets where system protection reads CPU usage and load (default {@link SystemStatus#host()}).
      * Tests pass the test kit's {@code FakeSystemStatus}.
      *
@@ -525,21 +643,22 @@ public final class GuardEngine {
 
     /**
      * Sets how much per-second metrics history each resource keeps (default 5 minutes; {@link
-     * Duration#ZERO} keeps only the totals). See {@link GuardEngine#history(String, long, long)}.
+     * Duration#ZERO} keeps only the totals). See {@link GuardEngine#metricsHistory(String, long,
+     * long)}.
      *
      * @param span whole seconds, at most one hour
      * @return this builder
      * @throws IllegalArgumentException if negative, over an hour or not whole seconds
      * @throws IllegalStateException if already set
      */
-    public Builder history(Duration span) {
-      Objects.requireNonNull(span, "history");
+    public Builder metricsHistory(Duration span) {
+      Objects.requireNonNull(span, "metricsHistory");
       if (span.isNegative() || span.compareTo(Duration.ofHours(1)) > 0
           || span.toMillis() % 1000 != 0) {
         throw new IllegalArgumentException(
-            "history must be whole seconds from 0 to 1 hour, was " + span);
+            "metricsHistory must be whole seconds from 0 to 1 hour, was " + span);
       }
-      history = once("history", history, span);
+      history = once("metricsHistory", history, span);
       return this;
     }
 
@@ -552,8 +671,9 @@ public final class GuardEngine {
      * @return this builder
      * @throws IllegalStateException if already set
      */
-    public Builder historyBudget(int seconds) {
-      historyBudget = once("historyBudget", historyBudget, positive("historyBudget", seconds));
+    public Builder metricsHistoryBudget(int seconds) {
+      historyBudget =
+          once("metricsHistoryBudget", historyBudget, positive("metricsHistoryBudget", seconds));
       return this;
     }
 
@@ -591,7 +711,8 @@ public final class GuardEngine {
           occupyMs,
           Boolean.TRUE.equals(contextStatistics),
           history == null ? 300 : (int) history.toSeconds(),
-          historyBudget == null ? 300_000 : historyBudget);
+          historyBudget == null ? 300_000 : historyBudget,
+          ruleHistory == null ? 20 : ruleHistory);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
               systemStatus == null ? SystemStatus.host() : systemStatus));

@@ -2,8 +2,8 @@ package dev.guard.engine;
 
 /**
  * What one resource did during a period of whole seconds: one second of the metrics history
- * ({@link GuardEngine#history(String, long, long)}), or every recorded second together ({@link
- * GuardEngine#totals(String)}). Counts are permits, like the live statistics; times are engine time
+ * ({@link GuardEngine#metricsHistory(String, long, long)}), or every recorded second together ({@link
+ * GuardEngine#metricsTotals(String)}). Counts are permits, like the live statistics; times are engine time
  * (milliseconds since the engine was built). docs/BEHAVIOUR.md, "Metrics history", has the rules.
  *
  * @param fromMs the period's start in engine time, a multiple of 1000

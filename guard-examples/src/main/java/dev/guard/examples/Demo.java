@@ -3,11 +3,15 @@ package dev.guard.examples;
 import dev.guard.api.TimeSource;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.rules.FileRuleSource;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The guard demo: runs a small simulated service ({@link Shop}) under generated load for a few
@@ -17,7 +21,12 @@ import java.util.Locale;
  * <pre>
  * mvn -q -B -pl guard-examples -am compile exec:java                  # 16 seconds
  * mvn -q -B -pl guard-examples -am compile exec:java -Dexec.args=5    # 5 seconds
+ * mvn -q -B -pl guard-examples -am compile exec:java \
+ *     -Dexec.args="60 --rules guard-examples/shop-rules.json"         # rules from a file
  * </pre>
+ *
+ * <p>With {@code --rules FILE} the endpoints take their rules from the file, which is watched
+ * while the demo runs: save a change and the next rows show it applied (or refused).
  */
 public final class Demo {
 
@@ -31,44 +40,66 @@ public final class Demo {
   private final PrintStream out;
   private final TimeSource time;
   private final int seconds;
+  private final @Nullable RulesFile rulesFile;
 
-  private Demo(PrintStream out, TimeSource time, int seconds) {
+  private Demo(PrintStream out, TimeSource time, Options options) {
     this.out = out;
     this.time = time;
-    this.seconds = seconds;
+    this.seconds = options.seconds();
+    Path rules = options.rules();
+    this.rulesFile = rules == null ? null : new RulesFile(rules);
   }
+
+  /**
+   * The command line.
+   *
+   * @param seconds the length of the run
+   * @param rules the rules file, or null for the rules the shop declares in code
+   */
+  record Options(int seconds, @Nullable Path rules) {}
 
   /**
    * Runs the demo.
    *
-   * @param args optionally one argument: the length of the run in whole seconds (default 16)
+   * @param args optionally the length of the run in whole seconds (default 16), and {@code
+   *     --rules FILE} to take the rules from a watched file
    * @throws InterruptedException if the main thread is interrupted while the demo runs
    */
   public static void main(String[] args) throws InterruptedException {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-    new Demo(out, TimeSource.system(), seconds(args)).run();
+    new Demo(out, TimeSource.system(), options(args)).run();
     out.flush();
   }
 
   /**
-   * Reads the run length from the arguments.
+   * Reads the command line: {@code [seconds] [--rules FILE]}, in any order.
    *
-   * @throws IllegalArgumentException if there is more than one argument or it is not a number of
-   *     seconds from 1 to {@value #MAX_SECONDS}
+   * @throws IllegalArgumentException if an argument is unknown or repeated, or the run length is
+   *     not a number of seconds from 1 to {@value #MAX_SECONDS}
    */
-  static int seconds(String[] args) {
-    if (args.length == 0) {
-      return DEFAULT_SECONDS;
+  static Options options(String[] args) {
+    Integer seconds = null;
+    Path rules = null;
+    for (int i = 0; i < args.length; i++) {
+      if (args[i].equals("--rules") && rules == null && i + 1 < args.length) {
+        rules = Path.of(args[++i]);
+      } else if (seconds == null && !args[i].startsWith("--")) {
+        seconds = seconds(args[i]);
+      } else {
+        throw new IllegalArgumentException(
+            "usage: Demo [seconds] [--rules FILE], was " + String.join(" ", args));
+      }
     }
-    if (args.length > 1) {
-      throw new IllegalArgumentException("usage: Demo [seconds], was " + String.join(" ", args));
-    }
+    return new Options(seconds == null ? DEFAULT_SECONDS : seconds, rules);
+  }
+
+  private static int seconds(String arg) {
     int seconds;
     try {
-      seconds = Integer.parseInt(args[0].trim());
+      seconds = Integer.parseInt(arg.trim());
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(
-          "seconds must be a whole number, was '" + args[0] + "'", e);
+          "seconds must be a whole number, was '" + arg + "'", e);
     }
     if (seconds < 1 || seconds > MAX_SECONDS) {
       throw new IllegalArgumentException(
@@ -80,13 +111,25 @@ public final class Demo {
   private void run() throws InterruptedException {
     List<Endpoint> rehearsal = Shop.endpoints(GuardEngine.builder().clock(time).build());
     loadClasses(rehearsal);
-    introduce(rehearsal);
+    List<Endpoint> shown = rehearsal;
+    if (rulesFile != null) {
+      RuleSet fromFile = rulesFile.read(); // checks the file before the run and loads its classes
+      shown = Shop.endpoints(GuardEngine.builder().clock(time).build(),
+          name -> RulesFile.describe(fromFile.rulesOf(name)));
+    }
+    introduce(shown);
 
     // engine time starts when the engine is built: starting the count just before makes the
     // demo's seconds line up with the engine's windows (and the warm-up's once-a-second update)
     long start = time.nanoTime();
-    GuardEngine engine = GuardEngine.builder().clock(time).build();
-    List<Endpoint> endpoints = Shop.endpoints(engine);
+    GuardEngine.Builder builder = GuardEngine.builder().clock(time);
+    if (rulesFile != null) {
+      rulesFile.listenTo(builder);
+    }
+    GuardEngine engine = builder.build();
+    FileRuleSource source = rulesFile == null ? null : rulesFile.attach(engine);
+    List<Endpoint> endpoints = source == null ? Shop.endpoints(engine) : Shop.endpoints(engine,
+        name -> RulesFile.describe(engine.rules(name)));
     List<EndpointMeter> meters = new ArrayList<>();
     for (Endpoint endpoint : endpoints) {
       meters.add(new EndpointMeter(endpoint, start, seconds));
@@ -102,6 +145,9 @@ public final class Demo {
       }
     } finally {
       load.finish();
+      if (source != null) {
+        source.close();
+      }
     }
     if (meters.stream().anyMatch(meter -> meter.counters().late() > 0)) {
       out.println(LiveTable.row(seconds, meters));
@@ -127,7 +173,8 @@ public final class Demo {
 
   private void introduce(List<Endpoint> endpoints) {
     out.println("guard demo: " + seconds + " s of generated load on " + endpoints.size()
-        + " guarded endpoints");
+        + " guarded endpoints"
+        + (rulesFile == null ? "" : ", rules from " + rulesFile.file() + " (watched)"));
     out.println();
     for (Endpoint endpoint : endpoints) {
       out.println(String.format(Locale.ROOT, "  %-9s %-23s %s",
@@ -144,6 +191,9 @@ public final class Demo {
     for (int second = 0; second < seconds; second++) {
       long due = start + (second + 1) * SECOND_NANOS + ROW_DELAY_NANOS;
       time.sleep(due - time.nanoTime());
+      if (rulesFile != null) {
+        rulesFile.drain().forEach(news -> out.println("  >> " + news));
+      }
       out.println(LiveTable.row(second, meters));
     }
   }

@@ -3,7 +3,9 @@ package dev.guard.examples;
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The simulated service: five endpoints of a pretend shop, each protected in a different way and
@@ -35,6 +37,28 @@ final class Shop {
    * @return the endpoints, in display order
    */
   static List<Endpoint> endpoints(GuardEngine engine) {
+    return declared(engine);
+  }
+
+  /**
+   * The same endpoints with guards that declare no rules: the engine's rules (from a rules file)
+   * protect them.
+   *
+   * @param engine the engine every guard is bound to
+   * @param rulesOf describes the rules of a resource, for the headings
+   * @return the endpoints, in display order
+   */
+  static List<Endpoint> endpoints(GuardEngine engine, Function<String, String> rulesOf) {
+    List<Endpoint> endpoints = new ArrayList<>();
+    for (Endpoint declared : declared(GuardEngine.builder().build())) {
+      String name = declared.name();
+      endpoints.add(new Endpoint(name, rulesOf.apply(name), Guard.of(name).on(engine),
+          declared.period(), declared.burst(), declared.work(), declared.watch()));
+    }
+    return List.copyOf(endpoints);
+  }
+
+  private static List<Endpoint> declared(GuardEngine engine) {
     return List.of(
         new Endpoint("search", "qps(50)",
             Guard.of("search").qps(50).on(engine),

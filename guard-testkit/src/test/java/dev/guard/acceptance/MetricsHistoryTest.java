@@ -43,7 +43,7 @@ class MetricsHistoryTest {
     }
     s.at(2500);
 
-    List<PeriodStats> history = s.engine.history("R");
+    List<PeriodStats> history = s.engine.metricsHistory("R");
 
     assertThat(history).containsExactly(new PeriodStats(61_000, 62_000, 3, 3, 2, 0, 0, 0, 1, 3, 0,
         60, 10, 0));
@@ -52,7 +52,7 @@ class MetricsHistoryTest {
     assertThat(second.blocked(BlockKind.AUTHORITY)).isEqualTo(1);
     assertThat(second.averageRtMs()).isEqualTo(20.0);
     assertThat(second.total()).isEqualTo(6);
-    assertThat(s.engine.history("R", 62_000, 70_000)).isEmpty();
+    assertThat(s.engine.metricsHistory("R", 62_000, 70_000)).isEmpty();
   }
 
   @Test
@@ -66,41 +66,41 @@ class MetricsHistoryTest {
       s.calls("R", n);
       calls += n;
       if (second % 2 == 0) {
-        s.engine.history("R"); // a read in between records what closed so far
+        s.engine.metricsHistory("R"); // a read in between records what closed so far
       }
     }
     s.at(50_000);
 
-    List<PeriodStats> history = s.engine.history("R");
-    List<PeriodStats> again = s.engine.history("R");
+    List<PeriodStats> history = s.engine.metricsHistory("R");
+    List<PeriodStats> again = s.engine.metricsHistory("R");
 
     assertThat(again).isEqualTo(history);
     assertThat(history).extracting(PeriodStats::fromMs)
         .containsExactly(61_000L, 62_000L, 63_000L, 77_000L, 78_000L, 100_000L, 101_000L, 102_000L);
     assertThat(sum(history, PeriodStats::pass)).isEqualTo(calls);
     assertThat(sum(history, PeriodStats::pass))
-        .isEqualTo(s.engine.stats("R").totalPass()).isEqualTo(s.engine.totals("R").pass());
-    assertThat(s.engine.totals("R").success()).isEqualTo(calls);
+        .isEqualTo(s.engine.stats("R").totalPass()).isEqualTo(s.engine.metricsTotals("R").pass());
+    assertThat(s.engine.metricsTotals("R").success()).isEqualTo(calls);
   }
 
   @Test
   void span_keepsTheLatestSeconds_totalsKeepEverySecond() {
-    Scenario s = new Scenario(GuardEngine.builder().history(Duration.ofSeconds(60)));
+    Scenario s = new Scenario(GuardEngine.builder().metricsHistory(Duration.ofSeconds(60)));
     for (int second = 0; second < 180; second++) {
       s.at(second * 1000L + 1);
       s.calls("R", 2);
       if (second % 30 == 0) {
-        s.engine.recordHistory();
+        s.engine.recordMetrics();
       }
     }
     s.at(180_000);
 
-    List<PeriodStats> history = s.engine.history("R");
+    List<PeriodStats> history = s.engine.metricsHistory("R");
 
     assertThat(history).hasSize(60);
     assertThat(history.get(0).fromMs()).isEqualTo(60_000 + 120_000);
-    assertThat(s.engine.totals("R").pass()).isEqualTo(360);
-    assertThat(s.engine.totals("R").toMs()).isEqualTo(60_000 + 180_000);
+    assertThat(s.engine.metricsTotals("R").pass()).isEqualTo(360);
+    assertThat(s.engine.metricsTotals("R").toMs()).isEqualTo(60_000 + 180_000);
   }
 
   @Test
@@ -112,7 +112,7 @@ class MetricsHistoryTest {
     }
     s.at(90_000);
 
-    List<PeriodStats> history = s.engine.history("R");
+    List<PeriodStats> history = s.engine.metricsHistory("R");
 
     // read at second 90: seconds 31..89 are still readable, 0..30 were reused by the minute window
     assertThat(history).hasSizeBetween(58, 60);
@@ -127,14 +127,14 @@ class MetricsHistoryTest {
     assertThat(s.calls("R", 3)).isEqualTo("PBB");
     s.at(1000);
 
-    assertThat(s.engine.history("R")).singleElement()
+    assertThat(s.engine.metricsHistory("R")).singleElement()
         .satisfies(second -> assertThat(second.blocked(BlockKind.SYSTEM)).isEqualTo(2));
-    assertThat(s.engine.totals("R").systemBlock()).isEqualTo(2);
+    assertThat(s.engine.metricsTotals("R").systemBlock()).isEqualTo(2);
   }
 
   @Test
   void tenThousandResources_stayWithinTheBudget_totalsStayExact() {
-    Scenario s = new Scenario(GuardEngine.builder().maxResources(10_000).historyBudget(50_000));
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(10_000).metricsHistoryBudget(50_000));
     int resources = 10_000;
     int seconds = 10;
     for (int second = 0; second < seconds; second++) {
@@ -144,14 +144,14 @@ class MetricsHistoryTest {
           // one call per resource and second
         }
       }
-      s.engine.recordHistory();
+      s.engine.recordMetrics();
     }
     s.at(seconds * 1000L);
 
     long kept = 0;
     for (int r = 0; r < resources; r++) {
-      kept += s.engine.history("r" + r).size();
-      assertThat(s.engine.totals("r" + r).pass()).isEqualTo(seconds);
+      kept += s.engine.metricsHistory("r" + r).size();
+      assertThat(s.engine.metricsTotals("r" + r).pass()).isEqualTo(seconds);
     }
     assertThat(kept).isLessThanOrEqualTo(50_000).isGreaterThan(25_000);
     assertThat(s.engine.overflows(Cap.HISTORY)).isPositive();

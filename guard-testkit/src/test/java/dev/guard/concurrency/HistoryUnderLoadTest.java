@@ -41,9 +41,9 @@ class HistoryUnderLoadTest {
     });
     clock.advanceMillis(1000);
 
-    List<PeriodStats> history = engine.history("R");
+    List<PeriodStats> history = engine.metricsHistory("R");
     ResourceStats minute = engine.stats("R");
-    PeriodStats totals = engine.totals("R");
+    PeriodStats totals = engine.metricsTotals("R");
 
     assertThat(history.size()).isGreaterThan(30);
     assertThat(history.stream().mapToLong(PeriodStats::total).sum())

@@ -14,6 +14,7 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  *     resources whose rules measure a context do)
  * @param historySeconds seconds of metrics history kept per resource (0: totals only)
  * @param historyBudget the most seconds of history all resources hold together
+ * @param ruleHistory how many applied rule sets the engine remembers
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
@@ -23,4 +24,5 @@ public record EngineConfig(
     long occupyTimeoutMs,
     boolean contextStatistics,
     int historySeconds,
-    long historyBudget) {}
+    long historyBudget,
+    int ruleHistory) {}

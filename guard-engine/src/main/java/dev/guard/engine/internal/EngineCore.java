@@ -44,6 +44,7 @@ public final class EngineCore implements SlotContext {
   private final CallStatistics statistics;
   private final SystemProtection system;
   private final MetricsHistory history;
+  private final RuleBook ruleBook;
 
   /**
    * Creates the core.
@@ -66,6 +67,7 @@ public final class EngineCore implements SlotContext {
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
     this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
+    this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
   }
 
   /**
@@ -91,6 +93,16 @@ public final class EngineCore implements SlotContext {
   /** The metrics history (tests read its bookkeeping). */
   public MetricsHistory metricsHistory() {
     return history;
+  }
+
+  /** The engine's time source. */
+  public TimeSource clock() {
+    return clock;
+  }
+
+  /** Whole rule sets: applying them, their history. */
+  public RuleBook ruleBook() {
+    return ruleBook;
   }
 
   /** Where system protection reads CPU usage and load. */

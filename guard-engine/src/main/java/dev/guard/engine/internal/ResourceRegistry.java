@@ -1,30 +1,35 @@
 package dev.guard.engine.internal;
 
-import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.node.ClusterNode;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The resources of one engine, bounded by {@link Cap#RESOURCES}, and their rules. Entering an
  * unknown resource when full yields an untracked resource (admitted without statistics or checks,
  * reported); loading rules for an unknown resource when full throws, so configured protection is
- * never dropped silently. Rule changes compile a new chain under the resource's monitor (never on
- * the call path) and swap it in atomically.
+ * never dropped silently. Every rule change holds the registry's rule lock (never taken on the
+ * call path of a known resource), compiles new chains and publishes them atomically.
  *
- * <p>Engine-wide rules (system protection) are part of every chain. They change under the
- * registry's engine-wide lock, which then recompiles every resource's chain; a resource is created
- * under the same lock with its first chain already compiled, so no resource created while they
- * change can miss them.
+ * <p>Engine-wide rules (system protection) are part of every chain. They change under the rule
+ * lock, which then recompiles every resource's chain; a resource is created under the same lock
+ * with its first chain already compiled, so no resource created while they change can miss them.
  */
 final class ResourceRegistry {
 
@@ -34,7 +39,8 @@ final class ResourceRegistry {
   private final Overflows overflows;
   private final List<EngineListener> listeners;
   private final SlotContext slotContext;
-  private final Object engineWide = new Object();
+  /** Held by every rule change, so changes apply one at a time. */
+  private final Object rulesLock = new Object();
 
   ResourceRegistry(
       EngineConfig config,
@@ -119,7 +125,7 @@ final class ResourceRegistry {
   private void replace(ResourceState state, List<? extends Rule> rules, boolean merge) {
     List<Rule> previous;
     List<Rule> current;
-    synchronized (state) {
+    synchronized (rulesLock) {
       Chain old = state.chain();
       List<? extends Rule> wanted = merge ? ChainCompiler.merge(old.rules(), rules) : rules;
       Chain next = ChainCompiler.compile(state.name(), wanted, old, slotContext);
@@ -130,9 +136,13 @@ final class ResourceRegistry {
       previous = old.rules();
       current = next.rules();
     }
+    notifyReplaced(state.name(), previous, current);
+  }
+
+  private void notifyReplaced(String name, List<Rule> previous, List<Rule> current) {
     for (EngineListener listener : listeners) {
       try {
-        listener.onRulesReplaced(state.name(), previous, current);
+        listener.onRulesReplaced(name, previous, current);
       } catch (RuntimeException ignored) {
         // listeners must not break rule loading
       }
@@ -140,23 +150,146 @@ final class ResourceRegistry {
   }
 
   /**
-   * Changes the engine-wide rules and recompiles every resource's chain with them.
+   * Changes the engine-wide rules and recompiles every resource's chain with them, publishing
+   * every chain at once.
    *
-   * @param change applies the new engine-wide rules under the engine-wide lock; false when they
-   *     are unchanged
+   * @param change applies the new engine-wide rules under the rule lock; false when they are
+   *     unchanged
    */
   void changeEngineWide(BooleanSupplier change) {
-    synchronized (engineWide) {
+    synchronized (rulesLock) {
       if (!change.getAsBoolean()) {
         return;
       }
+      List<Change> changes = new ArrayList<>();
       for (ResourceState state : resources.values()) {
-        synchronized (state) {
-          Chain old = state.chain();
-          state.swapChain(ChainCompiler.compile(state.name(), old.rules(), old, slotContext));
-        }
+        Chain old = state.chain();
+        changes.add(new Change(state.name(), state, old,
+            ChainCompiler.compile(state.name(), old.rules(), old, slotContext)));
+      }
+      publish(changes);
+    }
+  }
+
+  /** The rules of every resource now (engine-wide ones not included). */
+  List<Rule> resourceRules() {
+    List<Rule> all = new ArrayList<>();
+    for (ResourceState state : resources.values()) {
+      all.addAll(state.chain().rules());
+    }
+    return all;
+  }
+
+  /**
+   * Makes the rules of every resource exactly those of {@code wanted}, atomically: every changed
+   * resource's chain is compiled first (nothing changes if one fails), then all are published at
+   * once (see {@link ResourceState#chain()}). The caller holds the rule lock ({@link
+   * #underRulesLock}) and tells listeners afterwards ({@link #notifyReplaced(List)}).
+   *
+   * @param wanted the new rules of the resources (no engine-wide rule)
+   * @param everyChain whether to recompile every chain (the engine-wide rules changed)
+   * @return the resources whose rules changed
+   * @throws InvalidRulesException if a resource's rules do not compile
+   */
+  List<Replaced> applyAll(RuleSet wanted, boolean everyChain) {
+    List<Change> changes = compileAll(wanted, everyChain);
+    publish(changes);
+    List<Replaced> replaced = new ArrayList<>();
+    for (Change change : changes) {
+      if (!change.previous.rules().equals(change.next.rules())) {
+        replaced.add(new Replaced(change.name, change.previous.rules(), change.next.rules()));
       }
     }
+    return replaced;
+  }
+
+  /** Stages every new chain, publishes them all with one write, then makes them current. */
+  private static void publish(List<Change> changes) {
+    ResourceState.Publication publication = new ResourceState.Publication();
+    for (Change change : changes) {
+      change.state.stage(change.next, publication);
+    }
+    publication.published = true; // the one write that switches every resource
+    for (Change change : changes) {
+      change.state.commitStaged();
+    }
+  }
+
+  /** The rules of one resource before and after a change. */
+  record Replaced(String resource, List<Rule> previous, List<Rule> current) {}
+
+  /** Tells listeners of each resource whose rules changed. */
+  void notifyReplaced(List<Replaced> replaced) {
+    for (Replaced change : replaced) {
+      notifyReplaced(change.resource(), change.previous(), change.current());
+    }
+  }
+
+  /** Holds the rule lock while {@code action} runs, so no rule change interleaves with it. */
+  <T extends @Nullable Object> T underRulesLock(Supplier<T> action) {
+    synchronized (rulesLock) {
+      return action.get();
+    }
+  }
+
+  private record Change(String name, ResourceState state, Chain previous, Chain next) {}
+
+  /**
+   * Creates the resources a rule set names that do not exist yet, with the chain they have now
+   * (no rules of their own), before anything of the set is compiled.
+   *
+   * @throws InvalidRulesException if they do not fit under the resource cap
+   */
+  void createAll(RuleSet wanted) {
+    List<String> unknown = new ArrayList<>();
+    for (String name : wanted.resources()) {
+      if (resources.get(name) == null) {
+        unknown.add(name);
+      }
+    }
+    if (!unknown.isEmpty() && size.get() + unknown.size() > config.maxResources()) {
+      throw new InvalidRulesException(List.of(new RuleError("rules", "maxResources "
+          + config.maxResources() + " reached: cannot add rules for " + unknown.size()
+          + " new resources " + unknown)));
+    }
+    for (String name : unknown) {
+      if (create(name) == null) { // raced with entries of unknown resources filling the cap
+        overflows.report(Cap.RESOURCES, name);
+        throw new InvalidRulesException(List.of(new RuleError(name,
+            "maxResources " + config.maxResources() + " reached; cannot add rules for it")));
+      }
+    }
+  }
+
+  private List<Change> compileAll(RuleSet wanted, boolean everyChain) {
+    Set<String> names = new TreeSet<>(wanted.resources());
+    for (ResourceState state : resources.values()) {
+      if (everyChain || !state.chain().rules().isEmpty()) {
+        names.add(state.name());
+      }
+    }
+    List<RuleError> errors = new ArrayList<>();
+    List<Change> changes = new ArrayList<>();
+    for (String name : names) {
+      List<Rule> rules = wanted.rulesOf(name);
+      ResourceState state = Objects.requireNonNull(resources.get(name), name);
+      Chain old = state.chain();
+      if (!everyChain && old.rules().equals(rules)) {
+        continue;
+      }
+      try {
+        Chain next = ChainCompiler.compile(name, rules, old, slotContext);
+        if (everyChain || !next.rules().equals(old.rules())) {
+          changes.add(new Change(name, state, old, next));
+        }
+      } catch (IllegalArgumentException invalid) {
+        errors.add(new RuleError(name, String.valueOf(invalid.getMessage())));
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw new InvalidRulesException(errors);
+    }
+    return changes;
   }
 
   private @Nullable ResourceState create(String name) {
@@ -167,7 +300,7 @@ final class ResourceRegistry {
     ResourceState fresh =
         ResourceState.tracked(name, config.secondWindow(), config.maxOriginsPerResource());
     ResourceState raced;
-    synchronized (engineWide) {
+    synchronized (rulesLock) {
       raced = resources.get(name);
       if (raced == null) {
         fresh.swapChain(ChainCompiler.compile(name, List.of(), Chain.EMPTY, slotContext));

@@ -20,6 +20,8 @@ public final class ResourceState {
   private final ConcurrentHashMap<String, DefaultNode> contextNodes = new ConcurrentHashMap<>();
   private final @Nullable WindowGeometry geometry;
   private volatile Chain chain = Chain.EMPTY;
+  /** A chain waiting for its rule set's publication; null outside {@link RuleBook#apply}. */
+  private volatile @Nullable Staged staged;
   private volatile @Nullable ContextNode lastUsed;
 
   /** The per-context node used last, with its entrance: most resources see one context. */
@@ -54,14 +56,43 @@ public final class ResourceState {
     return cluster;
   }
 
-  /** The current compiled chain. */
+  /**
+   * The current compiled chain. While a rule set is being applied, the resource's new chain is
+   * staged first and only becomes current when the whole set is published (one volatile write for
+   * every resource), so a call that saw any resource's new chain never sees another's old one.
+   */
   public Chain chain() {
+    Staged next = staged; // read before chain: see RuleBook for why this order is safe
+    if (next != null && next.publication.published) {
+      return next.chain;
+    }
     return chain;
   }
 
   void swapChain(Chain next) {
     chain = next;
   }
+
+  /** Stages the chain of a rule set not yet published. */
+  void stage(Chain next, Publication publication) {
+    staged = new Staged(next, publication);
+  }
+
+  /** Makes a published staged chain the plain current one. */
+  void commitStaged() {
+    Staged next = staged;
+    if (next != null) {
+      chain = next.chain;
+      staged = null;
+    }
+  }
+
+  /** The moment a rule set takes effect on every resource at once. */
+  static final class Publication {
+    volatile boolean published;
+  }
+
+  private record Staged(Chain chain, Publication publication) {}
 
   /**
    * The node of this resource under a context, created (and attached under {@code parent}) on

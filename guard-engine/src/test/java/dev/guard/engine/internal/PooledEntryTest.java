@@ -29,7 +29,8 @@ class PooledEntryTest {
   };
 
   private final EngineCore core = new EngineCore(FROZEN,
-      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false), List.of(),
+      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20),
+      List.of(),
       SystemStatus.host());
 
   private CallSite site(String resource) {

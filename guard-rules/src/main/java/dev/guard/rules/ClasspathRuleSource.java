@@ -1,0 +1,108 @@
+package dev.guard.rules;
+
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.RuleSink;
+import dev.guard.engine.RuleSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Rules shipped with the application: a rules document read once from the class path when the
+ * source is attached. A missing or invalid document fails the attach, since it is a packaging
+ * error, not an operator's edit.
+ *
+ * <pre>{@code
+ * engine.attach(ClasspathRuleSource.of("guard-rules.json"));
+ * }</pre>
+ */
+public final class ClasspathRuleSource implements RuleSource {
+
+  private final ClassLoader loader;
+  private final String resource;
+  private boolean started;
+
+  private ClasspathRuleSource(ClassLoader loader, String resource) {
+    this.loader = loader;
+    this.resource = resource;
+  }
+
+  /**
+   * Creates a source for a document on the class path of the calling thread's context class
+   * loader (or, without one, guard's).
+   *
+   * @param resource the document's resource name, such as {@code "guard-rules.json"} (no leading
+   *     slash)
+   * @return the source
+   */
+  public static ClasspathRuleSource of(String resource) {
+    ClassLoader context = Thread.currentThread().getContextClassLoader();
+    return of(context != null ? context : ClasspathRuleSource.class.getClassLoader(), resource);
+  }
+
+  /**
+   * Creates a source for a document found by a class loader.
+   *
+   * @param loader the class loader to find it with
+   * @param resource the document's resource name
+   * @return the source
+   */
+  public static ClasspathRuleSource of(ClassLoader loader, String resource) {
+    Objects.requireNonNull(loader, "loader");
+    Objects.requireNonNull(resource, "resource");
+    return new ClasspathRuleSource(loader, resource);
+  }
+
+  @Override
+  public String name() {
+    return "classpath:" + resource;
+  }
+
+  /**
+   * Reads the document and applies it.
+   *
+   * @throws InvalidRulesException if the document is missing or invalid, or the engine refused it
+   *     (the engine's listeners hear of it too)
+   * @throws UncheckedIOException if the document could not be read
+   * @throws IllegalStateException if already started
+   */
+  @Override
+  public synchronized void start(RuleSink sink) {
+    Objects.requireNonNull(sink, "sink");
+    if (started) {
+      throw new IllegalStateException(name() + " is attached already");
+    }
+    started = true;
+    byte[] bytes;
+    try (InputStream in = loader.getResourceAsStream(resource)) {
+      bytes = in == null ? null : RuleText.readBounded(in);
+    } catch (IOException unreadable) {
+      throw new UncheckedIOException("cannot read " + name(), unreadable);
+    }
+    RuleSet rules;
+    try {
+      if (bytes == null) {
+        throw new InvalidRulesException(
+            List.of(new RuleError(name(), "is not on the class path")));
+      }
+      rules = RuleFormat.parse(RuleText.decode(bytes));
+    } catch (InvalidRulesException invalid) {
+      sink.reject(invalid.errors());
+      throw invalid;
+    }
+    sink.apply(rules);
+  }
+
+  /** Nothing to stop: the document is read once. */
+  @Override
+  public void close() {}
+
+  @Override
+  public String toString() {
+    return "ClasspathRuleSource[" + resource + "]";
+  }
+}

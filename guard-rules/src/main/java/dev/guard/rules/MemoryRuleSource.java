@@ -1,0 +1,103 @@
+package dev.guard.rules;
+
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.RuleSink;
+import dev.guard.engine.WritableRuleSource;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A rule source held in memory: the application (a test, an admin endpoint) writes whole rule
+ * sets to it and the attached engine applies each at once. It pushes: no thread, no polling.
+ *
+ * <pre>{@code
+ * MemoryRuleSource source = MemoryRuleSource.of("admin", RuleSet.empty());
+ * engine.attach(source);
+ * source.write(RuleSet.of(List.of(FlowRule.qps("search", 80))));
+ * }</pre>
+ *
+ * <p>Thread-safe.
+ */
+public final class MemoryRuleSource implements WritableRuleSource {
+
+  private final String name;
+  private RuleSet rules;
+  private @Nullable RuleSink sink;
+  private boolean closed;
+
+  private MemoryRuleSource(String name, RuleSet rules) {
+    this.name = name;
+    this.rules = rules;
+  }
+
+  /**
+   * Creates a source holding a rule set.
+   *
+   * @param name the source's name, for rule history and events ("memory:" is put before it)
+   * @param initial the set delivered when the source is attached
+   * @return the source
+   */
+  public static MemoryRuleSource of(String name, RuleSet initial) {
+    Objects.requireNonNull(name, "name");
+    return new MemoryRuleSource("memory:" + name, Objects.requireNonNull(initial, "initial"));
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Returns the rule set the source holds: the last one written (or the initial one).
+   *
+   * @return the set
+   */
+  public synchronized RuleSet rules() {
+    return rules;
+  }
+
+  /**
+   * Applies the set it holds to the engine ({@link InvalidRulesException} if refused).
+   *
+   * @throws IllegalStateException if already started or closed
+   */
+  @Override
+  public synchronized void start(RuleSink target) {
+    Objects.requireNonNull(target, "sink");
+    if (sink != null || closed) {
+      throw new IllegalStateException(name + " is " + (closed ? "closed" : "attached already"));
+    }
+    sink = target;
+    target.apply(rules);
+  }
+
+  /**
+   * Applies the set to the attached engine, then holds it; a set the engine refuses is not held.
+   *
+   * @throws InvalidRulesException if the engine refused the set
+   * @throws IllegalStateException if the source is closed
+   */
+  @Override
+  public synchronized void write(RuleSet next) {
+    Objects.requireNonNull(next, "rules");
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    if (sink != null) {
+      sink.apply(next);
+    }
+    rules = next;
+  }
+
+  @Override
+  public synchronized void close() {
+    closed = true;
+    sink = null;
+  }
+
+  @Override
+  public String toString() {
+    return "MemoryRuleSource[" + name + "]";
+  }
+}

@@ -1,0 +1,216 @@
+package dev.guard.rules;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.util.DefaultIndenter;
+import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
+import com.fasterxml.jackson.core.util.Separators;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.rules.internal.Fields;
+import dev.guard.rules.internal.KindFormat;
+import dev.guard.rules.internal.Kinds;
+import dev.guard.rules.internal.Problems;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The JSON rule format: one document describes an engine's whole rule set, every kind in its own
+ * list, with field names as the DSL spells them and durations as ISO-8601 strings. The format is
+ * described in docs/RULES.md.
+ *
+ * <pre>{@code
+ * RuleSet rules = RuleFormat.parse("""
+ *     {
+ *       "version": 1,
+ *       "flow": [
+ *         {"resource": "search", "qps": 50},
+ *         {"resource": "checkout", "qps": 40, "warmUp": {"period": "PT10S"}}
+ *       ]
+ *     }
+ *     """);
+ * String json = RuleFormat.write(rules);     // parses back to an equal set
+ * }</pre>
+ *
+ * <p>Reading is safe on untrusted input: Jackson's tree model only (no class is ever named or
+ * instantiated from the input), at most {@value #MAX_DOCUMENT_CHARS} characters, nesting at most
+ * {@value #MAX_NESTING} deep, strings at most {@value #MAX_STRING_CHARS} characters, duplicate
+ * field names refused. Thread-safe.
+ */
+public final class RuleFormat {
+
+  /** The format version this class reads and writes: a document's {@code "version"} field. */
+  public static final int VERSION = 1;
+
+  /** The longest document read, in characters (1 MiB). */
+  public static final int MAX_DOCUMENT_CHARS = 1 << 20;
+
+  /** The deepest nesting of arrays and objects read. */
+  public static final int MAX_NESTING = 16;
+
+  /** The longest string (a name or a value) read, in characters. */
+  public static final int MAX_STRING_CHARS = 4096;
+
+  private static final String ROOT = "rules";
+
+  private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+          .streamReadConstraints(StreamReadConstraints.builder()
+              .maxDocumentLength(MAX_DOCUMENT_CHARS)
+              .maxNestingDepth(MAX_NESTING)
+              .maxStringLength(MAX_STRING_CHARS)
+              .maxNameLength(MAX_STRING_CHARS)
+              .maxNumberLength(64)
+              .build())
+          .build())
+      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .build();
+
+  private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter()
+      .withSeparators(Separators.createDefaultInstance()
+          .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+      .withObjectIndenter(new DefaultIndenter("  ", "\n"))
+      .withArrayIndenter(new DefaultIndenter("  ", "\n"));
+
+  private RuleFormat() {}
+
+  /**
+   * Reads a rules document. Every problem is reported at once, each with its JSON path and the
+   * value at fault ({@code rules.flow[3].qps: must be finite and >= 0, was -5}); a document with
+   * any problem yields no rule at all.
+   *
+   * @param json the document
+   * @return the rule set it describes
+   * @throws InvalidRulesException if the document is not valid JSON, exceeds a limit, or does not
+   *     describe a valid rule set
+   */
+  public static RuleSet parse(String json) {
+    Objects.requireNonNull(json, "json");
+    if (json.length() > MAX_DOCUMENT_CHARS) {
+      throw invalid(ROOT, "the document must be at most " + MAX_DOCUMENT_CHARS
+          + " characters long, was " + json.length());
+    }
+    if (json.isBlank()) {
+      throw invalid(ROOT, "the document is empty");
+    }
+    JsonNode root;
+    try {
+      root = MAPPER.readTree(json);
+    } catch (JacksonException unreadable) {
+      throw invalid(ROOT, "is not valid JSON" + where(unreadable.getLocation()) + ": "
+          + unreadable.getOriginalMessage());
+    }
+    if (root == null || !root.isObject()) {
+      throw invalid(ROOT, "must be a JSON object, was "
+          + (root == null ? "nothing" : Fields.show(root)));
+    }
+    Problems problems = new Problems();
+    Fields document = new Fields((ObjectNode) root, ROOT, problems);
+    readVersion(document);
+    List<Rule> rules = new ArrayList<>();
+    for (KindFormat<?> kind : Kinds.ALL) {
+      readKind(kind, (ObjectNode) root, document, problems, rules);
+    }
+    document.finish();
+    problems.throwIfAny();
+    return RuleSet.of(rules);
+  }
+
+  private static void readVersion(Fields document) {
+    Integer version = document.wholeNumber("version");
+    document.require("version", version);
+    if (version != null && version != VERSION) {
+      document.error("version", "must be " + VERSION + " (the only version this guard reads), was "
+          + version);
+    }
+  }
+
+  private static void readKind(KindFormat<?> kind, ObjectNode root, Fields document,
+      Problems problems, List<Rule> rules) {
+    document.has(kind.key()); // marks the field as known
+    JsonNode list = root.get(kind.key());
+    if (list == null || list.isNull()) {
+      return;
+    }
+    String path = document.path(kind.key());
+    if (!list.isArray()) {
+      problems.add(path, "must be a list of rules, was " + Fields.show(list));
+      return;
+    }
+    for (int i = 0; i < list.size(); i++) {
+      JsonNode item = list.get(i);
+      String itemPath = path + "[" + i + "]";
+      if (!item.isObject()) {
+        problems.add(itemPath, "must be an object, was " + Fields.show(item));
+        continue;
+      }
+      Rule rule = kind.read(new Fields((ObjectNode) item, itemPath, problems));
+      if (rule != null) {
+        rules.add(rule);
+      }
+    }
+  }
+
+  /**
+   * Writes a rule set as a document that {@link #parse} reads back to an equal set: version
+   * first, then each kind that has rules, two-space indented.
+   *
+   * @param rules the rule set
+   * @return the document
+   * @throws IllegalArgumentException if a rule is of a kind the format does not know
+   */
+  public static String write(RuleSet rules) {
+    Objects.requireNonNull(rules, "rules");
+    ObjectNode root = MAPPER.createObjectNode();
+    root.put("version", VERSION);
+    for (Rule rule : rules.rules()) {
+      if (Kinds.of(rule) == null) {
+        throw new IllegalArgumentException(
+            "rule must be of a kind the rule format knows, was " + rule);
+      }
+    }
+    for (KindFormat<?> kind : Kinds.ALL) {
+      writeKind(kind, rules, root);
+    }
+    try {
+      return MAPPER.writer(PRETTY).writeValueAsString(root) + "\n";
+    } catch (JacksonException impossible) {
+      throw new IllegalStateException("a JSON tree could not be written", impossible);
+    }
+  }
+
+  private static <R extends Rule> void writeKind(KindFormat<R> kind, RuleSet rules,
+      ObjectNode root) {
+    List<R> own = rules.rulesOf(kind.type());
+    if (own.isEmpty()) {
+      return;
+    }
+    ArrayNode list = root.putArray(kind.key());
+    for (R rule : own) {
+      kind.write(rule, list.addObject());
+    }
+  }
+
+  private static String where(JsonLocation location) {
+    if (location == null || location.getLineNr() < 1) {
+      return "";
+    }
+    return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
+  }
+
+  private static InvalidRulesException invalid(String path, String message) {
+    return new InvalidRulesException(List.of(new RuleError(path, message)));
+  }
+}

@@ -1,0 +1,77 @@
+package dev.guard.rules.internal;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.AuthorityStrategy;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Origin authority rules, named as the DSL names them ({@code allowOrigins}, {@code
+ * denyOrigins}):
+ *
+ * <pre>{@code
+ * {"resource": "admin", "allowOrigins": ["ops-console", "billing"]}
+ * {"resource": "search", "denyOrigins": ["scraper"]}
+ * }</pre>
+ *
+ * <p>Exactly one of the two lists. Names are trimmed, and an entry may be a comma-separated list,
+ * as in the DSL. An engine takes at most one authority rule per resource.
+ */
+final class AuthorityFormat implements KindFormat<AuthorityRule> {
+
+  private static final Map<String, String> PATHS = Map.of("resource", "resource");
+
+  @Override
+  public String key() {
+    return "authority";
+  }
+
+  @Override
+  public Class<AuthorityRule> type() {
+    return AuthorityRule.class;
+  }
+
+  @Override
+  public @Nullable AuthorityRule read(Fields fields) {
+    String resource = fields.string("resource");
+    fields.require("resource", resource);
+    boolean resourceValid = resource != null
+        && fields.check("resource", () -> AuthorityRule.allow(resource, "origin"));
+    List<String> allow = fields.strings("allowOrigins");
+    List<String> deny = fields.strings("denyOrigins");
+    fields.finish();
+    if (allow != null && deny != null) {
+      fields.error("denyOrigins", "must not be given with allowOrigins: a rule allows or denies");
+      return null;
+    }
+    List<String> origins = allow != null ? allow : deny;
+    if (origins == null) {
+      if (!fields.has("allowOrigins") && !fields.has("denyOrigins")) {
+        fields.error("needs \"allowOrigins\" or \"denyOrigins\"");
+      }
+      return null;
+    }
+    AuthorityStrategy strategy = allow != null ? AuthorityStrategy.ALLOW : AuthorityStrategy.DENY;
+    String listField = allow != null ? "allowOrigins" : "denyOrigins";
+    boolean originsValid = fields.check(listField,
+        () -> new AuthorityRule("resource", strategy, Set.copyOf(origins)));
+    if (!resourceValid || !originsValid || resource == null) {
+      return null;
+    }
+    return fields.build(
+        () -> new AuthorityRule(resource, strategy, new LinkedHashSet<>(origins)), PATHS);
+  }
+
+  @Override
+  public void write(AuthorityRule rule, ObjectNode out) {
+    out.put("resource", rule.resource());
+    ArrayNode origins = out.putArray(
+        rule.strategy() == AuthorityStrategy.ALLOW ? "allowOrigins" : "denyOrigins");
+    rule.origins().forEach(origins::add);
+  }
+}

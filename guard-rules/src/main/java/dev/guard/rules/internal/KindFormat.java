@@ -1,0 +1,32 @@
+package dev.guard.rules.internal;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.Rule;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The JSON form of one rule kind: the document's list under {@link #key()} holds one object per
+ * rule. Adding a kind to the format is one implementation of this interface and one line in
+ * {@link Kinds#ALL}.
+ *
+ * @param <R> the rule type
+ */
+public interface KindFormat<R extends Rule> {
+
+  /** The document's field that lists rules of this kind, such as {@code "flow"}. */
+  String key();
+
+  /** The rule type. */
+  Class<R> type();
+
+  /**
+   * Reads one rule, recording every problem in {@code fields} (and calling {@link
+   * Fields#finish()} on each object it reads).
+   *
+   * @return the rule, or null if it has a problem
+   */
+  @Nullable R read(Fields fields);
+
+  /** Writes one rule into an empty object, in the form {@link #read} reads. */
+  void write(R rule, ObjectNode out);
+}

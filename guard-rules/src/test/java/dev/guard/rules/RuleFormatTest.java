@@ -1,0 +1,165 @@
+package dev.guard.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.api.rule.SystemRule;
+import dev.guard.api.rule.WarmUp;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Golden examples of every rule kind: the document, the rules it means, and back. */
+class RuleFormatTest {
+
+  static final RuleSet FLOW = RuleSet.of(List.of(
+      FlowRule.qps("checkout", 40).withWarmUp(WarmUp.of(Duration.ofSeconds(10))),
+      FlowRule.qps("checkout", 5).withLimitApp("batch-jobs"),
+      FlowRule.qps("orders", 100).withStrategy(FlowStrategy.RELATE, "db"),
+      FlowRule.qps("orders", 20).withLimitApp("other")
+          .withStrategy(FlowStrategy.CHAIN, "public-api"),
+      FlowRule.qps("payments", 20).withBehavior(ControlBehavior.PACING),
+      FlowRule.qps("payments", 0.4).withLimitApp("partner")
+          .withWarmUp(Duration.ofMinutes(1), 4)
+          .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ZERO),
+      FlowRule.concurrency("reports", 4)));
+
+  static final RuleSet AUTHORITY = RuleSet.of(List.of(
+      AuthorityRule.allow("admin", "ops-console", "billing"),
+      AuthorityRule.deny("search", "scraper")));
+
+  static final RuleSet SYSTEM = RuleSet.of(List.of(
+      SystemRule.of().withMaxInboundQps(5000).withMaxConcurrency(200)
+          .withMaxAverageRt(Duration.ofMillis(100)).withMaxSystemLoad(4.5).withMaxCpuUsage(0.8),
+      SystemRule.of().withMaxInboundQps(3000)));
+
+  static final RuleSet PER_VALUE = RuleSet.of(List.of(
+      ParamFlowRule.concurrency("export", -1, 2),
+      ParamFlowRule.qps("profile", 0, 5).withBurst(2).withValueType(String.class)
+          .withException("vip", 50).withException("bot", 0),
+      ParamFlowRule.qps("reports", 1, 10).withPeriod(Duration.ofMinutes(1))
+          .withPacing(Duration.ofSeconds(2)).withException(42, 1).withMaxValues(500)));
+
+  static String golden(String name) {
+    try (InputStream in = RuleFormatTest.class.getResourceAsStream("/golden/" + name)) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  @Test
+  void parse_flowGolden_givesItsRules() {
+    assertThat(RuleFormat.parse(golden("flow.json"))).isEqualTo(FLOW);
+  }
+
+  @Test
+  void write_flowRules_givesTheGoldenDocument() {
+    assertThat(RuleFormat.write(FLOW)).isEqualTo(golden("flow.json"));
+  }
+
+  @Test
+  void write_thenParse_givesEqualRules() {
+    assertThat(RuleFormat.parse(RuleFormat.write(FLOW))).isEqualTo(FLOW);
+  }
+
+  @Test
+  void perValueGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("perValue.json"))).isEqualTo(PER_VALUE);
+    assertThat(RuleFormat.write(PER_VALUE)).isEqualTo(golden("perValue.json"));
+  }
+
+  @Test
+  void perValue_exceptionValueOfAnUnwritableType_isRefusedByTheWriter() {
+    RuleSet rules = RuleSet.of(List.of(ParamFlowRule.qps("a", 0, 1).withException(5L, 1)));
+
+    assertThatThrownBy(() -> RuleFormat.write(rules))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("exception value 5 (java.lang.Long) must have a valueType to be written");
+  }
+
+  @Test
+  void authorityGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("authority.json"))).isEqualTo(AUTHORITY);
+    assertThat(RuleFormat.write(AUTHORITY)).isEqualTo(golden("authority.json"));
+  }
+
+  @Test
+  void systemGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("system.json"))).isEqualTo(SYSTEM);
+    assertThat(RuleFormat.write(SYSTEM)).isEqualTo(golden("system.json"));
+  }
+
+  @Test
+  void everyKindInOneDocument_roundTrips() {
+    List<Rule> all = new ArrayList<>(FLOW.rules());
+    all.addAll(AUTHORITY.rules());
+    all.addAll(PER_VALUE.rules());
+    all.addAll(SYSTEM.rules());
+    RuleSet everything = RuleSet.of(all);
+
+    String json = RuleFormat.write(everything);
+
+    assertThat(RuleFormat.parse(json)).isEqualTo(everything);
+    assertThat(json.indexOf("\"flow\"")).isLessThan(json.indexOf("\"authority\""));
+    assertThat(json.indexOf("\"authority\"")).isLessThan(json.indexOf("\"system\""));
+  }
+
+  @Test
+  void authority_commaListsAndSpaces_readAsTheDslReadsThem() {
+    RuleSet rules = RuleFormat.parse(
+        "{\"version\": 1, \"authority\": [{\"resource\": \"a\", \"allowOrigins\": [\" x , y\", \"z\"]}]}");
+
+    assertThat(rules.rules()).containsExactly(AuthorityRule.allow("a", "x", "y", "z"));
+  }
+
+  @Test
+  void parse_minimalDocument_isTheEmptySet() {
+    assertThat(RuleFormat.parse("{\"version\": 1}")).isEqualTo(RuleSet.empty());
+    assertThat(RuleFormat.parse("{\"version\": 1, \"flow\": []}")).isEqualTo(RuleSet.empty());
+    assertThat(RuleFormat.write(RuleSet.empty())).isEqualTo("{\n  \"version\": 1\n}\n");
+  }
+
+  @Test
+  void parse_defaults_matchTheDsl() {
+    RuleSet rules = RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "a", "qps": 10, "limitApp": null, "pacing": {}},
+          {"resource": "b", "qps": 10, "warmUp": {"period": "PT5S"}}
+        ]}""");
+
+    assertThat(rules.rules()).containsExactly(
+        FlowRule.qps("a", 10).withBehavior(ControlBehavior.PACING),
+        FlowRule.qps("b", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(5))));
+  }
+
+  @Test
+  void parse_keepsTheOrderOfOneResourcesRules() {
+    RuleSet rules = RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "b", "qps": 2}, {"resource": "a", "qps": 9}, {"resource": "b", "qps": 1}
+        ]}""");
+
+    assertThat(rules.rulesOf("b")).containsExactly(FlowRule.qps("b", 2), FlowRule.qps("b", 1));
+  }
+
+  @Test
+  void write_ruleOfAKindWithoutFormat_isRefused() {
+    Rule custom = () -> "x";
+
+    assertThatThrownBy(() -> RuleFormat.write(RuleSet.of(List.of(custom))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("rule must be of a kind the rule format knows");
+  }
+}

@@ -1,0 +1,290 @@
+package dev.guard.rules;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.RuleError;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.Test;
+
+/** Every validation error of every field, with its path and the value as written. */
+class RuleFormatValidationTest {
+
+  static List<String> errors(String json) {
+    InvalidRulesException refused = catchThrowableOfType(
+        InvalidRulesException.class, () -> RuleFormat.parse(json));
+    assertThat(refused).as("refused: " + json).isNotNull();
+    return refused.errors().stream().map(RuleError::toString).toList();
+  }
+
+  static List<String> flowErrors(String rule) {
+    return errors("{\"version\": 1, \"flow\": [{\"resource\": \"ok\", \"qps\": 1}, " + rule + "]}");
+  }
+
+  static Stream<Arguments> flowFields() {
+    String at = "rules.flow[1].";
+    return Stream.of(
+        Arguments.of("{\"qps\": 1}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \" \", \"qps\": 1}",
+            List.of(at + "resource: must not be blank, was \" \"")),
+        Arguments.of("{\"resource\": 7, \"qps\": 1}",
+            List.of(at + "resource: must be a string, was 7")),
+        Arguments.of("{\"resource\": \"a\"}",
+            List.of("rules.flow[1]: needs \"qps\" or \"concurrency\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": -5}",
+            List.of(at + "qps: must be finite and >= 0, was -5")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1e999}",
+            List.of(at + "qps: must be finite and >= 0, was Infinity")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": \"5\"}",
+            List.of(at + "qps: must be a number, was \"5\"")),
+        Arguments.of("{\"resource\": \"a\", \"concurrency\": -1}",
+            List.of(at + "concurrency: must be finite and >= 0, was -1")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"concurrency\": 1}",
+            List.of(at + "concurrency: must not be given with qps: a rule limits one or the other")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"limitApp\": false}",
+            List.of(at + "limitApp: must be a string, was false")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"relatedTo\": \"\"}",
+            List.of(at + "relatedTo: must not be blank, was \"\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"fromEntrance\": \"  \"}",
+            List.of(at + "fromEntrance: must not be blank, was \"  \"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"relatedTo\": \"b\", \"fromEntrance\": \"c\"}",
+            List.of(at + "fromEntrance: must not be given with relatedTo: a rule measures one or "
+                + "the other")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": \"PT10S\"}",
+            List.of(at + "warmUp: must be an object, was \"PT10S\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {}}",
+            List.of(at + "warmUp.period: is required")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"10s\"}}",
+            List.of(at + "warmUp.period: must be an ISO-8601 duration such as \"PT10S\" or "
+                + "\"PT0.5S\", was \"10s\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"PT0S\"}}",
+            List.of(at + "warmUp.period: must be positive, was \"PT0S\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"PT1S\", "
+                + "\"coldFactor\": 1}}",
+            List.of(at + "warmUp.coldFactor: must be > 1, was 1")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"PT1S\", "
+                + "\"coldFactor\": 2.5}}",
+            List.of(at + "warmUp.coldFactor: must be a whole number, was 2.5")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"PT1S\", "
+                + "\"cold\": 2}}",
+            List.of(at + "warmUp.cold: is not a field here; the fields are [period, coldFactor]")),
+        Arguments.of("{\"resource\": \"a\", \"concurrency\": 1, \"warmUp\": {\"period\": \"PT1S\"}}",
+            List.of(at + "warmUp: must be null for grade CONCURRENCY (warm-up needs a rate), was "
+                + "{\"period\":\"PT1S\"}")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"pacing\": true}",
+            List.of(at + "pacing: must be an object, was true")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"pacing\": {\"maxQueueing\": \"-PT1S\"}}",
+            List.of(at + "pacing.maxQueueing: must not be negative, was \"-PT1S\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"pacing\": {\"maxQueueing\": 5}}",
+            List.of(at + "pacing.maxQueueing: must be an ISO-8601 duration such as \"PT10S\" or "
+                + "\"PT0.5S\", was 5")),
+        Arguments.of("{\"resource\": \"a\", \"concurrency\": 1, \"pacing\": {}}",
+            List.of(at + "pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), "
+                + "was {}")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"count\": 1}",
+            List.of(at + "count: is not a field here; the fields are [resource, qps, concurrency, "
+                + "limitApp, relatedTo, fromEntrance, warmUp, pacing]")),
+        Arguments.of("[]", List.of("rules.flow[1]: must be an object, was []")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("flowFields")
+  void parse_invalidFlowField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(flowErrors(rule)).containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void parse_reportsEveryErrorAtOnce() {
+    List<String> errors = errors("""
+        {"version": 1, "flow": [
+          {"resource": "a", "qps": 1},
+          {"resource": "", "qps": -5, "warmUp": {"period": "PT0S", "coldFactor": 0}},
+          {"resource": "b", "concurrency": 2, "pacing": {"maxQueueing": "PT1S"}}
+        ], "flw": []}""");
+
+    assertThat(errors).containsExactly(
+        "rules.flow[1].resource: must not be blank, was \"\"",
+        "rules.flow[1].qps: must be finite and >= 0, was -5",
+        "rules.flow[1].warmUp.period: must be positive, was \"PT0S\"",
+        "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
+        "rules.flow[2].pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), was "
+            + "{\"maxQueueing\":\"PT1S\"}",
+        "rules.flw: is not a field here; the fields are [version, flow, perValue, authority, system]");
+  }
+
+  static Stream<Arguments> perValueFields() {
+    String at = "rules.perValue[0].";
+    return Stream.of(
+        Arguments.of("{\"argumentIndex\": 0, \"count\": 1}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"r\", \"count\": 1}",
+            List.of(at + "argumentIndex: is required")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0}",
+            List.of("rules.perValue[0]: needs \"count\" or \"concurrency\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": -1}",
+            List.of(at + "count: must be >= 0, was -1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"burst\": -1}",
+            List.of(at + "burst: must be >= 0, was -1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"period\": \"PT0.0005S\"}",
+            List.of(at + "period: must be whole milliseconds from 1 ms to 1 day, was \"PT0.0005S\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"concurrency\": 1, \"burst\": 1}",
+            List.of(at + "burst: must be 0 unless the rule is a QPS token bucket (grade QPS, "
+                + "behavior REJECT), was 1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": \"java.lang.Runtime\"}",
+            List.of(at + "valueType: must be one of \"string\", \"int\", \"long\", \"double\", "
+                + "\"boolean\" or \"any\", was \"java.lang.Runtime\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": \"int\", "
+                + "\"exceptions\": [{\"value\": \"x\", \"count\": 1}]}",
+            List.of(at + "exceptions[0].value: must be a int, was \"x\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"exceptions\": [{\"value\": \"x\", \"count\": -3}]}",
+            List.of(at + "exceptions[0].count: must be >= 0, was -3")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"exceptions\": [{\"value\": \"x\", \"count\": 1}, {\"value\": \"x\", \"count\": 2}]}",
+            List.of(at + "exceptions[1].value: must differ from the other exceptions' values, "
+                + "was \"x\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"maxValues\": 1}",
+            List.of(at + "maxValues: must be >= 2, was 1")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("perValueFields")
+  void parse_invalidPerValueField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"perValue\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
+  }
+
+  static Stream<Arguments> authorityFields() {
+    String at = "rules.authority[0].";
+    return Stream.of(
+        Arguments.of("{\"allowOrigins\": [\"a\"]}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"\", \"allowOrigins\": [\"a\"]}",
+            List.of(at + "resource: must not be blank, was \"\"")),
+        Arguments.of("{\"resource\": \"r\"}",
+            List.of("rules.authority[0]: needs \"allowOrigins\" or \"denyOrigins\"")),
+        Arguments.of("{\"resource\": \"r\", \"allowOrigins\": [\"a\"], \"denyOrigins\": [\"b\"]}",
+            List.of(at + "denyOrigins: must not be given with allowOrigins: a rule allows or "
+                + "denies")),
+        Arguments.of("{\"resource\": \"r\", \"allowOrigins\": []}",
+            List.of(at + "allowOrigins: must list at least one origin, was []")),
+        Arguments.of("{\"resource\": \"r\", \"denyOrigins\": [\"a,\"]}",
+            List.of(at + "denyOrigins: must not contain a blank name, was [\"a,\"]")),
+        Arguments.of("{\"resource\": \"r\", \"denyOrigins\": \"a\"}",
+            List.of(at + "denyOrigins: must be a list of strings, was \"a\"")),
+        Arguments.of("{\"resource\": \"r\", \"denyOrigins\": [1]}",
+            List.of(at + "denyOrigins: must be a list of strings, was [1]")),
+        Arguments.of("{\"resource\": \"r\", \"allowOrigins\": [\"a\"], \"origins\": 1}",
+            List.of(at + "origins: is not a field here; the fields are [resource, allowOrigins, "
+                + "denyOrigins]")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("authorityFields")
+  void parse_invalidAuthorityField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"authority\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
+  }
+
+  static Stream<Arguments> systemFields() {
+    String at = "rules.system[0].";
+    return Stream.of(
+        Arguments.of("{\"maxInboundQps\": -1}",
+            List.of(at + "maxInboundQps: must be finite and >= 0, was -1")),
+        Arguments.of("{\"maxInboundQps\": \"9\"}",
+            List.of(at + "maxInboundQps: must be a number, was \"9\"")),
+        Arguments.of("{\"maxConcurrency\": -2}",
+            List.of(at + "maxConcurrency: must be >= 0, was -2")),
+        Arguments.of("{\"maxConcurrency\": 1.5}",
+            List.of(at + "maxConcurrency: must be a whole number, was 1.5")),
+        Arguments.of("{\"maxAverageRt\": \"-PT1S\"}",
+            List.of(at + "maxAverageRt: must not be negative, was \"-PT1S\"")),
+        Arguments.of("{\"maxAverageRt\": 100}",
+            List.of(at + "maxAverageRt: must be an ISO-8601 duration such as \"PT10S\" or "
+                + "\"PT0.5S\", was 100")),
+        Arguments.of("{\"maxSystemLoad\": -0.5}",
+            List.of(at + "maxSystemLoad: must be finite and >= 0, was -0.5")),
+        Arguments.of("{\"maxCpuUsage\": 1.5}",
+            List.of(at + "maxCpuUsage: must be in [0, 1], was 1.5")),
+        Arguments.of("{\"resource\": \"x\"}",
+            List.of(at + "resource: is not a field here; the fields are [maxInboundQps, "
+                + "maxConcurrency, maxAverageRt, maxSystemLoad, maxCpuUsage]")),
+        Arguments.of("{\"maxInboundQps\": -1, \"maxCpuUsage\": 2}",
+            List.of(at + "maxInboundQps: must be finite and >= 0, was -1",
+                at + "maxCpuUsage: must be in [0, 1], was 2")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("systemFields")
+  void parse_invalidSystemField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"system\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
+  }
+
+  static Stream<Arguments> documents() {
+    return Stream.of(
+        Arguments.of("", "rules: the document is empty"),
+        Arguments.of("   \n", "rules: the document is empty"),
+        Arguments.of("[]", "rules: must be a JSON object, was []"),
+        Arguments.of("42", "rules: must be a JSON object, was 42"),
+        Arguments.of("{}", "rules.version: is required"),
+        Arguments.of("{\"version\": 2}",
+            "rules.version: must be 1 (the only version this guard reads), was 2"),
+        Arguments.of("{\"version\": \"1\"}", "rules.version: must be a whole number, was \"1\""),
+        Arguments.of("{\"version\": 1, \"flow\": {}}", "rules.flow: must be a list of rules, was {}"),
+        Arguments.of("{\"version\": 1, \"flow\": {}}",
+            "rules.flow: must be a list of rules, was {}"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("documents")
+  void parse_invalidDocument_reportsWhy(String json, String expected) {
+    assertThat(errors(json)).containsExactly(expected);
+  }
+
+  static Stream<Arguments> syntax() {
+    return Stream.of(
+        Arguments.of("{\"version\": 1, \"version\": 1}",
+            "rules: is not valid JSON at line 1, column 25: Duplicate field 'version'"),
+        Arguments.of("{\"version\": 1} {}",
+            "rules: is not valid JSON at line 1, column 16: Trailing token"),
+        Arguments.of("{\"version\": 1,\n \"flow\": [",
+            "rules: is not valid JSON at line 2, column 11: Unexpected end-of-input"),
+        Arguments.of("{\"version\": 1, 'flow': []}",
+            "rules: is not valid JSON at line 1, column 16: Unexpected character"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("syntax")
+  void parse_malformedJson_reportsWhere(String json, String expectedStart) {
+    assertThat(errors(json)).singleElement().asString().startsWith(expectedStart);
+  }
+
+  @Test
+  void parse_deepNesting_isRefusedByTheLimit() {
+    String deep = "{\"version\": 1, \"x\": " + "[".repeat(100) + "]".repeat(100) + "}";
+
+    assertThat(errors(deep)).singleElement().asString()
+        .startsWith("rules: is not valid JSON").contains("nesting depth");
+  }
+
+  @Test
+  void parse_hugeDocument_isRefusedBeforeParsing() {
+    String huge = "{\"version\": 1, \"x\": \"" + "a".repeat(RuleFormat.MAX_DOCUMENT_CHARS) + "\"}";
+
+    assertThat(errors(huge)).singleElement().asString()
+        .startsWith("rules: the document must be at most 1048576 characters long");
+  }
+
+  @Test
+  void parse_longString_isRefusedByTheLimit() {
+    String longName = "{\"version\": 1, \"flow\": [{\"resource\": \""
+        + "a".repeat(RuleFormat.MAX_STRING_CHARS + 1) + "\", \"qps\": 1}]}";
+
+    assertThat(errors(longName)).singleElement().asString()
+        .startsWith("rules: is not valid JSON").contains("String value length");
+  }
+}

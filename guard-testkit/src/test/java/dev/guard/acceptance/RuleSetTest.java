@@ -1,0 +1,208 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.api.rule.SystemRule;
+import dev.guard.api.rule.WarmUp;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.RuleRevision;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/BEHAVIOUR.md, "Rule sets": a whole set replaces every resource's rules at once, keeps the
+ * state of unchanged rules, is refused as a whole, and is remembered in the rule history.
+ */
+class RuleSetTest {
+
+  private static final FlowRule WARM_UP =
+      FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
+
+  /** Records what listeners hear. */
+  static final class Heard implements EngineListener {
+    final List<String> events = new ArrayList<>();
+
+    @Override
+    public void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {
+      events.add("replaced " + resource + " " + previous.size() + "->" + current.size());
+    }
+
+    @Override
+    public void onRulesApplied(RuleRevision revision) {
+      events.add("applied #" + revision.number() + " from " + revision.source() + ": "
+          + revision.diff());
+    }
+
+    @Override
+    public void onRulesRejected(String source, List<RuleError> errors) {
+      events.add("rejected from " + source + ": " + errors);
+    }
+  }
+
+  private static RuleSet set(Rule... rules) {
+    return RuleSet.of(List.of(rules));
+  }
+
+  @Test
+  void applyRules_replacesEveryResourcesRules_andStatisticsStay() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("old", List.of(FlowRule.qps("old", 1)));
+    s.call("old");
+
+    s.engine.applyRules(set(FlowRule.qps("A", 1), FlowRule.qps("B", 2)), "test");
+
+    assertThat(s.engine.rules("old")).isEmpty();
+    assertThat(s.engine.rules("A")).containsExactly(FlowRule.qps("A", 1));
+    assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1), FlowRule.qps("B", 2)));
+    assertThat(s.engine.stats("old").totalPass()).isEqualTo(1);
+    assertThat(s.call("A") + s.call("A")).isEqualTo("PB");
+  }
+
+  @Test
+  void applyRules_equalSet_changesAndRecordsNothing() {
+    Heard heard = new Heard();
+    Scenario s = new Scenario(GuardEngine.builder().listener(heard));
+    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+
+    assertThat(s.engine.applyRules(set(FlowRule.qps("A", 1)), "again")).isEmpty();
+
+    assertThat(s.engine.ruleHistory()).hasSize(1);
+    assertThat(heard.events).containsExactly(
+        "replaced A 0->1", "applied #1 from first: 1 added, 0 removed on [A]");
+  }
+
+  @Test
+  void applyRules_unchangedWarmUpRule_staysHot_changedOneStartsCold() {
+    Scenario s = new Scenario();
+    s.engine.applyRules(set(WARM_UP), "cold start");
+    for (int k = 0; k < 16; k++) {
+      s.at(k * 1000L).calls("R", 12);
+    }
+    assertThat(s.at(16_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
+
+    s.engine.applyRules(set(WARM_UP, FlowRule.qps("other", 5)), "other resource added");
+    assertThat(s.at(17_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
+
+    s.engine.applyRules(set(WARM_UP.withCount(11), FlowRule.qps("other", 5)), "count changed");
+    assertThat(s.at(18_000).calls("R", 12)).isEqualTo("PPPPBBBBBBBB");
+  }
+
+  @Test
+  void applyRules_setAnEngineCannotTake_changesNothing_andIsReported() {
+    Heard heard = new Heard();
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(2).listener(heard));
+    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    heard.events.clear();
+
+    InvalidRulesException refused = catchThrowableOfType(InvalidRulesException.class,
+        () -> s.engine.applyRules(
+            set(FlowRule.qps("A", 9), FlowRule.qps("B", 1), FlowRule.qps("C", 1)), "too many"));
+
+    assertThat(refused.errors()).extracting(RuleError::toString).containsExactly(
+        "rules: maxResources 2 reached: cannot add rules for 2 new resources [B, C]");
+    assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
+    assertThat(s.engine.ruleHistory()).hasSize(1);
+    assertThat(heard.events).containsExactly("rejected from too many: " + refused.errors());
+  }
+
+  @Test
+  void applyRules_ruleOfAnUnknownKind_refusesTheWholeSet() {
+    Scenario s = new Scenario();
+    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    Rule unknown = () -> "B";
+
+    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 5), unknown), "bad"))
+        .isInstanceOf(InvalidRulesException.class)
+        .hasMessageContaining("B: rule type must be one of the engine's rule kinds");
+    assertThat(s.engine.rules("A")).containsExactly(FlowRule.qps("A", 1));
+  }
+
+  @Test
+  void ruleHistory_keepsTheLastN_withTimeSourceAndDiff() {
+    Scenario s = new Scenario(GuardEngine.builder().ruleHistory(2));
+    s.engine.applyRules(set(FlowRule.qps("A", 1)), "one");
+    s.engine.applyRules(set(FlowRule.qps("A", 2)), "two");
+    s.at(5_000);
+    s.engine.applyRules(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)), "three");
+
+    List<RuleRevision> history = s.engine.ruleHistory();
+
+    assertThat(history).extracting(RuleRevision::number).containsExactly(2L, 3L);
+    assertThat(history).extracting(RuleRevision::source).containsExactly("two", "three");
+    RuleRevision last = history.get(1);
+    assertThat(last.appliedAt()).isEqualTo(Instant.EPOCH.plusMillis(Scenario.T0 + 5_000));
+    assertThat(last.diff().added()).containsExactly(FlowRule.qps("B", 1));
+    assertThat(last.diff().removed()).isEmpty();
+    assertThat(history.get(0).diff().toString()).isEqualTo("1 added, 1 removed on [A]");
+  }
+
+  @Test
+  void rollBack_appliesAnEarlierSetAsANewRevision() {
+    Scenario s = new Scenario();
+    s.engine.applyRules(set(FlowRule.qps("A", 1)), "one");
+    s.engine.applyRules(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)), "two");
+
+    RuleRevision back = s.engine.rollBack(1).orElseThrow();
+
+    assertThat(back.number()).isEqualTo(3);
+    assertThat(back.source()).isEqualTo("roll back to #1 (one)");
+    assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
+    assertThatThrownBy(() -> s.engine.rollBack(7))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("revision must be in the rule history (#1 to #3), was #7");
+  }
+
+  @Test
+  void ruleSet_includesDeclaredRules_andApplyingReplacesThem() {
+    Scenario s = new Scenario();
+    s.engine.resource("declared").declare(List.of(FlowRule.qps("declared", 3)));
+
+    assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("declared", 3)));
+
+    s.engine.applyRules(set(FlowRule.qps("A", 1)), "file");
+    assertThat(s.engine.rules("declared")).isEmpty();
+  }
+
+  @Test
+  void applyRules_withSystemAndAuthorityRules_appliesThemWithTheRest() {
+    Heard heard = new Heard();
+    Scenario s = new Scenario(GuardEngine.builder().listener(heard));
+    SystemRule system = SystemRule.of().withMaxInboundQps(2);
+    AuthorityRule authority = AuthorityRule.deny("A", "scraper");
+
+    s.engine.applyRules(set(FlowRule.qps("A", 10), authority, system), "all kinds");
+
+    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 10), authority, system));
+    assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
+    assertThat(heard.events).contains("replaced " + SystemRule.INBOUND + " 0->1");
+  }
+
+  @Test
+  void applyRules_refusedSet_keepsTheSystemRulesInForce() {
+    Scenario s = new Scenario();
+    SystemRule system = SystemRule.of().withMaxInboundQps(2);
+    s.engine.applyRules(set(FlowRule.qps("A", 10), system), "first");
+
+    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 10),
+        AuthorityRule.deny("A", "x"), AuthorityRule.allow("A", "y"),
+        SystemRule.of().withMaxInboundQps(100)), "two authority rules"))
+        .isInstanceOf(InvalidRulesException.class)
+        .hasMessageContaining("A: a resource has at most one authority rule");
+
+    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
+  }
+}
