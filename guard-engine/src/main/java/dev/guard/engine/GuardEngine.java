@@ -503,6 +503,8 @@ public final class GuardEngine {
     private @Nullable SystemStatus systemStatus;
     private @Nullable Duration history;
     private @Nullable Integer historyBudget;
+    private System.@Nullable Logger blockLogger;
+    private int blockLogLines;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -678,6 +680,30 @@ public final class GuardEngine {
     }
 
     /**
+     * Writes the block log to a {@link System.Logger} as well as to the listeners ({@link
+     * EngineListener#onBlocks}): one INFO line per resource and second with refusals, at most
+     * {@code maxLinesPerSecond} lines each time seconds are recorded (recording runs at most once
+     * a second) plus one line counting the rest. Off by default.
+     *
+     * <pre>{@code
+     * builder.blockLog(System.getLogger("guard.blocks"), 20);
+     * // guard refusals: resource=checkout second=75 blocked=31 flow=29 authority=2 origins={bot=2}
+     * }</pre>
+     *
+     * @param logger the logger
+     * @param maxLinesPerSecond the most lines per recording; {@code > 0}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder blockLog(System.Logger logger, int maxLinesPerSecond) {
+      Objects.requireNonNull(logger, "logger");
+      positive("maxLinesPerSecond", maxLinesPerSecond);
+      blockLogger = once("blockLog", blockLogger, logger);
+      blockLogLines = maxLinesPerSecond;
+      return this;
+    }
+
+    /**
      * Adds a listener for engine events.
      *
      * @param listener the listener
@@ -712,7 +738,9 @@ public final class GuardEngine {
           Boolean.TRUE.equals(contextStatistics),
           history == null ? 300 : (int) history.toSeconds(),
           historyBudget == null ? 300_000 : historyBudget,
-          ruleHistory == null ? 20 : ruleHistory);
+          ruleHistory == null ? 20 : ruleHistory,
+          blockLogger,
+          blockLogLines);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
               systemStatus == null ? SystemStatus.host() : systemStatus));

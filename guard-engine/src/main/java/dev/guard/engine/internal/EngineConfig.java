@@ -1,5 +1,7 @@
 package dev.guard.engine.internal;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.guard.engine.internal.stat.WindowGeometry;
 
 /**
@@ -15,6 +17,8 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  * @param historySeconds seconds of metrics history kept per resource (0: totals only)
  * @param historyBudget the most seconds of history all resources hold together
  * @param ruleHistory how many applied rule sets the engine remembers
+ * @param blockLogger where the block log writes lines, or null for none
+ * @param blockLogLines the most block-log lines per recording pass
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
@@ -25,4 +29,6 @@ public record EngineConfig(
     boolean contextStatistics,
     int historySeconds,
     long historyBudget,
-    int ruleHistory) {}
+    int ruleHistory,
+    System.@Nullable Logger blockLogger,
+    int blockLogLines) {}

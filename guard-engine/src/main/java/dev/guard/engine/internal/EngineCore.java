@@ -44,6 +44,7 @@ public final class EngineCore implements SlotContext {
   private final CallStatistics statistics;
   private final SystemProtection system;
   private final MetricsHistory history;
+  private final BlockLog blockLog;
   private final RuleBook ruleBook;
 
   /**
@@ -67,6 +68,7 @@ public final class EngineCore implements SlotContext {
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
     this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
+    this.blockLog = new BlockLog(this.listeners, config.blockLogger(), config.blockLogLines());
     this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
   }
 
@@ -75,7 +77,7 @@ public final class EngineCore implements SlotContext {
    * when that was done this second).
    */
   public void collectHistory() {
-    history.collect(nowMs(), resources::forEachTracked, null);
+    history.collect(nowMs(), resources::forEachTracked, blockLog.active() ? blockLog : null);
   }
 
   /** The recorded seconds of a resource in {@code [fromMs, toMs)}, after collecting. */

@@ -102,14 +102,27 @@ public final class MetricsHistory {
       }
       resources.accept((name, node) -> collect(name, node, last, closed));
       collectedThrough = last;
+      if (closed != null) {
+        closed.passDone();
+      }
     } finally {
       collecting.unlock();
     }
   }
 
-  /** A receiver of recorded seconds (the rolling file writer, the block log). */
+  /** A receiver of recorded seconds (the block log). */
   interface SecondSink {
-    void second(String resource, PeriodStats second);
+    /**
+     * A recorded second of a resource.
+     *
+     * @param resource the resource
+     * @param node its cluster node (to read origins)
+     * @param second what it did
+     */
+    void second(String resource, ClusterNode node, PeriodStats second);
+
+    /** The collection pass is over. */
+    void passDone();
   }
 
   private void collect(String name, ClusterNode node, long last, @Nullable SecondSink closed) {
@@ -141,7 +154,7 @@ public final class MetricsHistory {
       if (closed != null) {
         long[] one = new long[STRIDE];
         write(one, 0, sec, second, kinds, concurrency);
-        closed.second(name, read(one, 0, 1000L));
+        closed.second(name, node, read(one, 0, 1000L));
       }
     }
     s.watermark = last;

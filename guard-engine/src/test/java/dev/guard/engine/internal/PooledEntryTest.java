@@ -29,7 +29,8 @@ class PooledEntryTest {
   };
 
   private final EngineCore core = new EngineCore(FROZEN,
-      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20),
+      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20,
+          null, 1),
       List.of(),
       SystemStatus.host());
 

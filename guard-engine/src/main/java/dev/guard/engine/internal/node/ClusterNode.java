@@ -92,6 +92,15 @@ public final class ClusterNode {
   }
 
   /**
+   * Visits every origin node.
+   *
+   * @param visitor receives each origin and its node
+   */
+  public void forEachOrigin(java.util.function.BiConsumer<String, StatisticNode> visitor) {
+    origins.forEach(visitor);
+  }
+
+  /**
    * Returns the node of an origin if it exists.
    *
    * @param origin the origin
