@@ -6,5 +6,6 @@ module dev.guard.api {
   requires transitive org.jspecify;
 
   exports dev.guard.api;
+  exports dev.guard.api.event;
   exports dev.guard.api.rule;
 }

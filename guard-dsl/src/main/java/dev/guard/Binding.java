@@ -25,13 +25,19 @@ final class Binding {
 
   final GuardEngine engine;
   private final GuardedResource[] resources;
+  private final ErrorTracing[] tracings;
 
   private Binding(GuardEngine engine, List<GuardPart> parts) {
     this.engine = engine;
     this.resources = new GuardedResource[parts.size()];
+    this.tracings = new ErrorTracing[parts.size()];
     for (int i = 0; i < resources.length; i++) {
       GuardPart part = parts.get(i);
+      tracings[i] = part.tracing();
       GuardedResource handle = engine.resource(part.resource()).entryType(part.type());
+      if (!part.tracing().everyException()) {
+        handle = handle.recordExceptionsIf(part.tracing()::isError);
+      }
       if (part.entrance() != null) {
         handle = handle.context(part.entrance(), part.origin());
       } else if (!part.origin().isEmpty()) {
@@ -54,6 +60,22 @@ final class Binding {
 
   /** The key of a function whose argument itself is the hot-parameter value. */
   static final Function<Object, Object> WHOLE_INPUT = input -> input;
+
+  /**
+   * Tells whether a recovering decorator hands an exception to its recovery function: a refusal,
+   * or an exception that counts as a business error for at least one part.
+   */
+  boolean recovers(RuntimeException failure) {
+    if (failure instanceof BlockedException) {
+      return true;
+    }
+    for (ErrorTracing tracing : tracings) {
+      if (tracing.isError(failure)) {
+        return true;
+      }
+    }
+    return false;
+  }
 
   /**
    * Nests a body under every part. A refusal throws its {@link BlockedException}, or, when
@@ -164,14 +186,14 @@ final class Binding {
     return stage.whenComplete((value, failure) -> finish(entries, failure));
   }
 
-  private static void finish(@Nullable Entry[] entries, @Nullable Throwable failure) {
+  private void finish(@Nullable Entry[] entries, @Nullable Throwable failure) {
     Throwable cause = failure instanceof CompletionException && failure.getCause() != null
         ? failure.getCause()
         : failure;
     for (int i = entries.length - 1; i >= 0; i--) {
       Entry entry = entries[i];
       if (entry != null) {
-        if (cause != null) {
+        if (cause != null && tracings[i].isError(cause)) {
           entry.recordError(cause);
         }
         entry.close();

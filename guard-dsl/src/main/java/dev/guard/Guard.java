@@ -5,6 +5,7 @@ import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
@@ -23,6 +24,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
@@ -39,20 +41,23 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Every method returns a new {@code Guard}; a partial guard can serve as a template for
  * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #perValue}, {@link
- * #perValueConcurrency}, {@link #allowOrigins}, {@link #denyOrigins}) add a rule each; shaping and
+ * #perValueConcurrency}, {@link #allowOrigins}, {@link #denyOrigins}, {@link #circuitBreaker},
+ * {@link #slowCallRatio}, {@link #errorRatio}, {@link #errorCount}) add a rule each; shaping and
  * scoping steps ({@link #warmUp}, {@link #pacing}, {@link #limitApp}, {@link #relatedTo}, {@link
  * #fromEntrance}, {@link #burst}, {@link #period}, {@link #except}, {@link #valueType}, {@link
- * #maxValues}) change the most recent rule. The rules are declared on the engine the first time
- * the guard is used there: an identical declaration is a no-op, a different one replaces the
- * resource's rules (the engine's listeners hear of it). A guard without rules leaves the
- * resource's rules as they are, so it can enter resources configured through {@link
+ * #maxValues}, {@link #openFor}) change the most recent rule. The rules are declared on the engine
+ * the first time the guard is used there: an identical declaration is a no-op, a different one
+ * replaces the resource's rules (the engine's listeners hear of it). A guard without rules leaves
+ * the resource's rules as they are, so it can enter resources configured through {@link
  * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
  *
  * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
- * errors. Calls enter as {@link EntryType#OUT} unless {@link #entryType} says otherwise; only
- * {@link EntryType#IN} calls count in the engine's inbound statistics and system protection
- * ({@link GuardEngine#loadSystemRules}). Guards are thread-safe.
+ * errors, unless {@link #ignoreExceptions}, {@link #recordExceptions} or {@link
+ * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business
+ * errors into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType}
+ * says otherwise; only {@link EntryType#IN} calls count in the engine's inbound statistics and
+ * system protection ({@link GuardEngine#loadSystemRules}). Guards are thread-safe.
  *
  * <p>This class is longer than the project's usual files because it is the DSL's one entry point:
  * each step and decorator is a short method with its documentation, and the work is done by
@@ -292,6 +297,138 @@ public final class Guard {
    */
   public Guard prioritized() {
     return withLast(last().asPrioritized());
+  }
+
+  /**
+   * Adds a circuit breaker: stop calling the resource while it fails or is slow, then probe it
+   * back to health. Each call adds one breaker; a resource may have several.
+   *
+   * <pre>{@code
+   * Guard.of("inventory")
+   *     .qps(200)
+   *     .circuitBreaker(b -> b.slowCallRatio(0.5).slowerThan(Duration.ofMillis(300))
+   *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5)));
+   * }</pre>
+   *
+   * <p>An open breaker refuses calls with a {@link dev.guard.api.DegradeBlockedException}, whose
+   * {@code retryAfter()} tells when the next probe is allowed.
+   *
+   * @param breaker sets up the breaker from the defaults (see {@link CircuitBreakerSpec})
+   * @return the new guard
+   * @throws IllegalStateException if the spec has no strategy or an incomplete slow-call setting
+   * @throws IllegalArgumentException if the settings do not make a valid rule
+   */
+  public Guard circuitBreaker(UnaryOperator<CircuitBreakerSpec> breaker) {
+    Objects.requireNonNull(breaker, "breaker");
+    CircuitBreakerSpec spec =
+        Objects.requireNonNull(breaker.apply(CircuitBreakerSpec.defaults()), "breaker result");
+    return withLast(last().withRule(spec.toRule(last().resource())));
+  }
+
+  /**
+   * Adds a circuit breaker that opens when more than {@code ratio} of the calls in its window
+   * (at least 5 calls over the last second) are slower than {@code slowerThan}; it stays open
+   * 10 s unless {@link #openFor} says otherwise. For other settings use {@link #circuitBreaker}.
+   *
+   * @param ratio the share of slow calls, in {@code [0, 1]}
+   * @param slowerThan a call slower than this is slow
+   * @return the new guard
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public Guard slowCallRatio(double ratio, Duration slowerThan) {
+    Objects.requireNonNull(slowerThan, "slowerThan");
+    return circuitBreaker(b -> b.slowCallRatio(ratio).slowerThan(slowerThan));
+  }
+
+  /**
+   * Adds a circuit breaker that opens when more than {@code ratio} of the calls in its window
+   * (at least 5 calls over the last second) failed; it stays open 10 s unless {@link #openFor}
+   * says otherwise.
+   *
+   * <pre>{@code
+   * Guard.of("payments").errorRatio(0.3).openFor(Duration.ofSeconds(10));
+   * }</pre>
+   *
+   * @param ratio the share of failed calls, in {@code [0, 1]}
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code ratio} is not in {@code [0, 1]}
+   */
+  public Guard errorRatio(double ratio) {
+    return circuitBreaker(b -> b.errorRatio(ratio));
+  }
+
+  /**
+   * Adds a circuit breaker that opens when more than {@code count} calls failed in its window
+   * (the last second, once it holds at least 5 calls); it stays open 10 s unless {@link #openFor}
+   * says otherwise.
+   *
+   * @param count the failed calls tolerated; {@code >= 0}
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code count} is negative
+   */
+  public Guard errorCount(int count) {
+    return circuitBreaker(b -> b.errorCount(count));
+  }
+
+  /**
+   * Sets how long the most recent circuit breaker stays open before it lets a probe through.
+   *
+   * @param duration the open duration; positive whole milliseconds
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a circuit breaker
+   * @throws IllegalArgumentException if {@code duration} is invalid
+   */
+  public Guard openFor(Duration duration) {
+    Objects.requireNonNull(duration, "duration");
+    return withLast(last().mapLastRule("openFor", DegradeRule.class,
+        rule -> rule.withOpenFor(duration)));
+  }
+
+  /**
+   * Counts only exceptions of these types (or their subtypes) as business errors, for statistics
+   * and circuit breakers; other exceptions pass through unchanged and the call counts as a
+   * success. Repeating the step adds types. {@link #ignoreExceptions} wins over this list, and
+   * {@link #recordExceptionsIf} over both.
+   *
+   * @param types the exception types that count
+   * @return the new guard
+   * @throws NullPointerException if a type is null
+   */
+  @SafeVarargs
+  public final Guard recordExceptions(Class<? extends Throwable>... types) {
+    return withLast(last().withTracing(last().tracing().withRecorded("recordExceptions", types)));
+  }
+
+  /**
+   * Never counts exceptions of these types (or their subtypes) as business errors: they pass
+   * through unchanged and the call counts as a success (a validation error says nothing about the
+   * health of a dependency). Repeating the step adds types.
+   *
+   * <pre>{@code
+   * Guard.of("payments").errorRatio(0.3).ignoreExceptions(IllegalArgumentException.class);
+   * }</pre>
+   *
+   * @param types the exception types that never count
+   * @return the new guard
+   * @throws NullPointerException if a type is null
+   */
+  @SafeVarargs
+  public final Guard ignoreExceptions(Class<? extends Throwable>... types) {
+    return withLast(last().withTracing(last().tracing().withIgnored("ignoreExceptions", types)));
+  }
+
+  /**
+   * Counts an exception as a business error only when {@code isError} says so; it then alone
+   * decides, whatever {@link #recordExceptions} and {@link #ignoreExceptions} list. A predicate
+   * that throws counts the exception. A {@link BlockedException} never counts.
+   *
+   * @param isError tells which exceptions are business errors; fast and side-effect free
+   * @return the new guard
+   * @throws IllegalStateException if a predicate is already set
+   */
+  public Guard recordExceptionsIf(Predicate<? super Throwable> isError) {
+    Objects.requireNonNull(isError, "isError");
+    return withLast(last().withTracing(last().tracing().withPredicate(isError)));
   }
 
   /**
@@ -633,6 +770,65 @@ public final class Guard {
     Objects.requireNonNull(onBlocked, "onBlocked");
     Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onBlocked);
     return () -> guarded.apply(supplier);
+  }
+
+  /**
+   * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
+   * that counts as a business error, return {@code recovery}'s result instead. The recovery
+   * receives the {@link BlockedException} (a {@link dev.guard.api.DegradeBlockedException} while
+   * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
+   * #ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
+   *
+   * <pre>{@code
+   * Supplier<Stock> stock = Guard.of("inventory").errorRatio(0.5).openFor(Duration.ofSeconds(5))
+   *     .decorateOrRecover(() -> inventory.stock(item), failure -> cache.lastKnownStock(item));
+   * }</pre>
+   *
+   * @param supplier the protected code
+   * @param recovery computes the result of a refused or failed call
+   * @param <T> the result type
+   * @return the guarded supplier
+   */
+  public <T extends @Nullable Object> Supplier<T> decorateOrRecover(
+      Supplier<T> supplier, Function<? super RuntimeException, ? extends T> recovery) {
+    Objects.requireNonNull(supplier, "supplier");
+    Objects.requireNonNull(recovery, "recovery");
+    Binding bound = bound();
+    Function<Supplier<T>, T> guarded = bound.wrap(Supplier::get, null, recovery);
+    return () -> {
+      try {
+        return guarded.apply(supplier);
+      } catch (RuntimeException failure) {
+        if (bound.recovers(failure)) {
+          return recovery.apply(failure);
+        }
+        throw failure;
+      }
+    };
+  }
+
+  /**
+   * Runs a supplier now under this guard, recovering from a refusal or a business error like
+   * {@link #decorateOrRecover}.
+   *
+   * @param supplier the protected code
+   * @param recovery computes the result of a refused or failed call from its exception
+   * @param <T> the result type
+   * @return the supplier's or the recovery's result
+   */
+  public <T extends @Nullable Object> T callOrRecover(
+      Supplier<T> supplier, Function<? super RuntimeException, ? extends T> recovery) {
+    Objects.requireNonNull(supplier, "supplier");
+    Objects.requireNonNull(recovery, "recovery");
+    Binding bound = bound();
+    try {
+      return bound.run(null, supplier, Supplier<T>::get, recovery);
+    } catch (RuntimeException failure) {
+      if (bound.recovers(failure)) {
+        return recovery.apply(failure);
+      }
+      throw failure;
+    }
   }
 
   /**

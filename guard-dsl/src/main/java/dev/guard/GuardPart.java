@@ -1,6 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.EntryType;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param entrance the context name used when the calling thread has no context
  * @param origin the origin used when the calling thread has no context
  * @param prioritized whether calls may borrow from the next window bucket
+ * @param tracing which exceptions of the code count as business errors
  */
 record GuardPart(
     String resource,
@@ -24,20 +26,21 @@ record GuardPart(
     EntryType type,
     @Nullable String entrance,
     String origin,
-    boolean prioritized) {
+    boolean prioritized,
+    ErrorTracing tracing) {
 
   GuardPart {
     rules = List.copyOf(rules);
   }
 
   static GuardPart of(String resource) {
-    return new GuardPart(resource, List.of(), EntryType.OUT, null, "", false);
+    return new GuardPart(resource, List.of(), EntryType.OUT, null, "", false, ErrorTracing.ALL);
   }
 
   GuardPart withRule(Rule rule) {
     List<Rule> more = new ArrayList<>(rules);
     more.add(rule);
-    return new GuardPart(resource, more, type, entrance, origin, prioritized);
+    return new GuardPart(resource, more, type, entrance, origin, prioritized, tracing);
   }
 
   /**
@@ -48,8 +51,10 @@ record GuardPart(
   <R extends Rule> GuardPart mapLastRule(String step, Class<R> kind, UnaryOperator<R> change) {
     if (rules.isEmpty()) {
       throw new IllegalStateException(step + " shapes the most recent rule, but '" + resource
-          + "' has none yet: call qps(..), concurrency(..), perValue(..) or "
-          + "perValueConcurrency(..) first");
+          + "' has none yet: " + (kind == DegradeRule.class
+              ? "add a circuit breaker first (circuitBreaker(..), slowCallRatio(..), errorRatio(..)"
+                  + " or errorCount(..))"
+              : "call qps(..), concurrency(..), perValue(..) or perValueConcurrency(..) first"));
     }
     Rule last = rules.get(rules.size() - 1);
     if (!kind.isInstance(last)) {
@@ -58,7 +63,7 @@ record GuardPart(
     }
     List<Rule> changed = new ArrayList<>(rules);
     changed.set(changed.size() - 1, change.apply(kind.cast(last)));
-    return new GuardPart(resource, changed, type, entrance, origin, prioritized);
+    return new GuardPart(resource, changed, type, entrance, origin, prioritized, tracing);
   }
 
   /** The most recent rule, or null if there is none yet. */
@@ -77,18 +82,22 @@ record GuardPart(
   }
 
   GuardPart withType(EntryType newType) {
-    return new GuardPart(resource, rules, newType, entrance, origin, prioritized);
+    return new GuardPart(resource, rules, newType, entrance, origin, prioritized, tracing);
   }
 
   GuardPart withEntrance(String newEntrance) {
-    return new GuardPart(resource, rules, type, newEntrance, origin, prioritized);
+    return new GuardPart(resource, rules, type, newEntrance, origin, prioritized, tracing);
   }
 
   GuardPart withOrigin(String newOrigin) {
-    return new GuardPart(resource, rules, type, entrance, newOrigin, prioritized);
+    return new GuardPart(resource, rules, type, entrance, newOrigin, prioritized, tracing);
+  }
+
+  GuardPart withTracing(ErrorTracing newTracing) {
+    return new GuardPart(resource, rules, type, entrance, origin, prioritized, newTracing);
   }
 
   GuardPart asPrioritized() {
-    return new GuardPart(resource, rules, type, entrance, origin, true);
+    return new GuardPart(resource, rules, type, entrance, origin, true, tracing);
   }
 }

@@ -1,19 +1,82 @@
 package dev.guard.api;
 
-import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.DegradeRule;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
 
-/** Thrown when an open circuit breaker refuses a call. See {@link BlockedException} for the common contract. */
+/**
+ * Thrown when a circuit breaker refuses a call: it is open, or half-open with all its probes
+ * taken. See {@link BlockedException} for the common contract.
+ *
+ * <pre>{@code
+ * } catch (DegradeBlockedException refused) {
+ *   response.setHeader("Retry-After", String.valueOf(refused.retryAfterMillis() / 1000 + 1));
+ * }
+ * }</pre>
+ *
+ * <p>An engine throws the same instance for every refusal by one breaker, so that refusing
+ * allocates nothing. {@link #state()} and {@link #retryAfter()} therefore read the breaker when
+ * they are called, not when the call was refused: read them while handling the refusal.
+ */
 public final class DegradeBlockedException extends BlockedException {
 
   private static final long serialVersionUID = 1L;
 
+  private final transient CircuitBreaker breaker;
+
   /**
-   * Creates the exception for a refused call.
+   * Creates the exception for the refusals of one breaker.
    *
-   * @param resource the resource whose call was refused
-   * @param rule the rule that refused it
+   * @param breaker the refusing breaker
    */
-  public DegradeBlockedException(String resource, Rule rule) {
-    super("a circuit breaker", resource, rule);
+  public DegradeBlockedException(CircuitBreaker breaker) {
+    super("a circuit breaker", breaker.resource(), breaker.rule());
+    this.breaker = Objects.requireNonNull(breaker, "breaker");
+  }
+
+  /**
+   * Returns the rule of the breaker that refused the call.
+   *
+   * @return the refusing rule
+   */
+  @Override
+  public DegradeRule rule() {
+    return (DegradeRule) super.rule();
+  }
+
+  /**
+   * Returns the breaker that refused the call, for reading or operator controls.
+   *
+   * @return the breaker
+   */
+  public CircuitBreaker breaker() {
+    return breaker;
+  }
+
+  /**
+   * Returns the refusing breaker's state now (usually {@link BreakerState#OPEN}, {@link
+   * BreakerState#HALF_OPEN} or {@link BreakerState#FORCED_OPEN}).
+   *
+   * @return the state
+   */
+  public BreakerState state() {
+    return breaker.state();
+  }
+
+  /**
+   * Returns how long until the refusing breaker lets a probe through; see {@link
+   * CircuitBreaker#retryAfter()}. Always present for a breaker (zero once a probe may pass).
+   *
+   * @return the wait
+   */
+  @Override
+  public Optional<Duration> retryAfter() {
+    return super.retryAfter();
+  }
+
+  @Override
+  long retryAfterNanos() {
+    return breaker.retryAfter().toNanos();
   }
 }

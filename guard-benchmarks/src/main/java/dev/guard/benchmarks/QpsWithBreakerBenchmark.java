@@ -1,11 +1,15 @@
 package dev.guard.benchmarks;
 
+import dev.guard.Guard;
+import dev.guard.api.BreakerState;
+import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeRule;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.ratelimiter.RateLimiter;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,7 +33,41 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
 public class QpsWithBreakerBenchmark {
-  // guard: add a GuardState and a guard() method here (qps rule plus circuit breaker).
+  /**
+   * guard: the QPS rule of {@link QpsPassBenchmark} plus an error-ratio breaker like Sentinel's
+   * (open above 50 % errors, at least 5 calls, 10 s open) on guard's default sliding window (1 s
+   * in 10 buckets), on its own engine, through the decorator with a fallback.
+   */
+  @State(Scope.Benchmark)
+  public static class GuardState {
+    final GuardEngine engine = GuardEngine.builder().build();
+    final Supplier<Object> decorated =
+        Guard.of("bench-qps-breaker").qps(Calls.HUGE_RATE)
+            .errorRatio(0.5).openFor(Duration.ofSeconds(10))
+            .on(engine)
+            .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
+
+    /** Checks that the pair admits every call and the breaker stays closed. */
+    @Setup
+    public void check() {
+      Sanity.requireAllAdmitted("guard QPS rule with circuit breaker", this::call);
+      Sanity.require(
+          engine.breakers("bench-qps-breaker").size() == 1
+              && engine.breakers("bench-qps-breaker").get(0).state()
+                  == BreakerState.CLOSED,
+          "the guard breaker is missing or not closed: " + engine.breakers("bench-qps-breaker"));
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** {@code Guard...qps(..).errorRatio(..)...decorateOrElse(body, fallback).get()}. */
+  @Benchmark
+  public Object guard(GuardState state) {
+    return state.call();
+  }
 
   /**
    * A Sentinel QPS flow rule with a huge count and an exception-ratio degrade rule (open above 50 %

@@ -1,11 +1,14 @@
 package dev.guard.benchmarks;
 
 import dev.guard.Guard;
+import dev.guard.api.BreakerState;
 import dev.guard.api.BlockedException;
 import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
 import io.github.bucket4j.Bucket;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -26,7 +29,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Scenario 5: the refusal path. Sentinel's rule has count 0 and refuses every call; the other
  * libraries cannot be configured below one permit, so they get one permit per second and refuse
- * all the other calls.
+ * all the other calls. Two more rows refuse through an open circuit breaker: guard's and
+ * Resilience4j's, both forced open.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -56,6 +60,63 @@ public class RefusalBenchmark {
   /** {@code Guard...decorateOrElse(body, fallback).get()}. */
   @Benchmark
   public Object guard(GuardState state) {
+    return state.call();
+  }
+
+  /** guard: an error-ratio circuit breaker forced open, through the decorator with a fallback. */
+  @State(Scope.Benchmark)
+  public static class GuardBreakerOpenState {
+    final GuardEngine engine = GuardEngine.builder().build();
+    final Supplier<Object> decorated =
+        Guard.of("bench-breaker-open").errorRatio(0.5)
+            .on(engine)
+            .decorateOrElse(Calls.BODY, refused -> Calls.REFUSED);
+
+    /** Opens the breaker and checks that every call is refused. */
+    @Setup
+    public void check() {
+      engine.breakers("bench-breaker-open").forEach(dev.guard.api.CircuitBreaker::forceOpen);
+      Sanity.require(
+          engine.breakers("bench-breaker-open").get(0).state() == BreakerState.FORCED_OPEN,
+          "the guard breaker did not open");
+      Sanity.requireMostlyRefused("guard open circuit breaker", this::call);
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** An open breaker: {@code Guard...errorRatio(..)...decorateOrElse(body, fallback).get()}. */
+  @Benchmark
+  public Object guardBreakerOpen(GuardBreakerOpenState state) {
+    return state.call();
+  }
+
+  /** A Resilience4j circuit breaker forced open; {@code CallNotPermittedException} is caught. */
+  @State(Scope.Benchmark)
+  public static class Resilience4jBreakerOpenState {
+    final CircuitBreaker breaker =
+        CircuitBreaker.of(
+            "bench-breaker-open",
+            CircuitBreakerConfig.custom().writableStackTraceEnabled(false).build());
+    final Supplier<Object> decorated = CircuitBreaker.decorateSupplier(breaker, Calls.BODY);
+
+    /** Opens the breaker and checks that every call is refused. */
+    @Setup
+    public void check() {
+      breaker.transitionToForcedOpenState();
+      Sanity.requireMostlyRefused("Resilience4j open circuit breaker", this::call);
+    }
+
+    Object call() {
+      return Resilience4j.call(decorated);
+    }
+  }
+
+  /** An open breaker: the decorated supplier throws {@code CallNotPermittedException}. */
+  @Benchmark
+  public Object resilience4jBreakerOpen(Resilience4jBreakerOpenState state) {
     return state.call();
   }
 

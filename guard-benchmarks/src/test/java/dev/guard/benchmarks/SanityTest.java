@@ -28,16 +28,22 @@ class SanityTest {
     var noRules = new NoRulesBenchmark.GuardState();
     var qps = new QpsPassBenchmark.GuardState();
     var refusal = new RefusalBenchmark.GuardState();
+    var breaker = new QpsWithBreakerBenchmark.GuardState();
+    var breakerOpen = new RefusalBenchmark.GuardBreakerOpenState();
     var warmUp = new WarmUpBenchmark.GuardState();
     var pacing = new PacingBenchmark.GuardState();
     assertThatCode(noRules::check).doesNotThrowAnyException();
     assertThatCode(qps::check).doesNotThrowAnyException();
     assertThatCode(refusal::check).doesNotThrowAnyException();
+    assertThatCode(breaker::check).doesNotThrowAnyException();
+    assertThatCode(breakerOpen::check).doesNotThrowAnyException();
     assertThatCode(warmUp::check).doesNotThrowAnyException();
     assertThatCode(pacing::check).doesNotThrowAnyException();
     assertAdmitsAll(noRules::call);
     assertAdmitsAll(qps::call);
     assertRefusesMost(refusal::call);
+    assertAdmitsAll(breaker::call);
+    assertRefusesMost(breakerOpen::call);
     assertAdmitsAll(warmUp::call);
     assertAdmitsAll(pacing::call);
   }
@@ -97,6 +103,9 @@ class SanityTest {
     var resilience4j = new RefusalBenchmark.Resilience4jState();
     var bucket4j = new RefusalBenchmark.Bucket4jState();
     var guava = new RefusalBenchmark.GuavaState();
+    var resilience4jBreaker = new RefusalBenchmark.Resilience4jBreakerOpenState();
+    assertThatCode(resilience4jBreaker::check).doesNotThrowAnyException();
+    assertRefusesMost(resilience4jBreaker::call);
     assertThatCode(sentinel::check).doesNotThrowAnyException();
     assertThatCode(resilience4j::check).doesNotThrowAnyException();
     assertThatCode(bucket4j::check).doesNotThrowAnyException();

@@ -1,5 +1,6 @@
 package dev.guard.engine;
 
+import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import java.util.List;
@@ -29,6 +30,15 @@ public interface EngineListener {
    * @param current the rules now in force
    */
   default void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {}
+
+  /**
+   * Called when a circuit breaker changes state, on the thread that made the change, while the
+   * breaker's transitions are held still: the events of one breaker arrive in the order of its
+   * transitions. Do not block here.
+   *
+   * @param transition the change
+   */
+  default void onBreakerStateChanged(BreakerTransition transition) {}
 
   /**
    * Called when a whole rule set took effect ({@link GuardEngine#applyRules}, a {@link

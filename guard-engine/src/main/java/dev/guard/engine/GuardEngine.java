@@ -2,8 +2,10 @@ package dev.guard.engine;
 
 import dev.guard.api.BlockedException;
 import dev.guard.api.Checks;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
@@ -45,6 +47,9 @@ import org.jspecify.annotations.Nullable;
  * thread-safe; the call path takes no lock.
  */
 public final class GuardEngine {
+
+  /** The resource name of default rules, which apply to every resource without rules of their kind. */
+  public static final String EVERY_RESOURCE = "*";
 
   private final EngineCore core;
 
@@ -144,7 +149,7 @@ public final class GuardEngine {
   public GuardedResource resource(String resource) {
     CallSite site =
         new CallSite(core.resolve(checkName(resource)), EntryType.OUT, 1, false, null, "");
-    return new GuardedResource(core, site);
+    return new GuardedResource(core, site, null);
   }
 
   /**
@@ -200,6 +205,44 @@ public final class GuardEngine {
   }
 
   /**
+   * Sets circuit breakers for every resource that has no degrade rule of its own: each such
+   * resource gets its own breakers built from these rules (its own state and window), on first use
+   * or at once if it exists. A resource that later gets degrade rules of its own uses only those;
+   * the resources in {@code excluded} never get default breakers. Loading default rules equal to
+   * earlier ones keeps every resource's default breakers and their state; a changed rule starts
+   * closed. An empty list removes the defaults.
+   *
+   * <pre>{@code
+   * engine.loadDefaultDegradeRules(
+   *     List.of(DegradeRule.errorRatio(GuardEngine.EVERY_RESOURCE, 0.5)),
+   *     Set.of("healthCheck"));
+   * }</pre>
+   *
+   * @param rules degrade rules whose resource is {@value #EVERY_RESOURCE}
+   * @param excluded resource names that get no default breakers
+   * @throws IllegalArgumentException if a rule's resource is not {@value #EVERY_RESOURCE}
+   */
+  public void loadDefaultDegradeRules(List<DegradeRule> rules, Set<String> excluded) {
+    List<DegradeRule> copy = List.copyOf(rules);
+    for (DegradeRule rule : copy) {
+      if (!rule.resource().equals(EVERY_RESOURCE)) {
+        throw Checks.invalid("rule.resource", "'" + rule.resource() + "'",
+            "must be '" + EVERY_RESOURCE + "' for a default rule");
+      }
+    }
+    core.loadDefaultDegradeRules(copy, Set.copyOf(excluded));
+  }
+
+  /**
+   * Returns the default degrade rules in force (see {@link #loadDefaultDegradeRules}).
+   *
+   * @return the rules; empty when none
+   */
+  public List<DegradeRule> defaultDegradeRules() {
+    return core.defaultDegradeRules();
+  }
+
+  /**
    * Replaces the engine's system rules: limits on all inbound ({@link EntryType#IN}) calls of
    * every resource together, such as a QPS or concurrency limit, or shedding inbound calls while
    * the CPU the process may use is busy. Rules merge: each threshold takes the smallest value any
@@ -236,10 +279,27 @@ public final class GuardEngine {
    * Returns the rules in force for a resource.
    *
    * @param resource the resource name
-   * @return its rules, in load order; empty if none
+   * @return its own rules, in load order (default rules are not listed); empty if none
    */
   public List<Rule> rules(String resource) {
     return core.rules(resource);
+  }
+
+  /**
+   * Returns the circuit breakers of a resource, one per degrade rule in force (its own, or the
+   * {@linkplain #loadDefaultDegradeRules default} ones), in rule order: live handles to read their
+   * state and to force them open or closed (see {@link CircuitBreaker}).
+   *
+   * <pre>{@code
+   * engine.breakers("payments").forEach(CircuitBreaker::forceOpen);   // maintenance window
+   * engine.breakers("payments").forEach(CircuitBreaker::reset);       // back to normal
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @return an immutable list of handles; empty when the resource has no degrade rules
+   */
+  public List<CircuitBreaker> breakers(String resource) {
+    return core.breakers(checkName(resource));
   }
 
   /**

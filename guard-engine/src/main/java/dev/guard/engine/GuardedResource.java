@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -57,10 +58,12 @@ public final class GuardedResource {
 
   private final EngineCore core;
   private final CallSite site;
+  private final @Nullable Predicate<? super Throwable> errorFilter;
 
-  GuardedResource(EngineCore core, CallSite site) {
+  GuardedResource(EngineCore core, CallSite site, @Nullable Predicate<? super Throwable> errorFilter) {
     this.core = core;
     this.site = site;
+    this.errorFilter = errorFilter;
   }
 
   /**
@@ -137,8 +140,27 @@ public final class GuardedResource {
         site.entrance(), origin));
   }
 
+  /**
+   * Returns a handle whose calls count an exception thrown by the body as a business error (in the
+   * statistics and for circuit breakers) only when {@code isError} returns true. Other exceptions
+   * still pass through unchanged, and the call counts as a success. By default every exception
+   * counts; a {@link BlockedException} never does, and an error recorded by hand with {@link
+   * Entry#recordError} always does. A predicate that throws counts the exception.
+   *
+   * <pre>{@code
+   * GuardedResource payments = engine.resource("payments")
+   *     .recordExceptionsIf(e -> !(e instanceof IllegalArgumentException));
+   * }</pre>
+   *
+   * @param isError tells which exceptions are business errors; fast and side-effect free
+   * @return the new handle
+   */
+  public GuardedResource recordExceptionsIf(Predicate<? super Throwable> isError) {
+    return new GuardedResource(core, site, Objects.requireNonNull(isError, "isError"));
+  }
+
   private GuardedResource with(CallSite changed) {
-    return new GuardedResource(core, changed);
+    return new GuardedResource(core, changed, errorFilter);
   }
 
   /**
@@ -256,7 +278,9 @@ public final class GuardedResource {
     try {
       return body.apply(first, second);
     } catch (Throwable failure) {
-      entry.recordError(use, failure);
+      if (isError(failure)) {
+        entry.recordError(use, failure);
+      }
       throw failure;
     } finally {
       entry.close(use);
@@ -306,7 +330,9 @@ public final class GuardedResource {
     try {
       return body.apply(input);
     } catch (Throwable failure) {
-      entry.recordError(use, failure);
+      if (isError(failure)) {
+        entry.recordError(use, failure);
+      }
       throw failure;
     } finally {
       entry.close(use);
@@ -320,16 +346,30 @@ public final class GuardedResource {
     }
   }
 
-  private static <I extends @Nullable Object, T extends @Nullable Object> T runAdmitted(
+  private <I extends @Nullable Object, T extends @Nullable Object> T runAdmitted(
       CallEntry entry, I input, Function<? super I, ? extends T> body) {
     long use = entry.generation();
     try {
       return body.apply(input);
     } catch (Throwable failure) {
-      entry.recordError(use, failure);
+      if (isError(failure)) {
+        entry.recordError(use, failure);
+      }
       throw failure;
     } finally {
       entry.close(use);
+    }
+  }
+
+  private boolean isError(Throwable failure) {
+    Predicate<? super Throwable> filter = errorFilter;
+    if (filter == null) {
+      return true;
+    }
+    try {
+      return filter.test(failure);
+    } catch (RuntimeException broken) {
+      return true;
     }
   }
 

@@ -177,7 +177,7 @@ public final class Demo {
         + (rulesFile == null ? "" : ", rules from " + rulesFile.file() + " (watched)"));
     out.println();
     for (Endpoint endpoint : endpoints) {
-      out.println(String.format(Locale.ROOT, "  %-9s %-23s %s",
+      out.println(String.format(Locale.ROOT, "  %-9s %-30s %s",
           endpoint.name(), endpoint.rule(), endpoint.traffic()));
       out.println("            " + endpoint.watch());
     }
@@ -204,7 +204,8 @@ public final class Demo {
       Endpoint endpoint = meter.endpoint();
       out.println();
       String title = endpoint.name() + " · " + endpoint.rule();
-      chart.render(title, meter.counters().passedPerSecond(), meter.counters().blockedPerSecond())
+      chart.render(title, meter.counters().passedPerSecond(), meter.counters().failedPerSecond(),
+              meter.counters().blockedPerSecond())
           .forEach(out::println);
     }
   }

@@ -47,6 +47,11 @@ final class EndpointMeter {
     running.decrementAndGet();
   }
 
+  /** Records that an admitted call which started at {@code startedNanos} failed. */
+  void failed(long startedNanos) {
+    counters.recordFailure(startedNanos);
+  }
+
   /** Records a refused call. */
   void blocked(long nowNanos) {
     counters.recordBlock(nowNanos);

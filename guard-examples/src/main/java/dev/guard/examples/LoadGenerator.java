@@ -37,7 +37,7 @@ final class LoadGenerator {
    */
   void start(List<EndpointMeter> meters, long startNanos, long endNanos) {
     for (EndpointMeter meter : meters) {
-      Runnable call = guardedCall(meter);
+      Runnable call = guardedCall(meter, startNanos);
       long period = meter.endpoint().period().toNanos();
       int burst = meter.endpoint().burst();
       arrivals.execute(() -> arrive(call, burst, period, startNanos, endNanos));
@@ -74,15 +74,20 @@ final class LoadGenerator {
     }
   }
 
-  private Runnable guardedCall(EndpointMeter meter) {
-    if (!meter.endpoint().callers().isEmpty()) {
+  private Runnable guardedCall(EndpointMeter meter, long startNanos) {
+    Endpoint endpoint = meter.endpoint();
+    if (!endpoint.callers().isEmpty()) {
       return callOnBehalfOfUsers(meter);
     }
-    long workNanos = meter.endpoint().work().toNanos();
-    Runnable guarded = meter.endpoint().guard().decorateRunnable(() -> {
-      meter.started(time.nanoTime());
+    long workNanos = endpoint.work().toNanos();
+    Runnable guarded = endpoint.guard().decorateRunnable(() -> {
+      long started = time.nanoTime();
+      meter.started(started);
       try {
         work(workNanos);
+        if (endpoint.failsAt(time.nanoTime() - startNanos)) {
+          throw new DependencyDownException(started);
+        }
       } finally {
         meter.finished();
       }
@@ -92,8 +97,22 @@ final class LoadGenerator {
         guarded.run();
       } catch (BlockedException refused) {
         meter.blocked(time.nanoTime());
+      } catch (DependencyDownException down) {
+        meter.failed(down.startedNanos);
       }
     };
+  }
+
+  /** The simulated dependency failed; the call had started at {@code startedNanos}. */
+  static final class DependencyDownException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    final long startedNanos;
+
+    DependencyDownException(long startedNanos) {
+      super("dependency down", null, false, false);
+      this.startedNanos = startedNanos;
+    }
   }
 
   /** Each call is made for the next user in turn, who is the guarded function's argument. */

@@ -1,5 +1,7 @@
 package dev.guard.examples;
 
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.DegradeStrategy;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.ParamFlowRule;
@@ -15,6 +17,7 @@ import dev.guard.rules.RuleFormat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -101,6 +104,8 @@ final class RulesFile implements EngineListener {
     for (Rule rule : rules) {
       if (rule instanceof FlowRule flow) {
         parts.add(describe(flow));
+      } else if (rule instanceof DegradeRule breaker) {
+        parts.add(describe(breaker));
       } else if (rule instanceof ParamFlowRule param) {
         parts.add((param.grade() == FlowGrade.QPS ? "perValue(" : "perValueConcurrency(")
             + param.argumentIndex() + ", " + param.count() + ")");
@@ -123,6 +128,24 @@ final class RulesFile implements EngineListener {
     }
     if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
       text.append(".limitApp(").append(rule.limitApp()).append(')');
+    }
+    return text.toString();
+  }
+
+  private static String describe(DegradeRule rule) {
+    String strategy = switch (rule.strategy()) {
+      case SLOW_CALL_RATIO -> "slowCallRatio";
+      case ERROR_RATIO -> "errorRatio";
+      case ERROR_COUNT -> "errorCount";
+    };
+    StringBuilder text = new StringBuilder(strategy).append('(').append(number(rule.threshold()));
+    Duration slowerThan = rule.slowCallThreshold();
+    if (rule.strategy() == DegradeStrategy.SLOW_CALL_RATIO && slowerThan != null) {
+      text.append(", ").append(seconds(slowerThan.toMillis()));
+    }
+    text.append(')');
+    if (!rule.openFor().equals(DegradeRule.DEFAULT_OPEN_FOR)) {
+      text.append(".openFor(").append(seconds(rule.openFor().toMillis())).append(')');
     }
     return text.toString();
   }

@@ -4,7 +4,7 @@ import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
  * Exact counts of passed and blocked calls of one endpoint, per whole second since the start of
- * the run. An outcome is filed under the second in which it became known (for a paced call: when
+ * the run, and of the passed calls that failed. An outcome is filed under the second in which it became known (for a paced call: when
  * its wait ended). Outcomes after the last second land in one extra "late" slot, so the totals
  * still add up; outcomes before the start count for the first second.
  *
@@ -18,6 +18,7 @@ final class SecondCounters {
   private final int seconds;
   private final AtomicLongArray passed;
   private final AtomicLongArray blocked;
+  private final AtomicLongArray failed;
 
   /**
    * Creates counters for a run.
@@ -33,6 +34,7 @@ final class SecondCounters {
     this.seconds = seconds;
     this.passed = new AtomicLongArray(seconds + 1);
     this.blocked = new AtomicLongArray(seconds + 1);
+    this.failed = new AtomicLongArray(seconds + 1);
   }
 
   void recordPass(long nowNanos) {
@@ -41,6 +43,11 @@ final class SecondCounters {
 
   void recordBlock(long nowNanos) {
     blocked.incrementAndGet(slot(nowNanos));
+  }
+
+  /** Records that a passed call failed; filed by when it started, like its pass. */
+  void recordFailure(long startedNanos) {
+    failed.incrementAndGet(slot(startedNanos));
   }
 
   /** The length of the run in seconds (the late slot not included). */
@@ -80,9 +87,18 @@ final class SecondCounters {
     return sum(blocked);
   }
 
+  long totalFailed() {
+    return sum(failed);
+  }
+
   /** Passed calls per second, the late slot left out. */
   long[] passedPerSecond() {
     return perSecond(passed);
+  }
+
+  /** Passed calls that failed, per second, the late slot left out. */
+  long[] failedPerSecond() {
+    return perSecond(failed);
   }
 
   /** Blocked calls per second, the late slot left out. */

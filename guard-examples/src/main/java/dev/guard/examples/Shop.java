@@ -8,8 +8,9 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * The simulated service: five endpoints of a pretend shop, each protected in a different way and
- * each offered more traffic than its guard admits.
+ * The simulated service: six endpoints of a pretend shop, each protected in a different way.
+ * The first five are offered more traffic than their guards admit; the sixth has a dependency
+ * that goes down for a while.
  *
  * <ul>
  *   <li>{@code search}: a plain QPS limit under steady overload — passes stay at the limit.
@@ -20,6 +21,9 @@ import java.util.function.Function;
  *   <li>{@code reports}: a concurrency limit on slow calls — at most four run at once.
  *   <li>{@code profile}: a limit per user (hot parameter) — one noisy user is held to five calls a
  *       second while the other users' calls all pass.
+ *   <li>{@code inventory}: a circuit breaker on the error ratio, whose dependency fails from 4 s
+ *       to 8 s into the run — the breaker opens, lets one probe through every 2 s, and closes at
+ *       the first probe after the dependency is back.
  * </ul>
  */
 final class Shop {
@@ -80,6 +84,11 @@ final class Shop {
             Guard.of("profile").perValue(0, 5).on(engine),
             Duration.ofMillis(25), 1, Duration.ZERO,
             "per user: noisy (24/s) gets 5 a second, the other four (4/s each) all pass",
-            PROFILE_CALLERS));
+            PROFILE_CALLERS),
+        new Endpoint("inventory", "errorRatio(0.5).openFor(2 s)",
+            Guard.of("inventory").errorRatio(0.5).openFor(Duration.ofSeconds(2)).on(engine),
+            Duration.ofMillis(25), 1, Duration.ZERO,
+            "down from 4 s to 8 s: opens, one probe every 2 s, closes after 8 s",
+            Duration.ofSeconds(4), Duration.ofSeconds(4)));
   }
 }

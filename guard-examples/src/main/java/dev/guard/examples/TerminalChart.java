@@ -6,7 +6,8 @@ import java.util.Locale;
 
 /**
  * Draws passed and blocked calls per second as horizontal bars: {@value #PASSED} for passed,
- * {@value #BLOCKED} for blocked, one line per second.
+ * {@value #FAILED} for passed calls that failed, {@value #BLOCKED} for blocked, one line per
+ * second.
  *
  * <p><b>Scaling.</b> One column stands for a whole number of calls, {@code ⌈max / width⌉} where
  * {@code max} is the busiest second of the series, so the longest bar fits in {@code width}
@@ -22,6 +23,7 @@ final class TerminalChart {
 
   static final char PASSED = '█';
   static final char BLOCKED = '░';
+  static final char FAILED = '▓';
 
   private final int width;
 
@@ -56,9 +58,24 @@ final class TerminalChart {
    * @return exactly {@code width} characters
    */
   String bar(long passed, long blocked, long perColumn) {
+    return bar(passed, 0, blocked, perColumn);
+  }
+
+  /**
+   * One bar whose passed part shows the calls that failed last.
+   *
+   * @param passed the passed calls, failed ones included
+   * @param failed the passed calls that failed
+   * @param blocked the blocked calls
+   * @param perColumn the calls one column stands for
+   * @return exactly {@code width} characters
+   */
+  String bar(long passed, long failed, long blocked, long perColumn) {
     int total = columns(passed + blocked, perColumn);
     int pass = Math.min(columns(passed, perColumn), total);
-    return String.valueOf(PASSED).repeat(pass)
+    int ok = Math.min(columns(passed - failed, perColumn), pass);
+    return String.valueOf(PASSED).repeat(ok)
+        + String.valueOf(FAILED).repeat(pass - ok)
         + String.valueOf(BLOCKED).repeat(total - pass)
         + " ".repeat(width - total);
   }
@@ -72,6 +89,26 @@ final class TerminalChart {
    * @return the lines, without line separators
    */
   List<String> render(String title, long[] passed, long[] blocked) {
+    return render(title, passed, new long[passed.length], blocked);
+  }
+
+  /**
+   * The chart of one series whose passed calls may have failed; when none failed it is the chart
+   * of {@link #render(String, long[], long[])}, otherwise the legend names {@value #FAILED} and
+   * each line ends with its failed count.
+   *
+   * @param title the heading
+   * @param passed passed calls per second, failed ones included
+   * @param failed passed calls that failed, per second, as long as {@code passed}
+   * @param blocked blocked calls per second, as long as {@code passed}
+   * @return the lines, without line separators
+   */
+  List<String> render(String title, long[] passed, long[] failed, long[] blocked) {
+    if (passed.length != failed.length) {
+      throw new IllegalArgumentException(
+          "passed and failed must have the same length, were " + passed.length + " and "
+              + failed.length);
+    }
     if (passed.length != blocked.length) {
       throw new IllegalArgumentException(
           "passed and blocked must have the same length, were " + passed.length + " and "
@@ -81,13 +118,18 @@ final class TerminalChart {
     for (int i = 0; i < passed.length; i++) {
       max = Math.max(max, passed[i] + blocked[i]);
     }
+    boolean failures = false;
+    for (long f : failed) {
+      failures |= f > 0;
+    }
     long perColumn = callsPerColumn(max);
     List<String> lines = new ArrayList<>();
-    lines.add(title + "   " + PASSED + " passed  " + BLOCKED + " blocked  (one column = "
-        + perColumn + (perColumn == 1 ? " call)" : " calls)"));
+    lines.add(title + "   " + PASSED + " passed  " + (failures ? FAILED + " failed  " : "")
+        + BLOCKED + " blocked  (one column = " + perColumn + (perColumn == 1 ? " call)" : " calls)"));
     for (int i = 0; i < passed.length; i++) {
-      lines.add(String.format(Locale.ROOT, "%4ds %s %4d %4d",
-          i + 1, bar(passed[i], blocked[i], perColumn), passed[i], blocked[i]));
+      String line = String.format(Locale.ROOT, "%4ds %s %4d %4d",
+          i + 1, bar(passed[i], failed[i], blocked[i], perColumn), passed[i], blocked[i]);
+      lines.add(failures ? line + String.format(Locale.ROOT, " %4d", failed[i]) : line);
     }
     return lines;
   }

@@ -56,5 +56,7 @@ class RulesFileTest {
         .isEqualTo("qps(20).pacing(500 ms)");
     assertThat(RulesFile.describe(shipped.read().rulesOf("reports"))).isEqualTo("concurrency(4)");
     assertThat(RulesFile.describe(shipped.read().rulesOf("profile"))).isEqualTo("perValue(0, 5)");
+    assertThat(RulesFile.describe(shipped.read().rulesOf("inventory")))
+        .isEqualTo("errorRatio(0.5).openFor(2 s)");
   }
 }

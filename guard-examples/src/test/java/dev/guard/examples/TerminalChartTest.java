@@ -108,4 +108,15 @@ class TerminalChartTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("width must be > 0, was 0");
   }
+
+  @Test
+  void render_withFailures_showsThemAfterThePassesAndCountsThem() {
+    List<String> lines = new TerminalChart(10).render("inventory", new long[] {40, 1},
+        new long[] {20, 1}, new long[] {0, 39});
+
+    assertThat(lines).containsExactly(
+        "inventory   █ passed  ▓ failed  ░ blocked  (one column = 4 calls)",
+        "   1s █████▓▓▓▓▓   40    0   20",
+        "   2s ░░░░░░░░░░    1   39    1");
+  }
 }

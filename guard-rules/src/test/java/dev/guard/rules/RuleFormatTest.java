@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.ParamFlowRule;
@@ -34,6 +35,13 @@ class RuleFormatTest {
           .withWarmUp(Duration.ofMinutes(1), 4)
           .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ZERO),
       FlowRule.concurrency("reports", 4)));
+
+  static final RuleSet BREAKERS = RuleSet.of(List.of(
+      DegradeRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5).withMinCalls(10)
+          .withStatWindow(Duration.ofSeconds(10), 10).withOpenFor(Duration.ofSeconds(5)),
+      DegradeRule.errorCount("mailer", 20).withStatWindow(Duration.ofMinutes(1), 1)
+          .withOpenFor(Duration.ofSeconds(30)).withProbes(3, Duration.ofSeconds(2)),
+      DegradeRule.errorRatio("payments", 0.3)));
 
   static final RuleSet AUTHORITY = RuleSet.of(List.of(
       AuthorityRule.allow("admin", "ops-console", "billing"),
@@ -90,6 +98,12 @@ class RuleFormatTest {
   }
 
   @Test
+  void circuitBreakersGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("circuitBreakers.json"))).isEqualTo(BREAKERS);
+    assertThat(RuleFormat.write(BREAKERS)).isEqualTo(golden("circuitBreakers.json"));
+  }
+
+  @Test
   void authorityGolden_readsAndWrites() {
     assertThat(RuleFormat.parse(golden("authority.json"))).isEqualTo(AUTHORITY);
     assertThat(RuleFormat.write(AUTHORITY)).isEqualTo(golden("authority.json"));
@@ -106,13 +120,15 @@ class RuleFormatTest {
     List<Rule> all = new ArrayList<>(FLOW.rules());
     all.addAll(AUTHORITY.rules());
     all.addAll(PER_VALUE.rules());
+    all.addAll(BREAKERS.rules());
     all.addAll(SYSTEM.rules());
     RuleSet everything = RuleSet.of(all);
 
     String json = RuleFormat.write(everything);
 
     assertThat(RuleFormat.parse(json)).isEqualTo(everything);
-    assertThat(json.indexOf("\"flow\"")).isLessThan(json.indexOf("\"authority\""));
+    assertThat(json.indexOf("\"flow\"")).isLessThan(json.indexOf("\"circuitBreakers\""));
+    assertThat(json.indexOf("\"circuitBreakers\"")).isLessThan(json.indexOf("\"authority\""));
     assertThat(json.indexOf("\"authority\"")).isLessThan(json.indexOf("\"system\""));
   }
 

@@ -114,7 +114,7 @@ class RuleFormatValidationTest {
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
         "rules.flow[2].pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
-        "rules.flw: is not a field here; the fields are [version, flow, perValue, authority, system]");
+        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, authority, system]");
   }
 
   static Stream<Arguments> perValueFields() {
@@ -155,6 +155,46 @@ class RuleFormatValidationTest {
   @MethodSource("perValueFields")
   void parse_invalidPerValueField_reportsPathAndValue(String rule, List<String> expected) {
     assertThat(errors("{\"version\": 1, \"perValue\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
+  }
+
+  static Stream<Arguments> breakerFields() {
+    String at = "rules.circuitBreakers[0].";
+    return Stream.of(
+        Arguments.of("{\"errorRatio\": 0.5}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"r\"}",
+            List.of("rules.circuitBreakers[0]: needs \"slowCallRatio\", \"errorRatio\" or "
+                + "\"errorCount\"")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"errorCount\": 3}",
+            List.of(at + "errorCount: must not be given with errorRatio: a circuit breaker has one "
+                + "strategy")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 1.5}",
+            List.of(at + "errorRatio: must be a ratio in [0, 1] for strategy ERROR_RATIO, was 1.5")),
+        Arguments.of("{\"resource\": \"r\", \"errorCount\": -1}",
+            List.of(at + "errorCount: must be finite and >= 0, was -1")),
+        Arguments.of("{\"resource\": \"r\", \"slowCallRatio\": 0.5}",
+            List.of(at + "slowerThan: is required")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"slowerThan\": \"PT1S\"}",
+            List.of(at + "slowerThan: applies to slowCallRatio only")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"minCalls\": 0}",
+            List.of(at + "minCalls: must be > 0, was 0")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"openFor\": \"PT0.0005S\"}",
+            List.of(at + "openFor: must be whole milliseconds, was \"PT0.0005S\"")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"window\": \"PT0.015S\"}",
+            List.of(at + "buckets: must divide statWindow (15 ms) into whole milliseconds, was "
+                + "10")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"probes\": 0}",
+            List.of(at + "probes: must be > 0, was 0")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"open\": \"PT1S\"}",
+            List.of(at + "open: is not a field here; the fields are [resource, slowCallRatio, "
+                + "errorRatio, errorCount, slowerThan, minCalls, window, buckets, openFor, probes, "
+                + "probeTimeout]")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("breakerFields")
+  void parse_invalidCircuitBreakerField_reportsPathAndValue(String rule, List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"circuitBreakers\": [" + rule + "]}"))
         .containsExactlyElementsOf(expected);
   }
 

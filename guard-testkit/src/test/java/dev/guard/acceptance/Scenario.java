@@ -65,6 +65,25 @@ final class Scenario {
     }
   }
 
+  /**
+   * Enters, lets {@code rtMs} pass on the clock, records an error if {@code fails}, and exits;
+   * "P" when admitted, "B" when refused (no time passes then).
+   */
+  String call(String resource, long rtMs, boolean fails) {
+    Entry entry;
+    try {
+      entry = engine.enter(resource, EntryType.IN);
+    } catch (BlockedException refused) {
+      return "B";
+    }
+    clock.advanceMillis(rtMs);
+    if (fails) {
+      entry.recordError(new IllegalStateException("failed"));
+    }
+    entry.close();
+    return "P";
+  }
+
   /** n calls at the current instant, e.g. "PPPPPB". */
   String calls(String resource, int n) {
     StringBuilder results = new StringBuilder();

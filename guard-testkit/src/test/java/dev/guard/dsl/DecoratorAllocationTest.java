@@ -34,6 +34,8 @@ class DecoratorAllocationTest {
   private final GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
   private final Guard open = Guard.of("open").qps(1e9).on(engine);
   private final Guard closed = Guard.of("closed").qps(0).on(engine);
+  private final Guard breaker = Guard.of("breaker").qps(1e9).errorRatio(0.5).on(engine);
+  private final Guard opened = Guard.of("opened").errorRatio(0.5).on(engine);
 
   private static MethodHandle allocationCounter() throws Throwable {
     Object bean = Class.forName("java.lang.management.ManagementFactory")
@@ -168,5 +170,30 @@ class DecoratorAllocationTest {
 
     assertThat(allocatedBy(() -> limited.callOrElse(body, fallback))).isZero();
     assertThat(waits[0]).as("the wait was known for every refusal").isPositive();
+  }
+
+  @Test
+  void decorate_throughAClosedBreaker_allocatesNothing() throws Throwable {
+    Supplier<Object> guarded = breaker.decorate(() -> RESULT);
+    Supplier<Object> recovering = breaker.decorateOrRecover(() -> RESULT, failure -> FALLBACK);
+
+    assertThat(allocatedBy(() -> {
+      guarded.get();
+      recovering.get();
+    })).isZero();
+  }
+
+  @Test
+  void openBreaker_refusal_allocatesNothing() throws Throwable {
+    Supplier<Object> orElse = opened.decorateOrElse(() -> RESULT, refused -> FALLBACK);
+    Supplier<Object> recovering = opened.decorateOrRecover(() -> RESULT, failure -> FALLBACK);
+    orElse.get();
+    engine.breakers("opened").get(0).forceOpen();
+
+    assertThat(allocatedBy(() -> {
+      orElse.get();
+      recovering.get();
+    })).isZero();
+    assertThat(orElse.get()).isSameAs(FALLBACK);
   }
 }

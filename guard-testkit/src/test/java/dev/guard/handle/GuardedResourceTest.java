@@ -103,6 +103,23 @@ class GuardedResourceTest {
   }
 
   @Test
+  void recordExceptionsIf_false_passesTheExceptionThroughAsASuccess() {
+    GuardedResource lenient = engine.resource("lenient")
+        .recordExceptionsIf(e -> !(e instanceof IllegalArgumentException));
+    IllegalArgumentException invalid = new IllegalArgumentException("bad input");
+
+    assertThatThrownBy(() -> lenient.call(invalid, e -> {
+      throw e;
+    })).isSameAs(invalid);
+    assertThatThrownBy(() -> lenient.call(new IllegalStateException("down"), e -> {
+      throw e;
+    })).isInstanceOf(IllegalStateException.class);
+
+    assertThat(engine.stats("lenient").successQps()).isEqualTo(2.0);
+    assertThat(engine.stats("lenient").exceptionQps()).isEqualTo(1.0);
+  }
+
+  @Test
   void permits_negative_isRejectedNamingTheField() {
     assertThatThrownBy(() -> engine.resource("r").permits(-1))
         .isInstanceOf(IllegalArgumentException.class)

@@ -5,6 +5,7 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
+import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.authority.AuthoritySlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.system.SystemSlotKind;
@@ -27,7 +28,7 @@ final class ChainCompiler {
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
       sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), new ParamSlotKind(),
-          new FlowSlotKind()));
+          new FlowSlotKind(), DegradeSlotKind.INSTANCE));
 
   private ChainCompiler() {}
 
@@ -36,14 +37,16 @@ final class ChainCompiler {
    *
    * @param resource the resource
    * @param rules its rules; exact duplicates collapse
+   * @param defaults rules for every resource (resource {@code "*"}) that apply to the kinds the
+   *     resource has no rules of
    * @param previous the chain being replaced
    * @param context engine services
    * @return the new chain
    * @throws IllegalArgumentException if a rule names another resource, is of an unknown kind or
    *     of an engine-wide kind, or a kind refuses its rules
    */
-  static Chain compile(
-      String resource, List<? extends Rule> rules, Chain previous, SlotContext context) {
+  static Chain compile(String resource, List<? extends Rule> rules, List<? extends Rule> defaults,
+      Chain previous, SlotContext context) {
     List<Rule> unique = List.copyOf(new LinkedHashSet<>(rules));
     for (Rule rule : unique) {
       SlotKind<?> kind = kindOf(rule);
@@ -62,21 +65,23 @@ final class ChainCompiler {
       }
     }
     List<Rule> engineWide = context.engineWideRules();
-    if (unique.isEmpty() && engineWide.isEmpty()) {
+    if (unique.isEmpty() && engineWide.isEmpty() && defaults.isEmpty()) {
       return Chain.EMPTY;
     }
     List<SlotKind<?>> kinds = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
     boolean measuresContexts = false;
     for (SlotKind<?> kind : KINDS) {
-      List<Rule> source = kind.engineWide() ? engineWide : unique;
+      List<Rule> source = kind.engineWide()
+          ? engineWide
+          : ownRules(kind, unique).isEmpty() ? List.copyOf(defaults) : unique;
       if (!ownRules(kind, source).isEmpty()) {
         kinds.add(kind);
         slots.add(compileKind(kind, resource, source, previous, context));
         measuresContexts |= measuresContexts(kind, source);
       }
     }
-    return new Chain(unique, kinds, slots, measuresContexts);
+    return slots.isEmpty() ? Chain.EMPTY : new Chain(unique, kinds, slots, measuresContexts);
   }
 
   /**
@@ -110,7 +115,7 @@ final class ChainCompiler {
     return null;
   }
 
-  private static <R extends Rule> List<R> ownRules(SlotKind<R> kind, List<Rule> rules) {
+  private static <R extends Rule> List<R> ownRules(SlotKind<R> kind, List<? extends Rule> rules) {
     List<R> own = new ArrayList<>();
     for (Rule rule : rules) {
       if (kind.ruleType().isInstance(rule)) {

@@ -1,7 +1,10 @@
 package dev.guard.engine.internal;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.TimeSource;
+import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
@@ -10,6 +13,7 @@ import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.PeriodStats;
 import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
@@ -169,7 +173,7 @@ public final class EngineCore implements SlotContext {
     return now < 0 ? 0 : now;
   }
 
-  /** Engine time in milliseconds. */
+  @Override
   public long nowMs() {
     return nowNanos() / 1_000_000L;
   }
@@ -223,10 +227,31 @@ public final class EngineCore implements SlotContext {
     return resources.load(name, rules);
   }
 
+  /**
+   * Replaces the default degrade rules and the resources they do not apply to.
+   *
+   * @param rules rules with resource {@code "*"}
+   * @param excluded resources that get no default breakers
+   */
+  public void loadDefaultDegradeRules(List<DegradeRule> rules, Set<String> excluded) {
+    resources.loadDefaults(rules, excluded);
+  }
+
+  /** The default degrade rules in force. */
+  public List<DegradeRule> defaultDegradeRules() {
+    return resources.defaultDegradeRules();
+  }
+
   /** The resource's current rules (empty if unknown). */
   public List<Rule> rules(String name) {
     ResourceState state = resources.existing(name);
     return state == null ? List.of() : state.chain().rules();
+  }
+
+  /** The circuit breakers of a resource, in rule order (empty if none). */
+  public List<CircuitBreaker> breakers(String name) {
+    ResourceState state = resources.existing(name);
+    return state == null ? List.of() : DegradeSlotKind.breakers(state.chain());
   }
 
   /** The known resources. */
@@ -457,6 +482,17 @@ public final class EngineCore implements SlotContext {
       context.current = entry.parent;
     }
     discardIfIdle(context);
+  }
+
+  @Override
+  public void publish(BreakerTransition transition) {
+    for (EngineListener listener : listeners) {
+      try {
+        listener.onBreakerStateChanged(transition);
+      } catch (RuntimeException ignored) {
+        // listeners must not break the call path
+      }
+    }
   }
 
   private void reportInternalError(String resource, Throwable error) {

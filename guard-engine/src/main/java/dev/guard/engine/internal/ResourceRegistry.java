@@ -1,5 +1,6 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
@@ -30,6 +31,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Engine-wide rules (system protection) are part of every chain. They change under the rule
  * lock, which then recompiles every resource's chain; a resource is created under the same lock
  * with its first chain already compiled, so no resource created while they change can miss them.
+ *
+ * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
+ * degrade rule of its own and is not excluded. They change like the engine-wide rules: under the
+ * rule lock, recompiling every resource's chain and keeping the breakers of unchanged rules.
  */
 final class ResourceRegistry {
 
@@ -41,6 +46,8 @@ final class ResourceRegistry {
   private final SlotContext slotContext;
   /** Held by every rule change, so changes apply one at a time. */
   private final Object rulesLock = new Object();
+  private volatile List<DegradeRule> defaultDegradeRules = List.of();
+  private volatile Set<String> excludedFromDefaults = Set.of();
 
   ResourceRegistry(
       EngineConfig config,
@@ -128,7 +135,7 @@ final class ResourceRegistry {
     synchronized (rulesLock) {
       Chain old = state.chain();
       List<? extends Rule> wanted = merge ? ChainCompiler.merge(old.rules(), rules) : rules;
-      Chain next = ChainCompiler.compile(state.name(), wanted, old, slotContext);
+      Chain next = compile(state.name(), wanted, old);
       if (next.rules().equals(old.rules())) {
         return;
       }
@@ -165,7 +172,7 @@ final class ResourceRegistry {
       for (ResourceState state : resources.values()) {
         Chain old = state.chain();
         changes.add(new Change(state.name(), state, old,
-            ChainCompiler.compile(state.name(), old.rules(), old, slotContext)));
+            compile(state.name(), old.rules(), old)));
       }
       publish(changes);
     }
@@ -278,7 +285,7 @@ final class ResourceRegistry {
         continue;
       }
       try {
-        Chain next = ChainCompiler.compile(name, rules, old, slotContext);
+        Chain next = compile(name, rules, old);
         if (everyChain || !next.rules().equals(old.rules())) {
           changes.add(new Change(name, state, old, next));
         }
@@ -292,6 +299,28 @@ final class ResourceRegistry {
     return changes;
   }
 
+  /**
+   * Replaces the default degrade rules and the resources they do not apply to, recompiling every
+   * resource's chain; breakers of default rules equal to earlier ones keep their state.
+   */
+  void loadDefaults(List<DegradeRule> rules, Set<String> excluded) {
+    changeEngineWide(() -> {
+      defaultDegradeRules = List.copyOf(rules);
+      excludedFromDefaults = Set.copyOf(excluded);
+      return true;
+    });
+  }
+
+  List<DegradeRule> defaultDegradeRules() {
+    return defaultDegradeRules;
+  }
+
+  private Chain compile(String name, List<? extends Rule> rules, Chain previous) {
+    List<DegradeRule> defaults =
+        excludedFromDefaults.contains(name) ? List.of() : defaultDegradeRules;
+    return ChainCompiler.compile(name, rules, defaults, previous, slotContext);
+  }
+
   private @Nullable ResourceState create(String name) {
     if (size.incrementAndGet() > config.maxResources()) {
       size.decrementAndGet();
@@ -303,7 +332,7 @@ final class ResourceRegistry {
     synchronized (rulesLock) {
       raced = resources.get(name);
       if (raced == null) {
-        fresh.swapChain(ChainCompiler.compile(name, List.of(), Chain.EMPTY, slotContext));
+        fresh.swapChain(compile(name, List.of(), Chain.EMPTY));
         raced = resources.putIfAbsent(name, fresh);
       }
     }

@@ -9,7 +9,8 @@ public final class Kinds {
 
   /** The registered kinds. */
   public static final List<KindFormat<?>> ALL = List.of(
-      new FlowFormat(), new ParamFormat(), new AuthorityFormat(), new SystemFormat());
+      new FlowFormat(), new ParamFormat(), new DegradeFormat(), new AuthorityFormat(),
+      new SystemFormat());
 
   private Kinds() {}
 

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.chain;
 
+import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -18,6 +19,21 @@ public interface SlotContext {
    * @return the occupy timeout
    */
   long occupyTimeoutMs();
+
+  /**
+   * Engine time in milliseconds, from the clock reading that statistics and most decisions use;
+   * for reads made outside a call (an operator's control, a view).
+   *
+   * @return engine time in milliseconds
+   */
+  long nowMs();
+
+  /**
+   * Reports a circuit breaker's state change to the engine's listeners, on the calling thread.
+   *
+   * @param transition the change
+   */
+  void publish(BreakerTransition transition);
 
   /**
    * A precise reading of engine time, for decisions that need nanoseconds (pacing).

@@ -1,0 +1,260 @@
+package dev.guard.api.rule;
+
+import dev.guard.api.Checks;
+import java.time.Duration;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An immutable circuit-breaker rule: stop calling a resource that is failing or slow, then probe
+ * it back to health.
+ *
+ * <pre>{@code
+ * DegradeRule slow = DegradeRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5)
+ *     .withMinCalls(10)
+ *     .withStatWindow(Duration.ofSeconds(10), 10)
+ *     .withOpenFor(Duration.ofSeconds(5));
+ * DegradeRule failing = DegradeRule.errorRatio("payments", 0.3);
+ * }</pre>
+ *
+ * <p>The breaker counts completed calls in a sliding window of {@code statWindow} split into
+ * {@code windowBuckets} buckets (one bucket gives a tumbling window). Once at least {@code
+ * minCalls} calls are in the window, it opens when the measured value exceeds {@code threshold}
+ * (a ratio of exactly 1.0 opens a breaker whose threshold is 1.0). It then refuses every call for
+ * {@code openFor}, lets up to {@code maxProbes} probe calls through, and closes when they all
+ * succeed or reopens when one fails. A half-open period that has not decided within {@code
+ * probeTimeout} counts as a failed probe, so a probe that never ends cannot wedge the breaker.
+ * The exact rules are in the project's {@code docs/BEHAVIOUR.md}.
+ *
+ * <p>The constructor validates every field and throws {@link IllegalArgumentException} naming the
+ * field and the value, so an invalid rule never reaches an engine. Durations other than {@code
+ * slowCallThreshold} must be whole milliseconds.
+ *
+ * @param resource the protected resource; not blank
+ * @param strategy what the breaker measures
+ * @param threshold the value above which the breaker opens: a ratio in {@code [0, 1]} for the
+ *     ratio strategies, a number of errors ({@code >= 0}) for {@link DegradeStrategy#ERROR_COUNT}
+ * @param slowCallThreshold for {@link DegradeStrategy#SLOW_CALL_RATIO}: a call whose response
+ *     time (whole milliseconds) is greater than this is slow; not negative. Null for the other
+ *     strategies
+ * @param minCalls the fewest completed calls in the window before the breaker may open; {@code >
+ *     0}
+ * @param statWindow the length of the sliding window; positive whole milliseconds
+ * @param windowBuckets how many buckets the window slides by; {@code > 0} and dividing {@code
+ *     statWindow} into whole milliseconds (1 = a tumbling window)
+ * @param openFor how long an opened breaker refuses calls before it lets a probe through;
+ *     positive
+ * @param maxProbes how many probe calls a half-open breaker admits; {@code > 0}
+ * @param probeTimeout how long a half-open breaker waits for its probes before it counts them as
+ *     failed; positive, or null for {@code openFor}
+ */
+public record DegradeRule(
+    String resource,
+    DegradeStrategy strategy,
+    double threshold,
+    @Nullable Duration slowCallThreshold,
+    int minCalls,
+    Duration statWindow,
+    int windowBuckets,
+    Duration openFor,
+    int maxProbes,
+    @Nullable Duration probeTimeout)
+    implements Rule {
+
+  /** The default fewest calls in the window before a breaker may open: 5. */
+  public static final int DEFAULT_MIN_CALLS = 5;
+
+  /** The default window length: 1 second. */
+  public static final Duration DEFAULT_STAT_WINDOW = Duration.ofSeconds(1);
+
+  /** The default number of window buckets: 10 (a sliding window). */
+  public static final int DEFAULT_WINDOW_BUCKETS = 10;
+
+  /** The default open duration: 10 seconds. */
+  public static final Duration DEFAULT_OPEN_FOR = Duration.ofSeconds(10);
+
+  /** The default number of probe calls in the half-open state: 1. */
+  public static final int DEFAULT_MAX_PROBES = 1;
+
+  /**
+   * Validates the fields.
+   *
+   * @param resource the protected resource
+   * @param strategy what the breaker measures
+   * @param threshold the value above which the breaker opens
+   * @param slowCallThreshold how slow a slow call is (slow-call ratio only), or null
+   * @param minCalls the fewest calls in the window before the breaker may open
+   * @param statWindow the window length
+   * @param windowBuckets how many buckets the window slides by
+   * @param openFor how long an opened breaker refuses calls
+   * @param maxProbes how many probes a half-open breaker admits
+   * @param probeTimeout how long it waits for them, or null for {@code openFor}
+   * @throws IllegalArgumentException if a field is invalid; the message names it and its value
+   * @throws NullPointerException if a non-nullable field is null
+   */
+  public DegradeRule {
+    resource = Checks.notBlank("resource", resource);
+    Objects.requireNonNull(strategy, "strategy");
+    Checks.finiteNonNegative("threshold", threshold);
+    if (strategy != DegradeStrategy.ERROR_COUNT && threshold > 1) {
+      throw Checks.invalid("threshold", threshold,
+          "must be a ratio in [0, 1] for strategy " + strategy);
+    }
+    if (strategy == DegradeStrategy.SLOW_CALL_RATIO) {
+      Checks.notNegative("slowCallThreshold", slowCallThreshold);
+    } else if (slowCallThreshold != null) {
+      throw Checks.invalid("slowCallThreshold", slowCallThreshold,
+          "must be null for strategy " + strategy);
+    }
+    Checks.positive("minCalls", minCalls);
+    long windowMs = wholeMillis("statWindow", statWindow);
+    if (windowMs > Integer.MAX_VALUE) {
+      throw Checks.invalid("statWindow", statWindow, "must be at most " + Integer.MAX_VALUE + " ms");
+    }
+    Checks.positive("windowBuckets", windowBuckets);
+    if (windowMs % windowBuckets != 0) {
+      throw Checks.invalid("windowBuckets", windowBuckets,
+          "must divide statWindow (" + windowMs + " ms) into whole milliseconds");
+    }
+    wholeMillis("openFor", openFor);
+    Checks.positive("maxProbes", maxProbes);
+    if (probeTimeout != null) {
+      wholeMillis("probeTimeout", probeTimeout);
+    }
+  }
+
+  private static long wholeMillis(String field, @Nullable Duration value) {
+    Duration checked = Checks.positive(field, value);
+    if (checked.toNanos() % 1_000_000L != 0) {
+      throw Checks.invalid(field, checked, "must be whole milliseconds");
+    }
+    return checked.toMillis();
+  }
+
+  /**
+   * Creates a slow-call-ratio breaker with the default window, minimum calls, open duration and
+   * probes.
+   *
+   * @param resource the protected resource
+   * @param slowerThan a call slower than this (in whole milliseconds) is slow
+   * @param ratio the share of slow calls above which the breaker opens, in {@code [0, 1]}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static DegradeRule slowCallRatio(String resource, Duration slowerThan, double ratio) {
+    return new DegradeRule(resource, DegradeStrategy.SLOW_CALL_RATIO, ratio, slowerThan,
+        DEFAULT_MIN_CALLS, DEFAULT_STAT_WINDOW, DEFAULT_WINDOW_BUCKETS, DEFAULT_OPEN_FOR,
+        DEFAULT_MAX_PROBES, null);
+  }
+
+  /**
+   * Creates an error-ratio breaker with the default window, minimum calls, open duration and
+   * probes.
+   *
+   * @param resource the protected resource
+   * @param ratio the share of failed calls above which the breaker opens, in {@code [0, 1]}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static DegradeRule errorRatio(String resource, double ratio) {
+    return new DegradeRule(resource, DegradeStrategy.ERROR_RATIO, ratio, null,
+        DEFAULT_MIN_CALLS, DEFAULT_STAT_WINDOW, DEFAULT_WINDOW_BUCKETS, DEFAULT_OPEN_FOR,
+        DEFAULT_MAX_PROBES, null);
+  }
+
+  /**
+   * Creates an error-count breaker with the default window, minimum calls, open duration and
+   * probes.
+   *
+   * @param resource the protected resource
+   * @param count the number of failed calls in the window above which the breaker opens; {@code
+   *     >= 0}
+   * @return the rule
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public static DegradeRule errorCount(String resource, int count) {
+    return new DegradeRule(resource, DegradeStrategy.ERROR_COUNT,
+        Checks.nonNegative("threshold", count), null, DEFAULT_MIN_CALLS, DEFAULT_STAT_WINDOW,
+        DEFAULT_WINDOW_BUCKETS, DEFAULT_OPEN_FOR, DEFAULT_MAX_PROBES, null);
+  }
+
+  /**
+   * Returns how long a half-open breaker waits for its probes: {@code probeTimeout}, or {@code
+   * openFor} when that is null.
+   *
+   * @return the probe timeout in force
+   */
+  public Duration effectiveProbeTimeout() {
+    return probeTimeout != null ? probeTimeout : openFor;
+  }
+
+  /**
+   * Returns a copy with another threshold.
+   *
+   * @param newThreshold a ratio in {@code [0, 1]}, or an error count
+   * @return the new rule
+   */
+  public DegradeRule withThreshold(double newThreshold) {
+    return new DegradeRule(resource, strategy, newThreshold, slowCallThreshold, minCalls,
+        statWindow, windowBuckets, openFor, maxProbes, probeTimeout);
+  }
+
+  /**
+   * Returns a copy with another slow-call threshold (slow-call-ratio breakers only).
+   *
+   * @param slowerThan a call slower than this is slow; not negative
+   * @return the new rule
+   */
+  public DegradeRule withSlowCallThreshold(Duration slowerThan) {
+    return new DegradeRule(resource, strategy, threshold, slowerThan, minCalls,
+        statWindow, windowBuckets, openFor, maxProbes, probeTimeout);
+  }
+
+  /**
+   * Returns a copy with another minimum number of calls.
+   *
+   * @param newMinCalls the fewest calls in the window before the breaker may open; {@code > 0}
+   * @return the new rule
+   */
+  public DegradeRule withMinCalls(int newMinCalls) {
+    return new DegradeRule(resource, strategy, threshold, slowCallThreshold, newMinCalls,
+        statWindow, windowBuckets, openFor, maxProbes, probeTimeout);
+  }
+
+  /**
+   * Returns a copy with another window.
+   *
+   * @param window the window length; positive whole milliseconds
+   * @param buckets how many buckets it slides by (1: tumbling); must divide the window into whole
+   *     milliseconds
+   * @return the new rule
+   */
+  public DegradeRule withStatWindow(Duration window, int buckets) {
+    return new DegradeRule(resource, strategy, threshold, slowCallThreshold, minCalls,
+        window, buckets, openFor, maxProbes, probeTimeout);
+  }
+
+  /**
+   * Returns a copy with another open duration.
+   *
+   * @param newOpenFor how long an opened breaker refuses calls; positive whole milliseconds
+   * @return the new rule
+   */
+  public DegradeRule withOpenFor(Duration newOpenFor) {
+    return new DegradeRule(resource, strategy, threshold, slowCallThreshold, minCalls,
+        statWindow, windowBuckets, newOpenFor, maxProbes, probeTimeout);
+  }
+
+  /**
+   * Returns a copy with other half-open settings.
+   *
+   * @param newMaxProbes how many probe calls a half-open breaker admits; {@code > 0}
+   * @param newProbeTimeout how long it waits for them; positive whole milliseconds, or null for
+   *     the open duration
+   * @return the new rule
+   */
+  public DegradeRule withProbes(int newMaxProbes, @Nullable Duration newProbeTimeout) {
+    return new DegradeRule(resource, strategy, threshold, slowCallThreshold, minCalls,
+        statWindow, windowBuckets, openFor, newMaxProbes, newProbeTimeout);
+  }
+}

@@ -1,0 +1,60 @@
+package dev.guard.kotlin
+
+import dev.guard.Guard
+import dev.guard.api.BreakerState
+import dev.guard.api.DegradeBlockedException
+import dev.guard.api.event.BreakerTransition
+import dev.guard.api.rule.DegradeRule
+import dev.guard.engine.EngineListener
+import dev.guard.engine.GuardEngine
+import dev.guard.testkit.ManualClock
+import java.time.Duration
+import org.assertj.core.api.Assertions.assertThat
+import org.assertj.core.api.Assertions.assertThatThrownBy
+import org.junit.jupiter.api.Test
+
+/** Circuit breakers from Kotlin: the spec lambda, recovery as a trailing lambda, nullable fields. */
+class BreakersFromKotlinTest {
+
+    private val clock = ManualClock()
+    private val changes = mutableListOf<BreakerTransition>()
+    private val engine = GuardEngine.builder().clock(clock).listener(object : EngineListener {
+        override fun onBreakerStateChanged(transition: BreakerTransition) {
+            changes += transition
+        }
+    }).build()
+
+    @Test
+    fun circuitBreaker_specLambda_andRecoveryAsTrailingLambda() {
+        val inventory = Guard.of("inventory")
+            .qps(200)
+            .circuitBreaker { b -> b.errorRatio(0.5).minCalls(1).openFor(Duration.ofSeconds(5)) }
+            .ignoreExceptions(IllegalArgumentException::class.java)
+            .on(engine)
+        val stock = inventory.decorateOrRecover({ error("down") }) { failure ->
+            "cached after ${failure.javaClass.simpleName}"
+        }
+
+        assertThat(stock.get()).isEqualTo("cached after IllegalStateException")
+        assertThat(stock.get()).isEqualTo("cached after DegradeBlockedException")
+        assertThat(engine.breakers("inventory").single().state()).isEqualTo(BreakerState.OPEN)
+        assertThat(changes.map { it.to() }).containsExactly(BreakerState.OPEN)
+    }
+
+    @Test
+    fun refusal_tellsWhenToRetry_andRulesHaveNullableFields() {
+        val mailer = Guard.of("mailer").errorCount(0).openFor(Duration.ofSeconds(30)).on(engine)
+        repeat(5) { mailer.tryCall { error("smtp down") } } // the default minimum is 5 calls
+        val rule: DegradeRule = engine.breakers("mailer").single().rule()
+        val slowerThan: Duration? = rule.slowCallThreshold()
+        val probeTimeout: Duration? = rule.probeTimeout()
+
+        assertThat(slowerThan).isNull()
+        assertThat(probeTimeout).isNull()
+        assertThat(rule.effectiveProbeTimeout()).isEqualTo(Duration.ofSeconds(30))
+        assertThatThrownBy { Guard.of("mailer").on(engine).run { } }
+            .isInstanceOfSatisfying(DegradeBlockedException::class.java) { refused ->
+                assertThat(refused.retryAfter()).contains(Duration.ofSeconds(30))
+            }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.guard.acceptance;
+
+import static dev.guard.acceptance.BreakerScenariosTest.rule;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.GuardEngine;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** Operator controls on a breaker, and what its refusal tells the caller. */
+class BreakerControlsTest {
+
+  private final List<String> events = new ArrayList<>();
+  private final Scenario s = new Scenario(GuardEngine.builder().listener(new EngineListener() {
+    @Override
+    public void onBreakerStateChanged(BreakerTransition t) {
+      events.add(t.from() + "->" + t.to());
+    }
+  }));
+  private final DegradeRule rule = rule(DegradeStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
+
+  private CircuitBreaker breaker() {
+    return s.engine.breakers("R").get(0);
+  }
+
+  @Test
+  void forceOpen_refusesEveryCall_andNeverProbes() {
+    s.engine.loadRules("R", List.of(rule));
+
+    breaker().forceOpen();
+
+    assertThat(s.call("R")).isEqualTo("B");
+    assertThat(s.at(60_000).call("R")).isEqualTo("B");
+    assertThat(breaker().state()).isEqualTo(BreakerState.FORCED_OPEN);
+    assertThat(breaker().retryAfter()).as("a hint: the open duration").isEqualTo(Duration.ofSeconds(1));
+  }
+
+  @Test
+  void forceClosed_admitsEveryCall_andFailuresNeverOpenIt() {
+    s.engine.loadRules("R", List.of(rule));
+    s.call("R", 0, true);
+
+    breaker().forceClosed();
+    for (int i = 0; i < 5; i++) {
+      assertThat(s.call("R", 0, true)).isEqualTo("P");
+    }
+
+    assertThat(breaker().state()).isEqualTo(BreakerState.FORCED_CLOSED);
+    assertThat(breaker().retryAfter()).isZero();
+  }
+
+  @Test
+  void reset_closesAnOpenBreaker_withAnEmptyWindow() {
+    s.engine.loadRules("R", List.of(rule(DegradeStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+    s.call("R", 0, true);
+    s.call("R", 0, true);
+
+    breaker().reset();
+
+    assertThat(breaker().state()).isEqualTo(BreakerState.CLOSED);
+    s.call("R", 0, true);
+    assertThat(breaker().state()).as("one error since the reset").isEqualTo(BreakerState.CLOSED);
+  }
+
+  @Test
+  void controls_areReportedAsTransitions() {
+    s.engine.loadRules("R", List.of(rule));
+
+    breaker().forceOpen();
+    breaker().forceClosed();
+    breaker().reset();
+    breaker().reset();
+
+    assertThat(events).containsExactly("CLOSED->FORCED_OPEN", "FORCED_OPEN->FORCED_CLOSED",
+        "FORCED_CLOSED->CLOSED");
+  }
+
+  @Test
+  void refusal_carriesTheRuleTheBreakerAndTheTimeToTheNextProbe() {
+    s.engine.loadRules("R", List.of(rule.withOpenFor(Duration.ofSeconds(5))));
+    s.call("R", 0, true);
+    s.at(2000);
+
+    assertThatThrownBy(() -> s.engine.enter("R"))
+        .isInstanceOfSatisfying(DegradeBlockedException.class, refused -> {
+          assertThat(refused.resource()).isEqualTo("R");
+          assertThat(refused.rule()).isEqualTo(rule.withOpenFor(Duration.ofSeconds(5)));
+          assertThat(refused.breaker()).isSameAs(breaker());
+          assertThat(refused.state()).isEqualTo(BreakerState.OPEN);
+          assertThat(refused.retryAfter()).contains(Duration.ofSeconds(3));
+          assertThat(refused.retryAfterMillis()).isEqualTo(3000);
+          assertThat(refused.getStackTrace()).isEmpty();
+          assertThat(refused.getMessage()).contains("circuit breaker", "'R'");
+        });
+  }
+
+  @Test
+  void refusal_isOneInstancePerBreaker() {
+    s.engine.loadRules("R", List.of(rule));
+    s.call("R", 0, true);
+    Throwable first = null;
+    try {
+      s.engine.enter("R");
+    } catch (DegradeBlockedException refused) {
+      first = refused;
+    }
+    Throwable firstRefusal = first;
+
+    assertThatThrownBy(() -> s.engine.enter("R")).isSameAs(firstRefusal);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.GuardEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** Default breakers: one private set per resource without degrade rules of its own. */
+class DefaultBreakersTest {
+
+  private static final DegradeRule ANY =
+      DegradeRule.errorCount(GuardEngine.EVERY_RESOURCE, 0).withMinCalls(1);
+
+  private final Scenario s = new Scenario();
+
+  private BreakerState state(String resource) {
+    return s.engine.breakers(resource).get(0).state();
+  }
+
+  @Test
+  void resourceWithoutRules_getsItsOwnBreaker_openedByItsOwnErrors() {
+    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+
+    s.call("a", 0, true);
+
+    assertThat(state("a")).isEqualTo(BreakerState.OPEN);
+    assertThat(s.call("b", 0, false)).isEqualTo("P");
+    assertThat(state("b")).isEqualTo(BreakerState.CLOSED);
+    assertThatThrownBy(() -> s.engine.enter("a"))
+        .isInstanceOfSatisfying(DegradeBlockedException.class, refused -> {
+          assertThat(refused.resource()).isEqualTo("a");
+          assertThat(refused.rule()).isEqualTo(ANY);
+        });
+    assertThat(s.engine.rules("a")).as("defaults are not the resource's own rules").isEmpty();
+  }
+
+  @Test
+  void existingResource_getsTheDefaultsAtOnce() {
+    s.call("a", 0, false);
+
+    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+
+    assertThat(s.engine.breakers("a")).singleElement()
+        .satisfies(b -> assertThat(b.rule()).isEqualTo(ANY));
+  }
+
+  @Test
+  void ownDegradeRules_replaceTheDefaults_butFlowRulesDoNot() {
+    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    DegradeRule own = DegradeRule.errorCount("own", 5);
+    s.engine.loadRules("own", List.of(own));
+    s.engine.loadRules("flow", List.of(FlowRule.qps("flow", 100)));
+
+    assertThat(s.engine.breakers("own")).extracting(CircuitBreaker::rule).containsExactly(own);
+    assertThat(s.engine.breakers("flow")).extracting(CircuitBreaker::rule).containsExactly(ANY);
+    s.engine.loadRules("own", List.of());
+    assertThat(s.engine.breakers("own")).extracting(CircuitBreaker::rule).containsExactly(ANY);
+  }
+
+  @Test
+  void excludedResource_getsNoDefaultBreaker() {
+    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of("health"));
+
+    s.call("health", 0, true);
+
+    assertThat(s.engine.breakers("health")).isEmpty();
+    assertThat(s.call("health", 0, false)).isEqualTo("P");
+  }
+
+  @Test
+  void equalDefaults_reloaded_keepEveryResourcesState_andChangedOnesStartClosed() {
+    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    s.call("a", 0, true);
+    CircuitBreaker opened = s.engine.breakers("a").get(0);
+
+    s.engine.loadDefaultDegradeRules(List.of(ANY, ANY.withOpenFor(Duration.ofSeconds(1))), Set.of());
+    assertThat(s.engine.breakers("a").get(0)).isSameAs(opened);
+    assertThat(state("a")).isEqualTo(BreakerState.OPEN);
+
+    s.engine.loadDefaultDegradeRules(List.of(ANY.withMinCalls(2)), Set.of());
+    assertThat(state("a")).isEqualTo(BreakerState.CLOSED);
+    s.engine.loadDefaultDegradeRules(List.of(), Set.of());
+    assertThat(s.engine.breakers("a")).isEmpty();
+    assertThat(s.engine.defaultDegradeRules()).isEmpty();
+  }
+
+  @Test
+  void reloadOfTheResourcesOwnFlowRules_keepsItsDefaultBreaker() {
+    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    s.call("a", 0, true);
+
+    s.engine.loadRules("a", List.of(FlowRule.qps("a", 10)));
+
+    assertThat(state("a")).isEqualTo(BreakerState.OPEN);
+  }
+
+  @Test
+  void defaultRule_forANamedResource_isRejected() {
+    assertThatThrownBy(() -> s.engine.loadDefaultDegradeRules(
+        List.of(DegradeRule.errorRatio("a", 0.5)), Set.of()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("rule.resource must be '*' for a default rule, was 'a'");
+  }
+}

@@ -1,0 +1,112 @@
+package dev.guard.properties;
+
+import dev.guard.api.BreakerState;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.DegradeStrategy;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A plain reference model of one circuit breaker, written from the documented rules: one line per
+ * transition, the window as a list of outcomes, and a check after every completion. The engine's
+ * breaker must follow it for calls made one after another.
+ */
+final class BreakerModel {
+
+  /** {@link #enter}: refused. */
+  static final long REFUSED = -1;
+
+  private final DegradeRule rule;
+  private final long bucketMs;
+  private final long openFor;
+  private final long probeTimeout;
+  private final List<long[]> outcomes = new ArrayList<>(); // {time, bad}
+  private BreakerState state = BreakerState.CLOSED;
+  private long retryAt;
+  private long since;
+  private long epoch;
+  private int granted;
+  private int succeeded;
+
+  BreakerModel(DegradeRule rule) {
+    this.rule = rule;
+    this.bucketMs = rule.statWindow().toMillis() / rule.windowBuckets();
+    this.openFor = rule.openFor().toMillis();
+    this.probeTimeout = rule.effectiveProbeTimeout().toMillis();
+  }
+
+  BreakerState state() {
+    return state;
+  }
+
+  /** Decides a call at {@code now}: {@link #REFUSED}, 0 (admitted) or the probe's epoch. */
+  long enter(long now) {
+    if (state == BreakerState.HALF_OPEN && now - since >= probeTimeout) open(since + probeTimeout + openFor);
+    if (state == BreakerState.CLOSED || state == BreakerState.FORCED_CLOSED) return 0;
+    if (state == BreakerState.OPEN && now >= retryAt) return halfOpen(now);
+    if (state == BreakerState.HALF_OPEN && granted < rule.maxProbes()) return ++granted > 0 ? epoch : 0;
+    return REFUSED;
+  }
+
+  /** Completes a call admitted as {@code probe} (0: not a probe) at {@code now}. */
+  void exit(long probe, long now, long rt, boolean failed) {
+    boolean bad = rule.strategy() == DegradeStrategy.SLOW_CALL_RATIO ? rt > slowMs() : failed;
+    outcomes.add(new long[] {now, bad ? 1 : 0});
+    boolean current = probe != 0 && state == BreakerState.HALF_OPEN && probe == epoch;
+    if (current && now - since >= probeTimeout) open(since + probeTimeout + openFor);
+    else if (current && bad) open(now + openFor);
+    else if (current && ++succeeded == rule.maxProbes()) close();
+    else if (!current && state == BreakerState.CLOSED && trips(now)) open(now + openFor);
+  }
+
+  void forceOpen() {
+    state = BreakerState.FORCED_OPEN;
+  }
+
+  void forceClosed() {
+    state = BreakerState.FORCED_CLOSED;
+  }
+
+  void reset() {
+    close();
+  }
+
+  private boolean trips(long now) {
+    long calls = 0;
+    long bad = 0;
+    for (long[] outcome : outcomes) {
+      if (now / bucketMs - outcome[0] / bucketMs < rule.windowBuckets()) {
+        calls++;
+        bad += outcome[1];
+      }
+    }
+    if (calls < rule.minCalls()) return false;
+    if (rule.strategy() == DegradeStrategy.ERROR_COUNT) return bad > rule.threshold();
+    double ratio = (double) bad / calls;
+    return ratio > rule.threshold() || ratio == 1.0 && rule.threshold() == 1.0;
+  }
+
+  private long slowMs() {
+    Duration slow = rule.slowCallThreshold();
+    return slow == null ? 0 : slow.toMillis();
+  }
+
+  private void open(long nextRetry) {
+    state = BreakerState.OPEN;
+    retryAt = nextRetry;
+  }
+
+  private long halfOpen(long now) {
+    state = BreakerState.HALF_OPEN;
+    since = now;
+    granted = 1;
+    succeeded = 0;
+    return ++epoch;
+  }
+
+  private void close() {
+    state = BreakerState.CLOSED;
+    outcomes.clear();
+  }
+}
