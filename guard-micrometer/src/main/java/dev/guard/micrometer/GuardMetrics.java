@@ -1,5 +1,7 @@
 package dev.guard.micrometer;
 
+import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.BlockKind;
 import dev.guard.engine.Cap;
@@ -13,6 +15,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,6 +50,10 @@ import org.jspecify.annotations.Nullable;
  *   <li>{@value #DURATION} ({@code guard_call_duration_seconds_count}/{@code _sum}), tag {@code
  *       resource}: a function timer of the completed calls and their summed response time;
  *   <li>{@value #CONCURRENCY} ({@code guard_concurrency}), tag {@code resource}: calls running now;
+ *   <li>{@value #BREAKER_STATE} ({@code guard_breaker_state}), tags {@code resource}, {@code
+ *       breaker} (the breaker's position in {@link GuardEngine#breakers}) and {@code state}
+ *       ({@code closed}, {@code open}, {@code half-open}, {@code forced-open}, {@code
+ *       forced-closed}): 1 for the breaker's current state, 0 for the others;
  *   <li>{@value #OVERFLOWS} ({@code guard_cap_overflows_total}), tag {@code cap};
  *   <li>{@value #RELOADS} ({@code guard_rule_reloads_total}): rule replacements, counted when this
  *       object is registered as the engine's listener;
@@ -68,6 +76,8 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
   public static final String DURATION = "guard.call.duration";
   /** Calls running now. */
   public static final String CONCURRENCY = "guard.concurrency";
+  /** The state of each circuit breaker: 1 for its current state, 0 for the others. */
+  public static final String BREAKER_STATE = "guard.breaker.state";
   /** Overflows of the engine's bounded collections. */
   public static final String OVERFLOWS = "guard.cap.overflows";
   /** Rule replacements. */
@@ -78,6 +88,7 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
   private final int maxResources;
   private final AtomicLong reloads = new AtomicLong();
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> breakerGauges = new ConcurrentHashMap<>();
   private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
   private volatile @Nullable GuardEngine engine;
 
@@ -136,7 +147,7 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
     registries.add(registry);
     for (Cap cap : Cap.values()) {
       FunctionCounter.builder(OVERFLOWS, watched, e -> e.overflows(cap))
-          .tag("cap", cap.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'))
+          .tag("cap", cap.name().toLowerCase(Locale.ROOT).replace('_', '-'))
           .description("Overflows of the engine's bounded collections")
           .register(registry);
     }
@@ -162,8 +173,36 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
           register(watched, resource, registry);
         }
       }
+      if (registered.contains(resource)) {
+        registerBreakers(watched, resource);
+      }
     }
     return registered.size();
+  }
+
+  /** Registers state gauges for breakers of a resource beyond those already registered. */
+  private synchronized void registerBreakers(GuardEngine watched, String resource) {
+    int count = watched.breakers(resource).size();
+    int done = breakerGauges.getOrDefault(resource, 0);
+    for (int index = done; index < count; index++) {
+      int position = index;
+      for (BreakerState state : BreakerState.values()) {
+        for (MeterRegistry registry : registries) {
+          Gauge.builder(BREAKER_STATE, watched, e -> {
+                List<CircuitBreaker> breakers = e.breakers(resource);
+                return position < breakers.size() && breakers.get(position).state() == state
+                    ? 1 : 0;
+              })
+              .tags("resource", resource, "breaker", String.valueOf(position), "state",
+                  state.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+              .description("Circuit breaker state: 1 for the current state")
+              .register(registry);
+        }
+      }
+    }
+    if (count > done) {
+      breakerGauges.put(resource, count);
+    }
   }
 
   private static void register(GuardEngine engine, String resource, MeterRegistry registry) {

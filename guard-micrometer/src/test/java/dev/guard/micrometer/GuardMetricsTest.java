@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BlockedException;
 import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
@@ -117,5 +118,23 @@ class GuardMetricsTest {
 
     assertThat(registry.get(GuardMetrics.RESOURCES).gauge().value()).isEqualTo(3);
     assertThat(registry.find(GuardMetrics.CALLS).functionCounters()).hasSize(3 * 3);
+  }
+
+  @Test
+  void breakerState_isOneForTheCurrentState() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    engine.loadRules("payments", List.of(DegradeRule.errorCount("payments", 1)));
+    metrics.watch(engine).bindTo(registry);
+
+    assertThat(state(registry, "closed")).isEqualTo(1);
+    assertThat(state(registry, "open")).isZero();
+    engine.breakers("payments").get(0).forceOpen();
+    assertThat(state(registry, "closed")).isZero();
+    assertThat(state(registry, "forced-open")).isEqualTo(1);
+  }
+
+  private static double state(MeterRegistry registry, String state) {
+    return registry.get(GuardMetrics.BREAKER_STATE).tag("resource", "payments")
+        .tag("breaker", "0").tag("state", state).gauge().value();
   }
 }
