@@ -7,5 +7,6 @@ import org.jspecify.annotations.NullMarked;
 @NullMarked
 module dev.guard.examples {
   requires dev.guard.dsl;
+  requires dev.guard.http;
   requires dev.guard.rules;
 }

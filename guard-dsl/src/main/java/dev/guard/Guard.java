@@ -4,6 +4,7 @@ import dev.guard.api.BlockedException;
 import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowGrade;
@@ -149,6 +150,46 @@ public final class Guard {
   public Guard warmUp(Duration period, int coldFactor) {
     Objects.requireNonNull(period, "period");
     return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor));
+  }
+
+  /**
+   * Makes the most recent {@code qps} rule a cluster rule: the engine's token service (see {@code
+   * GuardEngine.Builder#tokenService}) decides it from a window shared by every instance with the
+   * same flow id. When the service fails or is absent, the rule is checked locally or passes, as
+   * {@code mode} says.
+   *
+   * @param mode the flow id, threshold type, fallback and window
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   */
+  public Guard cluster(ClusterMode mode) {
+    Objects.requireNonNull(mode, "mode");
+    return shapeLastQps("cluster", rule -> rule.withCluster(mode));
+  }
+
+  /**
+   * Makes the most recent {@code qps} rule one threshold for the whole cluster, shared under the
+   * resource's name as flow id, checked locally when the token service fails.
+   *
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   */
+  public Guard clusterWide() {
+    return shapeLastQps("clusterWide",
+        rule -> rule.withCluster(ClusterMode.global(rule.resource())));
+  }
+
+  /**
+   * Makes the most recent {@code qps} rule a per-instance share of a cluster threshold: the
+   * cluster admits {@code qps} times the live instances, under the resource's name as flow id,
+   * checked locally when the token service fails.
+   *
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   */
+  public Guard perInstance() {
+    return shapeLastQps("perInstance",
+        rule -> rule.withCluster(ClusterMode.perInstance(rule.resource())));
   }
 
   /**

@@ -565,6 +565,7 @@ public final class GuardEngine {
     private @Nullable Integer historyBudget;
     private System.@Nullable Logger blockLogger;
     private int blockLogLines;
+    private @Nullable TokenService tokenService;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -760,6 +761,16 @@ public final class GuardEngine {
       positive("maxLinesPerSecond", maxLinesPerSecond);
       blockLogger = once("blockLog", blockLogger, logger);
       blockLogLines = maxLinesPerSecond;
+     * Sets the token service that decides cluster-mode flow rules (default: none, so cluster rules
+     * fall back as their {@link dev.guard.api.rule.ClusterMode#fallbackToLocal()} says).
+     *
+     * @param service the token service shared with the other instances
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder tokenService(TokenService service) {
+      Objects.requireNonNull(service, "tokenService");
+      tokenService = once("tokenService", tokenService, service);
       return this;
     }
 
@@ -803,7 +814,7 @@ public final class GuardEngine {
           blockLogLines);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
-              systemStatus == null ? SystemStatus.host() : systemStatus));
+              systemStatus == null ? SystemStatus.host() : systemStatus, tokenService));
     }
 
     private static <T> T once(String option, @Nullable T current, T value) {

@@ -5,12 +5,14 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.FileRuleSource;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,6 +23,7 @@ import org.jspecify.annotations.Nullable;
  * <pre>
  * mvn -q -B -pl guard-examples -am compile exec:java                  # 16 seconds
  * mvn -q -B -pl guard-examples -am compile exec:java -Dexec.args=5    # 5 seconds
+ * mvn -q -B -pl guard-examples -am compile exec:java -Dexec.args=--http # the shop over HTTP
  * mvn -q -B -pl guard-examples -am compile exec:java \
  *     -Dexec.args="60 --rules guard-examples/shop-rules.json"         # rules from a file
  * </pre>
@@ -31,6 +34,7 @@ import org.jspecify.annotations.Nullable;
 public final class Demo {
 
   static final int DEFAULT_SECONDS = 16;
+  static final String HTTP_MODE = "--http";
   static final int MAX_SECONDS = 600;
   private static final long SECOND_NANOS = 1_000_000_000L;
   /** How long after a second ends its row is printed, so that calls decided at its end are in. */
@@ -62,13 +66,53 @@ public final class Demo {
    * Runs the demo.
    *
    * @param args optionally the length of the run in whole seconds (default 16), and {@code
-   *     --rules FILE} to take the rules from a watched file
+   *     --rules FILE} to take the rules from a watched file; or {@code --http [port]} to serve the
+   *     shop over HTTP on the loopback interface (default port {@value ShopServer#DEFAULT_PORT})
+   *     until the process is stopped
    * @throws InterruptedException if the main thread is interrupted while the demo runs
+   * @throws IOException if the HTTP port cannot be bound
    */
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] args) throws InterruptedException, IOException {
     PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+    if (args.length > 0 && args[0].trim().equals(HTTP_MODE)) {
+      // the JDK server sends headers and body in two writes; without TCP_NODELAY a client's
+      // delayed acknowledgement holds every response back by about 40 ms
+      System.setProperty("sun.net.httpserver.nodelay", "true");
+      TimeSource time = TimeSource.system();
+      ShopServer server = ShopServer.start(GuardEngine.builder().clock(time).build(), time,
+          httpPort(args));
+      server.introduce(out);
+      new CountDownLatch(1).await(); // serve until the process is stopped
+      return;
+    }
     new Demo(out, TimeSource.system(), options(args)).run();
     out.flush();
+  }
+
+  /**
+   * Reads the port of the HTTP mode from the arguments {@code --http [port]}.
+   *
+   * @throws IllegalArgumentException if there are more arguments or the port is not from 0 to
+   *     65535
+   */
+  static int httpPort(String[] args) {
+    if (args.length == 1) {
+      return ShopServer.DEFAULT_PORT;
+    }
+    if (args.length > 2) {
+      throw new IllegalArgumentException(
+          "usage: Demo " + HTTP_MODE + " [port], was " + String.join(" ", args));
+    }
+    int port;
+    try {
+      port = Integer.parseInt(args[1].trim());
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("port must be a whole number, was '" + args[1] + "'", e);
+    }
+    if (port < 0 || port > 65_535) {
+      throw new IllegalArgumentException("port must be from 0 to 65535, was " + port);
+    }
+    return port;
   }
 
   /**

@@ -5,9 +5,12 @@ import dev.guard.api.BlockedException
 import dev.guard.api.EntryType
 import dev.guard.api.FlowBlockedException
 import dev.guard.api.ParamFlowBlockedException
+import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
 import dev.guard.engine.BlockKind
 import dev.guard.engine.GuardEngine
+import dev.guard.engine.InMemoryTokenService
+import dev.guard.engine.TokenResult
 import dev.guard.testkit.ArrivalSchedule
 import dev.guard.testkit.GuardAssertions
 import dev.guard.testkit.ManualClock
@@ -159,5 +162,23 @@ class GuardFromKotlinTest {
         assertThat(seconds.sumOf { it.pass() }).isEqualTo(1L)
         assertThat(seconds.sumOf { it.blocked(BlockKind.FLOW) }).isEqualTo(1L)
         assertThat(engine.metricsTotals("limited").total()).isEqualTo(2L)
+    }
+
+    @Test
+    fun cluster_twoEnginesShareOneLimit_andALambdaIsATokenService() {
+        val service = InMemoryTokenService(clock)
+        val a = GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build()
+        val b = GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build()
+        val onA = Guard.of("orders").qps(2).clusterWide().on(a).decorate { "a" }
+        val onB = Guard.of("orders").qps(2).cluster(ClusterMode.global("orders")).on(b).decorate { "b" }
+
+        assertThat(onA.get()).isEqualTo("a")
+        assertThat(onB.get()).isEqualTo("b")
+        assertThatThrownBy { onA.get() }.isInstanceOf(FlowBlockedException::class.java)
+
+        val refusing = GuardEngine.builder().clock(clock)
+            .tokenService { _, _, _ -> TokenResult.BLOCKED }.build()
+        val refused = Guard.of("orders").qps(100).perInstance().on(refusing).decorate { "never" }
+        assertThatThrownBy { refused.get() }.isInstanceOf(FlowBlockedException::class.java)
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
@@ -158,6 +159,38 @@ class RuleFormatTest {
     assertThat(rules.rules()).containsExactly(
         FlowRule.qps("a", 10).withBehavior(ControlBehavior.PACING),
         FlowRule.qps("b", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(5))));
+  }
+
+  @Test
+  void cluster_readsDefaultsAndRoundTrips() {
+    RuleSet rules = RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "a", "qps": 10, "cluster": {"flowId": "orders"}},
+          {"resource": "b", "qps": 5, "cluster": {"flowId": "b", "threshold": "PER_INSTANCE",
+            "fallbackToLocal": false, "window": "PT2S", "buckets": 4, "leaseTime": "PT3S"}}
+        ]}""");
+
+    FlowRule full = FlowRule.qps("b", 5).withCluster(ClusterMode.perInstance("b")
+        .withFallbackToLocal(false).withWindow(4, Duration.ofSeconds(2))
+        .withLeaseTime(Duration.ofSeconds(3)));
+    assertThat(rules.rules()).containsExactly(
+        FlowRule.qps("a", 10).withCluster(ClusterMode.global("orders")), full);
+    assertThat(RuleFormat.parse(RuleFormat.write(rules))).isEqualTo(rules);
+  }
+
+  @Test
+  void cluster_invalidFields_areReportedWithTheirPaths() {
+    assertThatThrownBy(() -> RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "a", "qps": 10, "cluster": {"threshold": "ALL", "fallbackToLocal": 1,
+            "window": "PT1S", "buckets": 3}},
+          {"resource": "c", "concurrency": 2, "cluster": {"flowId": "c"}}
+        ]}"""))
+        .hasMessageContaining("rules.flow[0].cluster.flowId: is required")
+        .hasMessageContaining("rules.flow[0].cluster.threshold: must be GLOBAL or PER_INSTANCE")
+        .hasMessageContaining("rules.flow[0].cluster.fallbackToLocal: must be true or false")
+        .hasMessageContaining("rules.flow[0].cluster.window: must be whole milliseconds")
+        .hasMessageContaining("rules.flow[1].cluster: must be null for grade CONCURRENCY");
   }
 
   @Test

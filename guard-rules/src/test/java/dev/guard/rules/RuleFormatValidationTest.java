@@ -88,7 +88,7 @@ class RuleFormatValidationTest {
                 + "was {}")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"count\": 1}",
             List.of(at + "count: is not a field here; the fields are [resource, qps, concurrency, "
-                + "limitApp, relatedTo, fromEntrance, warmUp, pacing]")),
+                + "limitApp, relatedTo, fromEntrance, warmUp, pacing, cluster]")),
         Arguments.of("[]", List.of("rules.flow[1]: must be an object, was []")));
   }
 

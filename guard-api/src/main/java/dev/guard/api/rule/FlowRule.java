@@ -36,6 +36,8 @@ import org.jspecify.annotations.Nullable;
  * @param warmUp how the rate warms up; null for a constant rate (always null for concurrency)
  * @param maxQueueingTime the longest a paced call may wait; zero or positive (zero means strict
  *     spacing: early calls are refused, none waits)
+ * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
+ *     rule decided by this instance alone (only QPS rules may be cluster rules)
  */
 public record FlowRule(
     String resource,
@@ -46,7 +48,8 @@ public record FlowRule(
     @Nullable String refResource,
     ControlBehavior behavior,
     @Nullable WarmUp warmUp,
-    Duration maxQueueingTime)
+    Duration maxQueueingTime,
+    @Nullable ClusterMode cluster)
     implements Rule {
 
   /** The {@code limitApp} that applies a rule to every caller. */
@@ -70,6 +73,7 @@ public record FlowRule(
    * @param behavior refuse or pace once the rate is reached
    * @param warmUp how the rate warms up, or null
    * @param maxQueueingTime the longest a paced call may wait
+   * @param cluster the cluster mode, or null
    * @throws IllegalArgumentException if a field is invalid; the message names it and its value
    * @throws NullPointerException if a non-nullable field is null
    */
@@ -98,6 +102,39 @@ public record FlowRule(
       throw Checks.invalid(
           "warmUp", warmUp, "must be null for grade CONCURRENCY (warm-up needs a rate)");
     }
+    if (grade == FlowGrade.CONCURRENCY && cluster != null) {
+      throw Checks.invalid(
+          "cluster", cluster, "must be null for grade CONCURRENCY (only QPS rules are shared)");
+    }
+  }
+
+  /**
+   * Creates a rule decided by this instance alone (no cluster mode); see the canonical
+   * constructor for the fields.
+   *
+   * @param resource the protected resource
+   * @param grade what {@code count} limits
+   * @param count the threshold
+   * @param limitApp which callers the rule applies to
+   * @param strategy whose statistics are measured
+   * @param refResource the related resource or entrance
+   * @param behavior refuse or pace once the rate is reached
+   * @param warmUp how the rate warms up, or null
+   * @param maxQueueingTime the longest a paced call may wait
+   * @throws IllegalArgumentException if a field is invalid; the message names it and its value
+   */
+  public FlowRule(
+      String resource,
+      FlowGrade grade,
+      double count,
+      String limitApp,
+      FlowStrategy strategy,
+      @Nullable String refResource,
+      ControlBehavior behavior,
+      @Nullable WarmUp warmUp,
+      Duration maxQueueingTime) {
+    this(resource, grade, count, limitApp, strategy, refResource, behavior, warmUp,
+        maxQueueingTime, null);
   }
 
   /**
@@ -141,7 +178,7 @@ public record FlowRule(
    */
   public FlowRule withGrade(FlowGrade newGrade) {
     return new FlowRule(resource, newGrade, count, limitApp, strategy, refResource, behavior,
-        warmUp, maxQueueingTime);
+        warmUp, maxQueueingTime, cluster);
   }
 
   /**
@@ -152,7 +189,7 @@ public record FlowRule(
    */
   public FlowRule withCount(double newCount) {
     return new FlowRule(resource, grade, newCount, limitApp, strategy, refResource, behavior,
-        warmUp, maxQueueingTime);
+        warmUp, maxQueueingTime, cluster);
   }
 
   /**
@@ -163,7 +200,7 @@ public record FlowRule(
    */
   public FlowRule withLimitApp(String newLimitApp) {
     return new FlowRule(resource, grade, count, newLimitApp, strategy, refResource, behavior,
-        warmUp, maxQueueingTime);
+        warmUp, maxQueueingTime, cluster);
   }
 
   /**
@@ -175,7 +212,7 @@ public record FlowRule(
    */
   public FlowRule withStrategy(FlowStrategy newStrategy, @Nullable String newRefResource) {
     return new FlowRule(resource, grade, count, limitApp, newStrategy, newRefResource, behavior,
-        warmUp, maxQueueingTime);
+        warmUp, maxQueueingTime, cluster);
   }
 
   /**
@@ -186,7 +223,7 @@ public record FlowRule(
    */
   public FlowRule withBehavior(ControlBehavior newBehavior) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, newBehavior,
-        warmUp, maxQueueingTime);
+        warmUp, maxQueueingTime, cluster);
   }
 
   /**
@@ -197,7 +234,7 @@ public record FlowRule(
    */
   public FlowRule withWarmUp(@Nullable WarmUp newWarmUp) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
-        newWarmUp, maxQueueingTime);
+        newWarmUp, maxQueueingTime, cluster);
   }
 
   /**
@@ -211,7 +248,7 @@ public record FlowRule(
    */
   public FlowRule withWarmUp(Duration newPeriod, int newColdFactor) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
-        new WarmUp(newPeriod, newColdFactor), maxQueueingTime);
+        new WarmUp(newPeriod, newColdFactor), maxQueueingTime, cluster);
   }
 
   /**
@@ -222,6 +259,19 @@ public record FlowRule(
    */
   public FlowRule withMaxQueueingTime(Duration newMaxQueueingTime) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
-        warmUp, newMaxQueueingTime);
+        warmUp, newMaxQueueingTime, cluster);
+  }
+
+  /**
+   * Returns a copy decided by the engine's token service for a whole cluster, or by this instance
+   * alone ({@code null}).
+   *
+   * @param newCluster the cluster mode; null for a local rule
+   * @return the new rule
+   * @throws IllegalArgumentException if the rule is not a QPS rule
+   */
+  public FlowRule withCluster(@Nullable ClusterMode newCluster) {
+    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+        warmUp, maxQueueingTime, newCluster);
   }
 }

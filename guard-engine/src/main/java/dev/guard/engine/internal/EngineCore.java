@@ -12,6 +12,7 @@ import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.PeriodStats;
 import dev.guard.engine.SystemStatus;
+import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -49,6 +50,7 @@ public final class EngineCore implements SlotContext {
   private final SystemProtection system;
   private final MetricsHistory history;
   private final BlockLog blockLog;
+  private final @Nullable TokenService tokenService;
   private final RuleBook ruleBook;
 
   /**
@@ -61,6 +63,21 @@ public final class EngineCore implements SlotContext {
    */
   public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
       SystemStatus systemStatus) {
+    this(clock, config, listeners, systemStatus, null);
+  }
+
+  /**
+   * Creates the core with a token service for cluster-mode flow rules.
+   *
+   * @param clock the time source
+   * @param config validated settings
+   * @param listeners event listeners
+   * @param systemStatus where system protection reads CPU usage and load
+   * @param tokenService decides cluster-mode flow rules; null for none
+   */
+  public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
+      SystemStatus systemStatus, @Nullable TokenService tokenService) {
+    this.tokenService = tokenService;
     this.clock = clock;
     this.originNanos = clock.coarseNanoTime();
     this.config = config;
@@ -503,6 +520,11 @@ public final class EngineCore implements SlotContext {
         // listeners must not break the call path
       }
     }
+  }
+
+  @Override
+  public @Nullable TokenService tokenService() {
+    return tokenService;
   }
 
   @Override

@@ -1,6 +1,9 @@
 package dev.guard.rules.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
@@ -17,6 +20,8 @@ import org.jspecify.annotations.Nullable;
  * {"resource": "checkout", "qps": 40, "limitApp": "mobile", "relatedTo": "db",
  *  "warmUp": {"period": "PT10S", "coldFactor": 3}, "pacing": {"maxQueueing": "PT0.5S"}}
  * {"resource": "reports", "concurrency": 4, "fromEntrance": "api"}
+ * {"resource": "orders", "qps": 1000, "cluster": {"flowId": "orders", "threshold": "PER_INSTANCE",
+ *  "fallbackToLocal": false, "window": "PT1S", "buckets": 10, "leaseTime": "PT2S"}}
  * }</pre>
  *
  * <p>Exactly one of {@code qps} and {@code concurrency}; at most one of {@code relatedTo} (the
@@ -34,7 +39,8 @@ final class FlowFormat implements KindFormat<FlowRule> {
       "warmUp", "warmUp",
       "maxQueueingTime", "pacing.maxQueueing",
       "warmUpPeriod", "warmUp.period",
-      "coldFactor", "warmUp.coldFactor");
+      "coldFactor", "warmUp.coldFactor",
+      "cluster", "cluster");
 
   @Override
   public String key() {
@@ -79,6 +85,7 @@ final class FlowFormat implements KindFormat<FlowRule> {
     WarmUp warmUp = warmUp(fields.object("warmUp"));
     Fields pacing = fields.object("pacing");
     Duration maxQueueing = pacing == null ? null : maxQueueing(pacing);
+    ClusterMode cluster = cluster(fields.object("cluster"));
     fields.finish();
 
     // cross-field rules of the record, from values that passed their own checks
@@ -93,7 +100,8 @@ final class FlowFormat implements KindFormat<FlowRule> {
         checkedStrategy == FlowStrategy.DIRECT ? null : ref,
         fields.has("pacing") ? ControlBehavior.PACING : ControlBehavior.REJECT,
         warmUp,
-        maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing), PATHS);
+        maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing,
+        cluster), PATHS);
     return fields.clean() ? rule : null;
   }
 
@@ -127,6 +135,56 @@ final class FlowFormat implements KindFormat<FlowRule> {
     return valid && period != null ? new WarmUp(period, factor) : null;
   }
 
+  private static @Nullable ClusterMode cluster(@Nullable Fields fields) {
+    if (fields == null) {
+      return null;
+    }
+    String flowId = fields.string("flowId");
+    boolean valid = fields.require("flowId", flowId);
+    if (flowId != null) {
+      String id = flowId;
+      valid = fields.check("flowId", () -> ClusterMode.global(id));
+    }
+    ClusterThreshold threshold = ClusterThreshold.GLOBAL;
+    String named = fields.string("threshold");
+    if (named != null) {
+      try {
+        threshold = ClusterThreshold.valueOf(named);
+      } catch (IllegalArgumentException unknown) {
+        fields.error("threshold", "must be GLOBAL or PER_INSTANCE, was \"" + named + "\"");
+        valid = false;
+      }
+    }
+    boolean fallbackToLocal = true;
+    JsonNode fallback = fields.raw("fallbackToLocal");
+    if (fallback != null) {
+      if (fallback.isBoolean()) {
+        fallbackToLocal = fallback.booleanValue();
+      } else {
+        fields.error("fallbackToLocal", "must be true or false, was " + Fields.show(fallback));
+        valid = false;
+      }
+    }
+    Duration window = fields.duration("window");
+    Integer buckets = fields.wholeNumber("buckets");
+    Duration leaseTime = fields.duration("leaseTime");
+    Duration checkedWindow = window == null ? ClusterMode.DEFAULT_WINDOW : window;
+    int checkedBuckets = buckets == null ? ClusterMode.DEFAULT_BUCKETS : buckets;
+    if (window != null || buckets != null) {
+      valid &= fields.check(window != null ? "window" : "buckets",
+          () -> ClusterMode.global("id").withWindow(checkedBuckets, checkedWindow));
+    }
+    if (leaseTime != null) {
+      valid &= fields.check("leaseTime", () -> ClusterMode.global("id").withLeaseTime(leaseTime));
+    }
+    fields.finish();
+    if (!valid || flowId == null) {
+      return null;
+    }
+    return new ClusterMode(flowId, threshold, fallbackToLocal, checkedWindow, checkedBuckets,
+        leaseTime == null ? ClusterMode.DEFAULT_LEASE_TIME : leaseTime);
+  }
+
   private static @Nullable Duration maxQueueing(Fields fields) {
     Duration bound = fields.duration("maxQueueing");
     boolean valid = bound != null && fields.check("maxQueueing",
@@ -157,6 +215,25 @@ final class FlowFormat implements KindFormat<FlowRule> {
     }
     if (rule.behavior() == ControlBehavior.PACING) {
       Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
+    }
+    ClusterMode cluster = rule.cluster();
+    if (cluster != null) {
+      ObjectNode shared = out.putObject("cluster");
+      shared.put("flowId", cluster.flowId());
+      if (cluster.threshold() != ClusterThreshold.GLOBAL) {
+        shared.put("threshold", cluster.threshold().name());
+      }
+      if (!cluster.fallbackToLocal()) {
+        shared.put("fallbackToLocal", false);
+      }
+      if (!cluster.window().equals(ClusterMode.DEFAULT_WINDOW)
+          || cluster.buckets() != ClusterMode.DEFAULT_BUCKETS) {
+        Json.duration(shared, "window", cluster.window());
+        shared.put("buckets", cluster.buckets());
+      }
+      if (!cluster.leaseTime().equals(ClusterMode.DEFAULT_LEASE_TIME)) {
+        Json.duration(shared, "leaseTime", cluster.leaseTime());
+      }
     }
   }
 }

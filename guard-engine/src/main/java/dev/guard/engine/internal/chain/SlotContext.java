@@ -3,6 +3,7 @@ package dev.guard.engine.internal.chain;
 import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
+import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
@@ -19,6 +20,13 @@ public interface SlotContext {
    * @return the occupy timeout
    */
   long occupyTimeoutMs();
+
+  /**
+   * The service that decides cluster-mode flow rules, if the engine has one.
+   *
+   * @return the token service or null
+   */
+  @Nullable TokenService tokenService();
 
   /**
    * Engine time in milliseconds, from the clock reading that statistics and most decisions use;

@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.FlowBlockedException;
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.internal.CallEntry;
@@ -29,6 +30,8 @@ final class CompiledFlowRule {
   final TrafficShapingController controller;
   final FlowBlockedException refusal;
   final boolean precise;
+  /** The rule's cluster mode; null for a rule decided by this instance alone. */
+  final @Nullable ClusterMode cluster;
   private final Set<String> namedApps;
   private final boolean forEveryone;
   private final boolean forOthers;
@@ -42,6 +45,7 @@ final class CompiledFlowRule {
     this.refusal = new FlowBlockedException(rule.resource(), rule,
         () -> controller.retryAfterNanos(engine.preciseNowNanos(), bucketLengthMs));
     this.precise = controller.needsPreciseTime();
+    this.cluster = rule.cluster();
     this.namedApps = namedApps;
     this.forEveryone = rule.limitApp().equals(FlowRule.DEFAULT_APP);
     this.forOthers = rule.limitApp().equals(FlowRule.OTHER_APP);

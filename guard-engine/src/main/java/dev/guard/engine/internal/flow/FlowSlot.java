@@ -1,10 +1,13 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.BlockedException;
+import dev.guard.engine.TokenResult;
+import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.stat.StatisticNode;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,6 +29,12 @@ import org.jspecify.annotations.Nullable;
  * first {@value #TRACKED_RULES} rules admitted it at once (low bits) and when (engine ms, high
  * bits); the grant object is the chain of reservations of rules that made it wait. The path
  * without waits allocates nothing; a waiting call allocates one small record per wait.
+ *
+ * <p>A cluster rule asks the engine's token service first (docs/BEHAVIOUR.md, "Cluster flow
+ * control"): OK passes, SHOULD_WAIT waits through the engine's time source and passes, BLOCKED
+ * refuses, and anything else (no service, a failure, an exception) either checks the rule locally
+ * like any other rule or passes, as the rule's cluster mode says. The service's passes are not
+ * given back when the call is refused later: the service has no way to take them back.
  */
 final class FlowSlot implements Slot {
 
@@ -76,6 +85,23 @@ final class FlowSlot implements Slot {
         continue;
       }
       int permits = entry.count();
+      if (rule.cluster != null) {
+        long verdict = askCluster(rule, permits, entry.prioritized());
+        if (verdict == CLUSTER_BLOCK) {
+          release(held, permits);
+          refund(passedAtOnce, permits, passedAtMs);
+          return rule.refusal;
+        }
+        if (verdict >= 0) {
+          if (verdict > 0 && !awaitCluster(entry, verdict)) {
+            release(held, permits);
+            refund(passedAtOnce, permits, passedAtMs);
+            return rule.refusal;
+          }
+          continue;
+        }
+        // CLUSTER_LOCAL: the rule is checked against this instance's statistics below
+      }
       long nanos = rule.precise ? engine.preciseNowNanos() : entry.nowNanos();
       long decision =
           rule.controller.decide(node, permits, entry.prioritized(), nanos, entry.nowMs());
@@ -109,6 +135,55 @@ final class FlowSlot implements Slot {
     long bits = entry.grantBits();
     release((Held) entry.grant(), entry.count());
     refund(bits & RULE_MASK, entry.count(), bits >>> TRACKED_RULES);
+  }
+
+  /** {@link #askCluster}: check the rule locally. */
+  private static final long CLUSTER_LOCAL = -1L;
+
+  /** {@link #askCluster}: refuse the call. */
+  private static final long CLUSTER_BLOCK = -2L;
+
+  /**
+   * Asks the engine's token service about a cluster rule: the wait in nanoseconds before the call
+   * passes (0: at once), {@link #CLUSTER_BLOCK}, or {@link #CLUSTER_LOCAL} when the service is
+   * absent, fails, throws or will not decide and the rule falls back to a local check (a rule that
+   * does not fall back passes then).
+   */
+  private long askCluster(CompiledFlowRule rule, int permits, boolean prioritized) {
+    TokenService service = engine.tokenService();
+    TokenResult result = null;
+    if (service != null) {
+      try {
+        result = service.requestToken(rule.rule, permits, prioritized);
+      } catch (RuntimeException failed) {
+        result = null; // a failing service is a failure like any other: fall back
+      }
+    }
+    if (result != null) {
+      TokenResult.Status status = result.status();
+      if (status == TokenResult.Status.OK) {
+        return 0L;
+      }
+      if (status == TokenResult.Status.BLOCKED) {
+        return CLUSTER_BLOCK;
+      }
+      if (status == TokenResult.Status.SHOULD_WAIT) {
+        return result.waitMs() * 1_000_000L;
+      }
+    }
+    return Objects.requireNonNull(rule.cluster).fallbackToLocal() ? CLUSTER_LOCAL : 0L;
+  }
+
+  /** Waits out a SHOULD_WAIT of the token service; false if the wait was interrupted. */
+  private boolean awaitCluster(CallEntry entry, long waitNanos) {
+    try {
+      engine.sleep(waitNanos);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+    entry.waited(waitNanos);
+    return true;
   }
 
   /** Gives back what the rules that admitted a call at once took for it (see {@link #enter}). */

@@ -1,0 +1,150 @@
+package dev.guard.http;
+
+import com.sun.net.httpserver.Filter;
+import com.sun.net.httpserver.HttpExchange;
+import dev.guard.api.BlockedException;
+import dev.guard.engine.ContextScope;
+import dev.guard.engine.Entry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * A filter for the JDK's built-in HTTP server ({@code com.sun.net.httpserver}) that protects every
+ * request of the contexts it is added to with guard, as {@link HttpInbound} describes; it needs no
+ * dependency beyond the JDK.
+ *
+ * <pre>{@code
+ * HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 8080), 0);
+ * GuardHttpServerFilter guard = GuardHttpServerFilter.of(HttpInbound.on(engine).entrance("shop"));
+ * server.createContext("/orders", ordersHandler).getFilters().add(guard);
+ * }</pre>
+ *
+ * <p>The handler receives a wrapper of the exchange that sees the response complete. The
+ * request's entry exits when the response is complete: when the response body is closed (or the
+ * exchange, as the JDK requires of every handler), when headers are sent with no body to follow
+ * ({@code sendResponseHeaders(status, -1)}, {@code HEAD}, 1xx, 204, 304), or when the handler
+ * throws. A handler may return before responding and complete the exchange on another thread
+ * later; the entry stays open until it does. An exception the handler throws, an I/O error writing
+ * the response body, and a status the settings count as an error (5xx by default) are recorded on
+ * the entry. A {@link BlockedException} the handler throws before sending headers is answered with
+ * the refusal response.
+ *
+ * <p>Thread-safe; one instance may be added to several contexts (they share its bounded resource
+ * table).
+ */
+public final class GuardHttpServerFilter extends Filter {
+
+  private final InboundGate gate;
+
+  private GuardHttpServerFilter(InboundGate gate) {
+    this.gate = gate;
+  }
+
+  /**
+   * Creates a filter with these settings.
+   *
+   * @param settings the inbound settings
+   * @return the filter
+   */
+  public static GuardHttpServerFilter of(HttpInbound settings) {
+    return new GuardHttpServerFilter(new InboundGate(settings));
+  }
+
+  /**
+   * Returns how many requests this filter mapped to {@link HttpInbound#OVERFLOW_RESOURCE} because
+   * it had created its maximum number of resources.
+   *
+   * @return the count
+   */
+  public long overflows() {
+    return gate.overflows();
+  }
+
+  @Override
+  public String description() {
+    return "guard: protects requests as inbound calls, answers refusals";
+  }
+
+  @Override
+  public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
+    RequestView view = new RequestView(exchange);
+    ContextScope scope = gate.openContext(view);
+    try {
+      Entry entry;
+      try {
+        entry = gate.enter(view);
+      } catch (BlockedException refused) {
+        answer(exchange, gate.refusal(refused));
+        return;
+      }
+      ExchangeCompletion completion = new ExchangeCompletion(gate, entry, exchange);
+      HttpExchange guarded = completion.exchange();
+      try {
+        chain.doFilter(guarded);
+      } catch (BlockedException nested) {
+        if (completion.responseStarted()) {
+          completion.fail(nested);
+          throw nested;
+        }
+        answer(guarded, gate.refusal(nested));
+      } catch (Throwable failure) {
+        completion.fail(failure);
+        throw failure;
+      }
+    } finally {
+      scope.close();
+    }
+  }
+
+  private static void answer(HttpExchange exchange, RefusalResponse refusal) throws IOException {
+    try {
+      byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
+      exchange.getResponseHeaders().set("Content-Type", refusal.contentType());
+      String retryAfter = refusal.retryAfterHeader();
+      if (retryAfter != null) {
+        exchange.getResponseHeaders().set("Retry-After", retryAfter);
+      }
+      boolean noBody = body.length == 0 || "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
+      exchange.sendResponseHeaders(refusal.status(), noBody ? -1 : body.length);
+      if (!noBody) {
+        OutputStream out = exchange.getResponseBody();
+        out.write(body);
+      }
+    } finally {
+      exchange.close();
+    }
+  }
+
+  /** The exchange as the settings' origin function sees it. */
+  private static final class RequestView implements InboundRequest {
+
+    private final HttpExchange exchange;
+
+    RequestView(HttpExchange exchange) {
+      this.exchange = exchange;
+    }
+
+    @Override
+    public String method() {
+      return exchange.getRequestMethod();
+    }
+
+    @Override
+    public String path() {
+      String path = exchange.getRequestURI().getRawPath();
+      return path == null ? "/" : path;
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+      return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
+    }
+
+    @Override
+    public String remoteAddress() {
+      return exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+  }
+}

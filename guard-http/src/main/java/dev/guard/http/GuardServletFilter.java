@@ -1,0 +1,215 @@
+package dev.guard.http;
+
+import dev.guard.api.BlockedException;
+import dev.guard.engine.ContextScope;
+import dev.guard.engine.Entry;
+import jakarta.servlet.AsyncEvent;
+import jakarta.servlet.AsyncListener;
+import jakarta.servlet.Filter;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletRequest;
+import jakarta.servlet.ServletResponse;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A Jakarta Servlet 6 filter that protects every request of a web application with guard, as
+ * {@link HttpInbound} describes: the request enters its resource ({@code GET /orders/{id}}) as an
+ * inbound call in the application's context with the caller's origin, or is answered with the
+ * refusal response without reaching the servlet.
+ *
+ * <pre>{@code
+ * HttpInbound inbound = HttpInbound.on(engine).entrance("shop").originHeader("X-Caller");
+ * servletContext.addFilter("guard", GuardServletFilter.of(inbound))
+ *     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
+ * }</pre>
+ *
+ * <p>The request's entry exits when its response is complete: when the filter chain returns, or,
+ * for a request put into asynchronous mode, when the asynchronous cycle completes (through an
+ * {@link AsyncListener}). It exits exactly once, also when the handler throws or the client goes
+ * away. An exception escaping the chain, and a response status the settings count as an error
+ * (5xx by default), are recorded on the entry for statistics and circuit breakers. A {@link
+ * BlockedException} escaping the chain (a guarded call inside the handler was refused) is answered
+ * with the refusal response if the response is not committed yet.
+ *
+ * <p>Register it for the {@code REQUEST} dispatch; later dispatches of a request it has already
+ * seen (forward, include, error, async) pass through untouched. Thread-safe; one instance serves
+ * the whole application.
+ */
+@SuppressWarnings("exports") // the Servlet API is the container's; users compile against it anyway
+public final class GuardServletFilter implements Filter {
+
+  private static final String ENTRY_ATTRIBUTE = GuardServletFilter.class.getName() + ".entry";
+
+  private final InboundGate gate;
+
+  private GuardServletFilter(InboundGate gate) {
+    this.gate = gate;
+  }
+
+  /**
+   * Creates a filter with these settings.
+   *
+   * @param settings the inbound settings
+   * @return the filter
+   */
+  public static GuardServletFilter of(HttpInbound settings) {
+    return new GuardServletFilter(new InboundGate(settings));
+  }
+
+  /**
+   * Returns how many requests this filter mapped to {@link HttpInbound#OVERFLOW_RESOURCE} because
+   * it had created its maximum number of resources.
+   *
+   * @return the count
+   */
+  public long overflows() {
+    return gate.overflows();
+  }
+
+  @Override
+  public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
+      throws IOException, ServletException {
+    if (!(req instanceof HttpServletRequest request) || !(res instanceof HttpServletResponse response)
+        || req.getAttribute(ENTRY_ATTRIBUTE) != null) {
+      chain.doFilter(req, res);
+      return;
+    }
+    RequestView view = new RequestView(request);
+    ContextScope scope = gate.openContext(view);
+    try {
+      Entry entry;
+      try {
+        entry = gate.enter(view);
+      } catch (BlockedException refused) {
+        answer(response, gate.refusal(refused));
+        return;
+      }
+      request.setAttribute(ENTRY_ATTRIBUTE, entry);
+      run(request, response, chain, entry);
+    } finally {
+      scope.close();
+    }
+  }
+
+  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
+      Entry entry) throws IOException, ServletException {
+    try {
+      chain.doFilter(request, response);
+    } catch (BlockedException nested) {
+      if (request.isAsyncStarted() || response.isCommitted()) {
+        complete(request, response, entry, nested);
+        throw nested;
+      }
+      response.reset();
+      try {
+        answer(response, gate.refusal(nested));
+      } finally {
+        gate.finish(entry, response.getStatus(), null);
+      }
+      return;
+    } catch (Throwable failure) {
+      complete(request, response, entry, failure);
+      throw failure;
+    }
+    complete(request, response, entry, null);
+  }
+
+  /** Exits now, or when the asynchronous cycle the handler started completes. */
+  private void complete(HttpServletRequest request, HttpServletResponse response, Entry entry,
+      @Nullable Throwable failure) {
+    if (request.isAsyncStarted()) {
+      request.getAsyncContext().addListener(new Completion(gate, entry, response, failure));
+    } else {
+      gate.finish(entry, response.getStatus(), failure);
+    }
+  }
+
+  private static void answer(HttpServletResponse response, RefusalResponse refusal)
+      throws IOException {
+    byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
+    response.setStatus(refusal.status());
+    String retryAfter = refusal.retryAfterHeader();
+    if (retryAfter != null) {
+      response.setHeader("Retry-After", retryAfter);
+    }
+    response.setContentType(refusal.contentType());
+    response.setContentLength(body.length);
+    response.getOutputStream().write(body);
+  }
+
+  /** Exits a request's entry when its asynchronous cycle completes, following restarted cycles. */
+  private static final class Completion implements AsyncListener {
+
+    private final InboundGate gate;
+    private final Entry entry;
+    private final HttpServletResponse response;
+    private volatile @Nullable Throwable failure;
+
+    Completion(InboundGate gate, Entry entry, HttpServletResponse response,
+        @Nullable Throwable failure) {
+      this.gate = gate;
+      this.entry = entry;
+      this.response = response;
+      this.failure = failure;
+    }
+
+    @Override
+    public void onComplete(AsyncEvent event) {
+      gate.finish(entry, response.getStatus(), failure);
+    }
+
+    @Override
+    public void onError(AsyncEvent event) {
+      Throwable error = event.getThrowable();
+      if (error != null) {
+        failure = error;
+      }
+    }
+
+    @Override
+    public void onTimeout(AsyncEvent event) {
+      // the container dispatches the timeout as an error and completes: onComplete exits
+    }
+
+    @Override
+    public void onStartAsync(AsyncEvent event) {
+      event.getAsyncContext().addListener(this);
+    }
+  }
+
+  /** The servlet request as the settings' origin function sees it. */
+  private static final class RequestView implements InboundRequest {
+
+    private final HttpServletRequest request;
+
+    RequestView(HttpServletRequest request) {
+      this.request = request;
+    }
+
+    @Override
+    public String method() {
+      return request.getMethod();
+    }
+
+    @Override
+    public String path() {
+      return request.getRequestURI();
+    }
+
+    @Override
+    public Optional<String> header(String name) {
+      return Optional.ofNullable(request.getHeader(name));
+    }
+
+    @Override
+    public String remoteAddress() {
+      return request.getRemoteAddr();
+    }
+  }
+}

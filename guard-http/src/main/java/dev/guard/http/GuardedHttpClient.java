@@ -1,0 +1,170 @@
+package dev.guard.http;
+
+import dev.guard.api.BlockedException;
+import dev.guard.engine.Entry;
+import dev.guard.http.internal.ResourceTable;
+import java.io.IOException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Sends requests through an {@link HttpClient}, each call protected by guard; made by {@link
+ * HttpOutbound#decorate}. A refused call throws {@link BlockedException} (or, from {@link
+ * #sendAsync}, completes its future with it) before any byte is sent.
+ *
+ * <pre>{@code
+ * GuardedHttpClient client = HttpOutbound.on(engine).decorate(HttpClient.newHttpClient());
+ * try {
+ *   HttpResponse<String> response = client.send(request, BodyHandlers.ofString());
+ * } catch (BlockedException refused) {
+ *   // the host's limit or breaker refused the call: nothing was sent
+ * }
+ * }</pre>
+ *
+ * <p>A call's entry exits when {@link #send} returns or throws, or when the future of {@link
+ * #sendAsync} completes (before the returned future completes). A response whose status the
+ * settings count as an error (5xx by default) records an {@link HttpStatusException} and is still
+ * returned; an exception of the send (an I/O error, a timeout, a failing body handler) is recorded
+ * and passed on unchanged. An interrupt is not counted as an error. Cancelling the returned future
+ * exits the entry at once, without an error, and cancels the send. Thread-safe.
+ */
+public final class GuardedHttpClient {
+
+  private final HttpClient client;
+  private final HttpOutbound settings;
+  private final ResourceTable resources;
+
+  GuardedHttpClient(HttpClient client, HttpOutbound settings, ResourceTable resources) {
+    this.client = client;
+    this.settings = settings;
+    this.resources = resources;
+  }
+
+  /**
+   * Sends a request under its resource and waits for the response, like {@link
+   * HttpClient#send}.
+   *
+   * @param request the request
+   * @param handler the response body handler
+   * @param <T> the response body type
+   * @return the response
+   * @throws BlockedException if guard refused the call (nothing was sent)
+   * @throws IOException if the send failed
+   * @throws InterruptedException if the thread was interrupted while waiting
+   */
+  public <T extends @Nullable Object> HttpResponse<T> send(HttpRequest request,
+      HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
+    Entry entry = resources.handle(settings.resourceName(request)).enter();
+    try {
+      HttpResponse<T> response = client.send(request, handler);
+      recordStatus(entry, response.statusCode());
+      return response;
+    } catch (InterruptedException interrupted) {
+      throw interrupted;
+    } catch (Throwable failure) {
+      entry.recordError(failure);
+      throw failure;
+    } finally {
+      entry.close();
+    }
+  }
+
+  /**
+   * Sends a request under its resource asynchronously, like {@link HttpClient#sendAsync}. A
+   * refusal gives a future failed with the {@link BlockedException}.
+   *
+   * @param request the request
+   * @param handler the response body handler
+   * @param <T> the response body type
+   * @return the response's future
+   */
+  @SuppressWarnings("FutureReturnValueIgnored") // the dependent stages only exit and forward
+  public <T extends @Nullable Object> CompletableFuture<HttpResponse<T>> sendAsync(
+      HttpRequest request, HttpResponse.BodyHandler<T> handler) {
+    Entry entry;
+    try {
+      entry = resources.handle(settings.resourceName(request)).enterAsync();
+    } catch (BlockedException refused) {
+      return CompletableFuture.failedFuture(refused);
+    }
+    CompletableFuture<HttpResponse<T>> sent;
+    try {
+      sent = client.sendAsync(request, handler);
+    } catch (RuntimeException | Error failure) {
+      entry.recordError(failure);
+      entry.close();
+      throw failure;
+    }
+    CompletableFuture<HttpResponse<T>> result = new CompletableFuture<>();
+    sent.whenComplete((response, failure) -> {
+      try {
+        if (result.isCancelled()) {
+          return; // exited when the caller cancelled
+        }
+        if (failure != null) {
+          recordFailure(entry, failure);
+        } else {
+          recordStatus(entry, response.statusCode());
+        }
+      } finally {
+        entry.close();
+      }
+      if (failure != null) {
+        result.completeExceptionally(failure);
+      } else {
+        result.complete(response);
+      }
+    });
+    result.whenComplete((response, failure) -> {
+      if (result.isCancelled()) {
+        entry.close();
+        sent.cancel(true);
+      }
+    });
+    return result;
+  }
+
+  private void recordStatus(Entry entry, int status) {
+    if (settings.isErrorStatus(status)) {
+      entry.recordError(new HttpStatusException(entry.resource(), status));
+    }
+  }
+
+  private static void recordFailure(Entry entry, Throwable failure) {
+    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+        ? failure.getCause()
+        : failure;
+    if (!(cause instanceof CancellationException) && !(cause instanceof InterruptedException)) {
+      entry.recordError(cause);
+    }
+  }
+
+  /**
+   * Returns the client this one sends through.
+   *
+   * @return the decorated client
+   */
+  public HttpClient client() {
+    return client;
+  }
+
+  /**
+   * Returns how many calls this client mapped to {@link HttpOutbound#OVERFLOW_RESOURCE} because
+   * it had created its maximum number of resources.
+   *
+   * @return the count
+   */
+  public long overflows() {
+    return resources.overflows();
+  }
+
+  @Override
+  public String toString() {
+    return "GuardedHttpClient[" + settings + "]";
+  }
+}

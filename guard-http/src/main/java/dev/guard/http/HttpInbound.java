@@ -1,0 +1,210 @@
+package dev.guard.http;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.Checks;
+import dev.guard.engine.GuardEngine;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+
+/**
+ * How the inbound adapters ({@link GuardServletFilter}, {@link GuardHttpServerFilter}) protect
+ * the requests of one web application: an immutable value, every setting method returns a new
+ * one, so a partial setting is a template.
+ *
+ * <pre>{@code
+ * HttpInbound inbound = HttpInbound.on(engine)
+ *     .entrance("shop")                 // the context every request runs in
+ *     .originHeader("X-Caller");         // the caller's identity, for limitApp and authority rules
+ * context.addFilter("guard", GuardServletFilter.of(inbound)).addMappingForUrlPatterns(null, false, "/*");
+ * }</pre>
+ *
+ * <p>Each request enters the resource {@code METHOD + " " + cleaned path} (for example {@code GET
+ * /orders/{id}}) as an {@link dev.guard.api.EntryType#IN} call, inside the context named by
+ * {@link #entrance} with the origin from {@link #originHeader} or {@link #origin}. A refused
+ * request gets the {@link #refusalResponse} and the handler does not run. The exact behaviour is
+ * in the project's {@code docs/HTTP.md}.
+ */
+public final class HttpInbound {
+
+  /** The resource every request maps to once an adapter has {@link #maxResources} resources. */
+  public static final String OVERFLOW_RESOURCE = "{inbound overflow}";
+
+  /** The default entrance (context) name. */
+  public static final String DEFAULT_ENTRANCE = "http";
+
+
+  private final GuardEngine engine;
+  private final String entrance;
+  private final Function<? super InboundRequest, String> origin;
+  private final Function<String, String> pathCleaner;
+  private final int maxResources;
+  private final Function<? super BlockedException, RefusalResponse> refusalResponse;
+  private final IntPredicate errorStatuses;
+
+  private HttpInbound(GuardEngine engine, String entrance,
+      Function<? super InboundRequest, String> origin, Function<String, String> pathCleaner,
+      int maxResources, Function<? super BlockedException, RefusalResponse> refusalResponse,
+      IntPredicate errorStatuses) {
+    this.engine = engine;
+    this.entrance = entrance;
+    this.origin = origin;
+    this.pathCleaner = pathCleaner;
+    this.maxResources = maxResources;
+    this.refusalResponse = refusalResponse;
+    this.errorStatuses = errorStatuses;
+  }
+
+  /**
+   * Returns the default settings on an engine: entrance {@value #DEFAULT_ENTRANCE}, no origin,
+   * {@link PathCleaner#ids()}, at most 500 resources, {@link RefusalResponse#of} and 5xx
+   * responses counted as errors.
+   *
+   * @param engine the engine that decides the requests
+   * @return the settings
+   */
+  public static HttpInbound on(GuardEngine engine) {
+    Objects.requireNonNull(engine, "engine");
+    return new HttpInbound(engine, DEFAULT_ENTRANCE, HttpInbound::unknownOrigin,
+        PathCleaner.ids(), 500, RefusalResponse::of, HttpInbound::isServerError);
+  }
+
+  private static String unknownOrigin(InboundRequest request) {
+    return "";
+  }
+
+  static boolean isServerError(int status) {
+    return status >= 500;
+  }
+
+  /**
+   * Returns settings whose requests run in the context (entrance) of this name: one name per web
+   * application, so that CHAIN flow rules and entrance statistics can tell applications apart.
+   *
+   * @param name the context name; not blank
+   * @return the new settings
+   * @throws IllegalArgumentException if {@code name} is blank
+   */
+  public HttpInbound entrance(String name) {
+    Checks.notBlank("entrance", name);
+    return new HttpInbound(engine, name, origin, pathCleaner, maxResources, refusalResponse,
+        errorStatuses);
+  }
+
+  /**
+   * Returns settings that take the caller's origin from a request header: its first value,
+   * trimmed; the empty origin (unknown caller) when the header is absent. Replaces {@link
+   * #origin}.
+   *
+   * @param name the header name, case-insensitive; not blank
+   * @return the new settings
+   * @throws IllegalArgumentException if {@code name} is blank
+   */
+  public HttpInbound originHeader(String name) {
+    Checks.notBlank("originHeader", name);
+    return origin(request -> request.header(name).map(String::trim).orElse(""));
+  }
+
+  /**
+   * Returns settings that derive the caller's origin from the request with a function (the empty
+   * string for an unknown caller). Replaces {@link #originHeader}. An exception it throws fails
+   * the request before guard decides it.
+   *
+   * @param parser computes the origin of a request
+   * @return the new settings
+   */
+  public HttpInbound origin(Function<? super InboundRequest, String> parser) {
+    Objects.requireNonNull(parser, "origin");
+    return new HttpInbound(engine, entrance, parser, pathCleaner, maxResources, refusalResponse,
+        errorStatuses);
+  }
+
+  /**
+   * Returns settings that clean request paths with this function: it receives the raw path
+   * (without the query) and returns the path part of the resource name. The default is {@link
+   * PathCleaner#ids()}.
+   *
+   * @param cleaner maps a raw path to a path template
+   * @return the new settings
+   */
+  public HttpInbound pathCleaner(Function<String, String> cleaner) {
+    Objects.requireNonNull(cleaner, "pathCleaner");
+    return new HttpInbound(engine, entrance, origin, cleaner, maxResources, refusalResponse,
+        errorStatuses);
+  }
+
+  /**
+   * Returns settings under which an adapter creates at most {@code max} resources (default 500):
+   * further names map to {@value #OVERFLOW_RESOURCE}, and each such request is counted (see
+   * {@link GuardServletFilter#overflows()}).
+   *
+   * @param max the bound; {@code > 0}
+   * @return the new settings
+   * @throws IllegalArgumentException if {@code max} is not positive
+   */
+  public HttpInbound maxResources(int max) {
+    Checks.positive("maxResources", max);
+    return new HttpInbound(engine, entrance, origin, pathCleaner, max, refusalResponse,
+        errorStatuses);
+  }
+
+  /**
+   * Returns settings that answer refused requests with the response this function builds (the
+   * default is {@link RefusalResponse#of}).
+   *
+   * @param handler builds the response for a refusal
+   * @return the new settings
+   */
+  public HttpInbound refusalResponse(Function<? super BlockedException, RefusalResponse> handler) {
+    Objects.requireNonNull(handler, "refusalResponse");
+    return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, handler,
+        errorStatuses);
+  }
+
+  /**
+   * Returns settings under which a response status for which {@code isError} is true counts as a
+   * failed call for statistics and circuit breakers (the default counts 5xx; 4xx are the
+   * client's errors and do not count). An {@link HttpStatusException} is recorded for it.
+   *
+   * @param isError tells whether a status code is an error
+   * @return the new settings
+   */
+  public HttpInbound errorStatuses(IntPredicate isError) {
+    Objects.requireNonNull(isError, "errorStatuses");
+    return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, refusalResponse,
+        isError);
+  }
+
+  GuardEngine engine() {
+    return engine;
+  }
+
+  String entranceName() {
+    return entrance;
+  }
+
+  Function<? super InboundRequest, String> originParser() {
+    return origin;
+  }
+
+  Function<String, String> cleaner() {
+    return pathCleaner;
+  }
+
+  int resourceBound() {
+    return maxResources;
+  }
+
+  Function<? super BlockedException, RefusalResponse> refusalHandler() {
+    return refusalResponse;
+  }
+
+  IntPredicate errorStatus() {
+    return errorStatuses;
+  }
+
+  @Override
+  public String toString() {
+    return "HttpInbound[entrance=" + entrance + ", maxResources=" + maxResources + "]";
+  }
+}

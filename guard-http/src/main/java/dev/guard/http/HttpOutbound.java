@@ -1,0 +1,136 @@
+package dev.guard.http;
+
+import dev.guard.api.Checks;
+import dev.guard.api.EntryType;
+import dev.guard.engine.GuardEngine;
+import dev.guard.http.internal.ResourceTable;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.IntPredicate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * How a {@link GuardedHttpClient} protects the calls it sends: an immutable value, every setting
+ * method returns a new one.
+ *
+ * <pre>{@code
+ * GuardedHttpClient payments = HttpOutbound.on(engine).decorate(HttpClient.newHttpClient());
+ * engine.resource("https://payments.example.com").declare(List.of(FlowRule.qps("https://payments.example.com", 50)));
+ *
+ * HttpResponse<String> response = payments.send(request, BodyHandlers.ofString()); // BlockedException when refused
+ * }</pre>
+ *
+ * <p>Every call is an {@link EntryType#OUT} entry of a resource named after the request's host,
+ * {@code scheme://host[:port]} as in the request URI (default), or after its host and path
+ * template, {@code METHOD scheme://host[:port]/cleaned/path} ({@link #perPath}). The exact
+ * behaviour is in the project's {@code docs/HTTP.md}.
+ */
+public final class HttpOutbound {
+
+  /** The resource every call maps to once a client has {@link #maxResources} resources. */
+  public static final String OVERFLOW_RESOURCE = "{outbound overflow}";
+
+  private final GuardEngine engine;
+  private final @Nullable Function<String, String> pathCleaner;
+  private final int maxResources;
+  private final IntPredicate errorStatuses;
+
+  private HttpOutbound(GuardEngine engine, @Nullable Function<String, String> pathCleaner,
+      int maxResources, IntPredicate errorStatuses) {
+    this.engine = engine;
+    this.pathCleaner = pathCleaner;
+    this.maxResources = maxResources;
+    this.errorStatuses = errorStatuses;
+  }
+
+  /**
+   * Returns the default settings on an engine: one resource per host, at most 500 resources, 5xx
+   * responses counted as errors.
+   *
+   * @param engine the engine that decides the calls
+   * @return the settings
+   */
+  public static HttpOutbound on(GuardEngine engine) {
+    Objects.requireNonNull(engine, "engine");
+    return new HttpOutbound(engine, null, 500, HttpInbound::isServerError);
+  }
+
+  /**
+   * Returns settings that name a call's resource after its method, host and cleaned path, {@code
+   * GET https://api.example.com/orders/{id}}, instead of its host alone.
+   *
+   * @param cleaner maps the request's raw path to a path template, for example {@link
+   *     PathCleaner#ids()}
+   * @return the new settings
+   */
+  public HttpOutbound perPath(Function<String, String> cleaner) {
+    Objects.requireNonNull(cleaner, "perPath");
+    return new HttpOutbound(engine, cleaner, maxResources, errorStatuses);
+  }
+
+  /**
+   * Returns settings under which a client creates at most {@code max} resources (default 500):
+   * further names map to {@value #OVERFLOW_RESOURCE}, and each such call is counted (see {@link
+   * GuardedHttpClient#overflows()}).
+   *
+   * @param max the bound; {@code > 0}
+   * @return the new settings
+   * @throws IllegalArgumentException if {@code max} is not positive
+   */
+  public HttpOutbound maxResources(int max) {
+    Checks.positive("maxResources", max);
+    return new HttpOutbound(engine, pathCleaner, max, errorStatuses);
+  }
+
+  /**
+   * Returns settings under which a response status for which {@code isError} is true counts as a
+   * failed call for statistics and circuit breakers (default: 5xx). An {@link
+   * HttpStatusException} is recorded for it; the response is still returned to the caller.
+   *
+   * @param isError tells whether a status code is an error
+   * @return the new settings
+   */
+  public HttpOutbound errorStatuses(IntPredicate isError) {
+    Objects.requireNonNull(isError, "errorStatuses");
+    return new HttpOutbound(engine, pathCleaner, maxResources, isError);
+  }
+
+  /**
+   * Decorates a client: the returned client sends through {@code client} under these settings.
+   * Each decorated client has its own bounded resource table.
+   *
+   * @param client the client that sends the requests
+   * @return the guarded client
+   */
+  public GuardedHttpClient decorate(HttpClient client) {
+    Objects.requireNonNull(client, "client");
+    return new GuardedHttpClient(client, this,
+        new ResourceTable(engine, EntryType.OUT, maxResources, OVERFLOW_RESOURCE));
+  }
+
+  String resourceName(HttpRequest request) {
+    URI uri = request.uri();
+    int port = uri.getPort();
+    String host = uri.getScheme() + "://" + uri.getHost() + (port < 0 ? "" : ":" + port);
+    Function<String, String> cleaner = pathCleaner;
+    if (cleaner == null) {
+      return host;
+    }
+    String path = uri.getRawPath();
+    String cleaned = cleaner.apply(path == null || path.isEmpty() ? "/" : path);
+    return request.method() + " " + host + Objects.requireNonNull(cleaned, "cleaned path");
+  }
+
+  boolean isErrorStatus(int status) {
+    return errorStatuses.test(status);
+  }
+
+  @Override
+  public String toString() {
+    return "HttpOutbound[" + (pathCleaner == null ? "per host" : "per path") + ", maxResources="
+        + maxResources + "]";
+  }
+}

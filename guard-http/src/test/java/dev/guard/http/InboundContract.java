@@ -1,0 +1,354 @@
+package dev.guard.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import dev.guard.api.BreakerState;
+import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.SystemRule;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.ResourceStats;
+import dev.guard.testkit.ManualClock;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpResponse.BodyHandlers;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * What both inbound adapters guarantee, checked over the network against a real server (started on
+ * a free loopback port for each test) with the JDK's HTTP client. The engine runs on a manual
+ * clock that never moves unless a test moves it, so every QPS window holds all of a test's calls.
+ */
+abstract class InboundContract {
+
+  static final String ORDERS = "GET /orders/{id}";
+
+  final ManualClock clock = new ManualClock();
+  final GuardEngine engine = GuardEngine.builder().clock(clock).build();
+  final TestApp app = new TestApp(engine);
+  final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+      .connectTimeout(Duration.ofSeconds(TestApp.WAIT_SECONDS)).build();
+  TestServer server;
+
+  /** Starts the test application behind this adapter with these settings. */
+  abstract TestServer start(TestApp app, HttpInbound inbound) throws Exception;
+
+  /** Whether the server answers 500 to a handler exception (else it drops the connection). */
+  abstract boolean answersHandlerExceptionWith500();
+
+  @BeforeEach
+  void startDefault() throws Exception {
+    server = start(app, HttpInbound.on(engine).entrance("shop").originHeader("X-Caller"));
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    server.close();
+  }
+
+  void restart(HttpInbound inbound) throws Exception {
+    server.close();
+    server = start(app, inbound);
+  }
+
+  HttpResponse<String> get(String path, String... headers) throws Exception {
+    HttpRequest.Builder request = HttpRequest.newBuilder(server.base().resolve(path))
+        .timeout(Duration.ofSeconds(TestApp.WAIT_SECONDS));
+    if (headers.length > 0) {
+      request.headers(headers);
+    }
+    HttpResponse<String> response = client.send(request.build(), BodyHandlers.ofString());
+    app.awaitFinished(1);
+    return response;
+  }
+
+  ResourceStats stats(String resource) {
+    return engine.stats(resource);
+  }
+
+  @Test
+  void qpsLimit_refusesOverTheLimitWith429AndJson_beforeTheHandler() throws Exception {
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 2)));
+
+    assertThat(get("/orders/1").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/2").statusCode()).isEqualTo(200);
+    HttpResponse<String> refused = get("/orders/3");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+        type -> assertThat(type).startsWith("application/json"));
+    assertThat(refused.body()).isEqualTo("{\"status\":429,\"error\":\"Too Many Requests\","
+        + "\"protection\":\"flow\",\"resource\":\"GET /orders/{id}\"}");
+    assertThat(refused.headers().firstValue("Retry-After")).isEmpty();
+    assertThat(app.handled).hasValue(2);
+    assertThat(stats(ORDERS).totalPass()).isEqualTo(2);
+    assertThat(stats(ORDERS).totalBlock()).isEqualTo(1);
+  }
+
+  @Test
+  void requests_enterAsInboundCallsInTheEntranceContext() throws Exception {
+    get("/orders/1");
+
+    assertThat(engine.inboundStats().totalPass()).isEqualTo(1);
+    assertThat(engine.entranceStats("shop")).isPresent();
+  }
+
+  @Test
+  void paths_areCleanedIntoOneResourcePerTemplate() throws Exception {
+    get("/orders/1");
+    get("/orders/42/");
+    get("/orders/3f2c1a9e-8b7d-4c6e-9f01-23456789abcd");
+    get("/orders/;jsessionid=abc");
+    get("/orders/history");
+
+    assertThat(stats(ORDERS).totalPass()).isEqualTo(3);
+    assertThat(engine.resources()).contains(ORDERS, "GET /orders", "GET /orders/history");
+  }
+
+  @Test
+  void resources_areBounded_furtherPathsShareTheOverflowResource() throws Exception {
+    restart(HttpInbound.on(engine).maxResources(2));
+
+    for (String path : List.of("/a", "/b", "/c", "/d", "/a")) {
+      assertThat(get(path).statusCode()).isEqualTo(200);
+    }
+
+    assertThat(engine.resources()).contains("GET /a", "GET /b", HttpInbound.OVERFLOW_RESOURCE)
+        .doesNotContain("GET /c", "GET /d");
+    assertThat(stats(HttpInbound.OVERFLOW_RESOURCE).totalPass()).isEqualTo(2);
+    assertThat(server.overflows()).isEqualTo(2);
+  }
+
+  @Test
+  void originHeader_namesTheCaller_forOriginSpecificRules() throws Exception {
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 1).withLimitApp("mobile")));
+
+    assertThat(get("/orders/1", "X-Caller", "mobile").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/2", "X-Caller", " mobile ").statusCode()).isEqualTo(429);
+    assertThat(get("/orders/3", "X-Caller", "web").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/4").statusCode()).isEqualTo(200);
+
+    assertThat(stats(ORDERS).origin("mobile")).hasValueSatisfying(
+        mobile -> assertThat(mobile.totalBlock()).isEqualTo(1));
+  }
+
+  @Test
+  void originAuthority_refusesTheCallerTheHeaderNames() throws Exception {
+    engine.loadRules(ORDERS, List.of(AuthorityRule.deny(ORDERS, "scraper")));
+
+    HttpResponse<String> refused = get("/orders/1", "X-Caller", "scraper");
+    assertThat(get("/orders/2", "X-Caller", "shop-app").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/3").statusCode()).isEqualTo(200);
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"protection\":\"authority\"");
+    assertThat(app.handled).hasValue(2);
+  }
+
+  @Test
+  void systemRules_seeEveryRequest_asAnInboundCall() throws Exception {
+    engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(2)));
+
+    assertThat(get("/orders/1").statusCode()).isEqualTo(200);
+    assertThat(get("/status/200").statusCode()).isEqualTo(200);
+    HttpResponse<String> refused = get("/orders/2");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"protection\":\"system\"");
+  }
+
+  @Test
+  void originFunction_derivesTheCallerFromTheRequest() throws Exception {
+    restart(HttpInbound.on(engine).origin(request -> request.method() + "@" + request.remoteAddress()));
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0).withLimitApp("GET@127.0.0.1")));
+
+    assertThat(get("/orders/1").statusCode()).isEqualTo(429);
+  }
+
+  @Test
+  void serverErrors_countAsErrors_clientErrorsDoNot() throws Exception {
+    assertThat(get("/status/500").statusCode()).isEqualTo(500);
+    assertThat(get("/status/503").statusCode()).isEqualTo(503);
+    assertThat(get("/status/404").statusCode()).isEqualTo(404);
+
+    assertThat(stats("GET /status/{id}").totalException()).isEqualTo(2);
+    assertThat(stats("GET /status/{id}").successQps()).isEqualTo(3);
+  }
+
+  @Test
+  void openBreaker_answers503WithRetryAfter_andRecoversAfterTheProbe() throws Exception {
+    String status = "GET /status/{id}";
+    engine.loadRules(status, List.of(DegradeRule.errorCount(status, 1).withMinCalls(2)
+        .withOpenFor(Duration.ofSeconds(5))));
+    get("/status/500");
+    get("/status/502");
+
+    HttpResponse<String> open = get("/status/200");
+    assertThat(open.statusCode()).isEqualTo(503);
+    assertThat(open.body()).contains("\"protection\":\"circuit_breaker\"");
+    assertThat(open.headers().firstValue("Retry-After")).hasValue("5");
+    assertThat(app.handled).hasValue(2);
+
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(get("/status/200").statusCode()).isEqualTo(200); // the probe
+    assertThat(engine.breakers(status).get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(get("/status/200").statusCode()).isEqualTo(200);
+    assertThat(stats(status).concurrency()).isZero();
+  }
+
+  @Test
+  void errorStatuses_areConfigurable() throws Exception {
+    restart(HttpInbound.on(engine).errorStatuses(status -> status >= 400));
+
+    get("/status/404");
+    get("/status/200");
+
+    assertThat(stats("GET /status/{id}").totalException()).isEqualTo(1);
+  }
+
+  @Test
+  void handlerException_isRecorded_andTheEntryExitsOnce() throws Exception {
+    // a POST, which the client does not retry when the JDK server drops the connection
+    HttpRequest request = HttpRequest.newBuilder(server.base().resolve("/throw"))
+        .POST(HttpRequest.BodyPublishers.noBody()).build();
+    Throwable failure = catchThrowable(() -> {
+      HttpResponse<String> response = client.send(request, BodyHandlers.ofString());
+      assertThat(response.statusCode()).isEqualTo(500);
+    });
+    app.awaitFinished(1);
+
+    if (answersHandlerExceptionWith500()) {
+      assertThat(failure).isNull();
+    } else {
+      assertThat(failure).isInstanceOf(IOException.class);
+    }
+    ResourceStats stats = stats("POST /throw");
+    assertThat(stats.totalException()).isEqualTo(1);
+    assertThat(stats.successQps()).isEqualTo(1);
+    assertThat(stats.concurrency()).isZero();
+  }
+
+  @Test
+  void asyncResponse_exitsWhenTheResponseCompletes_notWhenTheDispatchReturns() throws Exception {
+    CompletableFuture<HttpResponse<String>> response = client.sendAsync(
+        HttpRequest.newBuilder(server.base().resolve("/async")).build(), BodyHandlers.ofString());
+    TestApp.await(app.dispatchReturned);
+
+    assertThat(stats("GET /async").concurrency()).isEqualTo(1);
+    assertThat(stats("GET /async").successQps()).isZero();
+
+    app.release.countDown();
+    assertThat(response.get(TestApp.WAIT_SECONDS, TimeUnit.SECONDS).body()).isEqualTo("async done");
+    app.awaitFinished(1);
+    assertThat(stats("GET /async").concurrency()).isZero();
+    assertThat(stats("GET /async").successQps()).isEqualTo(1);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  @Test
+  void clientDisconnectMidResponse_exitsOnce_andRecordsTheWriteFailure() throws Exception {
+    disconnectMidResponse("/stream");
+    app.awaitFinished(1);
+
+    ResourceStats stats = stats("GET /stream");
+    assertThat(stats.concurrency()).isZero();
+    assertThat(stats.successQps()).isEqualTo(1);
+    assertThat(stats.totalException()).isEqualTo(1);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  @Test
+  void clientDisconnectMidAsyncResponse_exitsOnce() throws Exception {
+    disconnectMidResponse("/async-stream");
+    app.awaitFinished(1);
+
+    ResourceStats stats = stats("GET /async-stream");
+    assertThat(stats.concurrency()).isZero();
+    assertThat(stats.successQps()).isEqualTo(1);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  /** Reads the start of a streamed response, then resets the connection. */
+  private void disconnectMidResponse(String path) throws IOException {
+    URI base = server.base();
+    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
+      OutputStream out = socket.getOutputStream();
+      out.write(("GET " + path + " HTTP/1.1\r\nHost: " + base.getHost() + "\r\n\r\n")
+          .getBytes(StandardCharsets.US_ASCII));
+      out.flush();
+      InputStream in = socket.getInputStream();
+      assertThat(in.read(new byte[1024])).isPositive();
+      TestApp.await(app.streaming);
+      assertThat(stats("GET " + path).concurrency()).isEqualTo(1);
+      socket.setSoLinger(true, 0); // close with a reset: the client is gone at once
+    }
+  }
+
+  @Test
+  void refusalInsideTheHandler_isAnsweredWithTheRefusalResponse() throws Exception {
+    engine.loadRules("inner", List.of(FlowRule.qps("inner", 1)));
+
+    assertThat(get("/nested").body()).isEqualTo("nested inner");
+    HttpResponse<String> refused = get("/nested");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"resource\":\"inner\"");
+    assertThat(stats("GET /nested").totalException()).isZero();
+    assertThat(stats("GET /nested").concurrency()).isZero();
+  }
+
+  @Test
+  void refusalResponse_isCustomizable_withRetryAfterInWholeSecondsRoundedUp() throws Exception {
+    restart(HttpInbound.on(engine).refusalResponse(
+        refused -> new RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0)));
+
+    HttpResponse<String> refused = get("/orders/1");
+
+    assertThat(refused.statusCode()).isEqualTo(418);
+    assertThat(refused.body()).isEqualTo("later");
+    assertThat(refused.headers().firstValue("Retry-After")).hasValue("2");
+  }
+
+  @Test
+  void responsesWithoutABody_exitOnce() throws Exception {
+    assertThat(get("/empty").statusCode()).isEqualTo(204);
+    HttpResponse<Void> head = client.send(HttpRequest.newBuilder(server.base().resolve("/orders/1"))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(), BodyHandlers.discarding());
+    app.awaitFinished(1);
+
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(stats("GET /empty").successQps()).isEqualTo(1);
+    assertThat(stats("HEAD " + ORDERS.substring(4)).successQps()).isEqualTo(1);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+  }
+
+  @Test
+  void manyRequests_leaveEveryGaugeAtZero() throws Exception {
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 5)));
+    for (int i = 0; i < 8; i++) {
+      get("/orders/" + i);
+    }
+    get("/status/500");
+
+    assertThat(stats(ORDERS).concurrency()).isZero();
+    assertThat(stats(ORDERS).successQps()).isEqualTo(5);
+    assertThat(engine.inboundStats().concurrency()).isZero();
+    assertThat(engine.inboundStats().successQps()).isEqualTo(6);
+  }
+}

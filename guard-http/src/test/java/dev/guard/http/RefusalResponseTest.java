@@ -1,0 +1,91 @@
+package dev.guard.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.engine.GuardEngine;
+import dev.guard.testkit.ManualClock;
+import java.util.List;
+import dev.guard.api.FlowBlockedException;
+import dev.guard.api.ParamFlowBlockedException;
+import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.FlowRule;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class RefusalResponseTest {
+
+  @Test
+  void of_flowRefusal_is429WithJson() {
+    RefusalResponse response =
+        RefusalResponse.of(new FlowBlockedException("GET /a", FlowRule.qps("GET /a", 1)));
+
+    assertThat(response.status()).isEqualTo(429);
+    assertThat(response.contentType()).isEqualTo("application/json");
+    assertThat(response.body()).isEqualTo("{\"status\":429,\"error\":\"Too Many Requests\","
+        + "\"protection\":\"flow\",\"resource\":\"GET /a\"}");
+    assertThat(response.retryAfter()).isNull();
+  }
+
+  @Test
+  void of_breakerRefusal_is503_withTheTimeUntilTheProbe() {
+    GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
+    engine.loadRules("GET /a", List.of(
+        DegradeRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500))));
+    engine.breakers("GET /a").get(0).forceOpen();
+    assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
+    DegradeBlockedException refused = catchThrowableOfType(DegradeBlockedException.class,
+        () -> engine.enter("GET /a").close());
+
+    RefusalResponse response = RefusalResponse.of(refused);
+
+    assertThat(response.status()).isEqualTo(503);
+    assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
+        "\"protection\":\"circuit_breaker\"");
+    assertThat(response.retryAfter()).isEqualTo(refused.retryAfter().orElseThrow());
+  }
+
+  @Test
+  void of_hotParameterRefusal_is429WithItsRetryTime() {
+    RefusalResponse response = RefusalResponse.of(new ParamFlowBlockedException(
+        "GET /a", ParamFlowRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
+
+    assertThat(response.status()).isEqualTo(429);
+    assertThat(response.body()).contains("\"protection\":\"hot_parameter\"")
+        .doesNotContain("user-7");
+    assertThat(response.retryAfterHeader()).isEqualTo("2");
+  }
+
+  @Test
+  void of_escapesTheResourceForJson() {
+    String resource = "GET /a\"b\\c\u0001";
+    RefusalResponse response =
+        RefusalResponse.of(new FlowBlockedException(resource, FlowRule.qps(resource, 1)));
+
+    assertThat(response.body()).contains("\"resource\":\"GET /a\\\"b\\\\c\\u0001\"");
+  }
+
+  @Test
+  void retryAfterHeader_roundsUpToWholeSeconds() {
+    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ofMillis(1)).retryAfterHeader())
+        .isEqualTo("1");
+    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ofSeconds(3)).retryAfterHeader())
+        .isEqualTo("3");
+    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ZERO).retryAfterHeader())
+        .isEqualTo("0");
+    assertThat(new RefusalResponse(429, "text/plain", "", null).retryAfterHeader()).isNull();
+  }
+
+  @Test
+  void constructor_rejectsBadValues_namingTheField() {
+    assertThatThrownBy(() -> new RefusalResponse(99, "text/plain", "", null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("status");
+    assertThatThrownBy(() -> new RefusalResponse(429, " ", "", null))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contentType");
+    assertThatThrownBy(() -> new RefusalResponse(429, "text/plain", "", Duration.ofSeconds(-1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retryAfter");
+  }
+}

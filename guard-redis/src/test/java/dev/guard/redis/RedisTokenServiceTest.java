@@ -1,0 +1,223 @@
+package dev.guard.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.Entry;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.TokenResult;
+import dev.guard.testkit.ManualClock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Redis token service against a real {@code redis-server} started for each test. The shared
+ * windows are 10 s long so that a slow machine does not move a pass out of the window mid-test;
+ * the engines run on a manual clock, so their local fallback is exact.
+ */
+class RedisTokenServiceTest {
+
+  private RedisServer redis;
+  private final List<AutoCloseable> open = new ArrayList<>();
+  private final ManualClock clock = new ManualClock();
+
+  @BeforeEach
+  void startRedis() throws Exception {
+    redis = RedisServer.start();
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (AutoCloseable c : open) {
+      c.close();
+    }
+    redis.close();
+  }
+
+  private RedisTokenService service(String instance) {
+    RedisTokenService service = RedisTokenService.builder(redis.uri(), "shop")
+        .instanceId(instance)
+        .requestTimeout(Duration.ofMillis(200)) // generous: the machine is shared
+        .backOff(2, Duration.ofMillis(200))
+        .build();
+    open.add(service);
+    return service;
+  }
+
+  private GuardEngine engine(RedisTokenService service) {
+    return GuardEngine.builder().clock(clock).tokenService(service).build();
+  }
+
+  /** count per second over a 10 s window: 10 × count permits per window. */
+  private static FlowRule rule(double count, ClusterMode mode) {
+    return FlowRule.qps("orders", count).withCluster(mode.withWindow(10, Duration.ofSeconds(10)));
+  }
+
+  private static String calls(GuardEngine engine, int n) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < n; i++) {
+      try (Entry ignored = engine.enter("orders")) {
+        out.append('P');
+      } catch (BlockedException refused) {
+        out.append('B');
+      }
+    }
+    return out.toString();
+  }
+
+  /** Asks until the service answers (it connects in the background), for at most 10 s. */
+  private static TokenResult firstAnswer(RedisTokenService service, FlowRule rule)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      TokenResult result = service.requestToken(rule, 1, false);
+      if (result.status() != TokenResult.Status.FAILED || System.nanoTime() > deadline) {
+        return result;
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  @Test
+  void twoEngines_shareOneGlobalLimit() throws Exception {
+    FlowRule rule = rule(1, ClusterMode.global("orders")); // 10 per window in the cluster
+    RedisTokenService a = service("a");
+    RedisTokenService b = service("b");
+    assertThat(firstAnswer(a, rule)).isEqualTo(TokenResult.ok(9));
+    assertThat(firstAnswer(b, rule)).isEqualTo(TokenResult.ok(8));
+    GuardEngine onA = engine(a);
+    GuardEngine onB = engine(b);
+    onA.loadRules("orders", List.of(rule));
+    onB.loadRules("orders", List.of(rule));
+
+    assertThat(calls(onA, 4)).isEqualTo("PPPP");
+    assertThat(calls(onB, 5)).isEqualTo("PPPPB");
+    assertThat(calls(onA, 1)).isEqualTo("B");
+  }
+
+  @Test
+  void fourInstancesRacing_admitExactlyTheWindowsCapacity() throws Exception {
+    FlowRule rule = rule(20, ClusterMode.global("orders")); // 200 per 10 s window
+    List<RedisTokenService> services = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      RedisTokenService service = RedisTokenService.builder(redis.uri(), "shop")
+          .requestTimeout(Duration.ofSeconds(2)) // this test counts decisions, not timeouts
+          .build();
+      open.add(service);
+      assertThat(firstAnswer(service, rule).status()).isEqualTo(TokenResult.Status.OK);
+      services.add(service);
+    }
+    AtomicInteger ok = new AtomicInteger(4); // the four first answers
+    AtomicInteger other = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (RedisTokenService service : services) {
+      Thread thread = new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        for (int call = 0; call < 100; call++) {
+          TokenResult.Status status = service.requestToken(rule, 1, false).status();
+          if (status == TokenResult.Status.OK) {
+            ok.incrementAndGet();
+          } else if (status != TokenResult.Status.BLOCKED) {
+            other.incrementAndGet();
+          }
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    start.countDown();
+    for (Thread thread : threads) {
+      thread.join(TimeUnit.SECONDS.toMillis(60));
+    }
+    assertThat(other.get()).as("failed requests").isZero();
+    assertThat(ok.get()).isEqualTo(200);
+  }
+
+  @Test
+  void perInstance_countsTheInstancesThatAsk() throws Exception {
+    FlowRule rule = rule(1, ClusterMode.perInstance("orders"));
+    RedisTokenService a = service("a");
+    RedisTokenService b = service("b");
+    assertThat(firstAnswer(a, rule)).isEqualTo(TokenResult.ok(9)); // a alone: 10
+    assertThat(firstAnswer(b, rule)).isEqualTo(TokenResult.ok(18)); // a and b: 20
+    int passed = 2;
+    while (a.requestToken(rule, 1, false).status() == TokenResult.Status.OK) {
+      passed++;
+    }
+    assertThat(passed).isEqualTo(20);
+  }
+
+  @Test
+  void prioritized_fullWindow_isBlockedWhenNothingSlidesOut() throws Exception {
+    FlowRule rule = rule(1, ClusterMode.global("orders"));
+    RedisTokenService a = service("a");
+    assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
+    while (a.requestToken(rule, 1, false).status() == TokenResult.Status.OK) {
+      // fill the window
+    }
+    assertThat(a.requestToken(rule, 1, true)).isEqualTo(TokenResult.BLOCKED);
+  }
+
+  @Test
+  void redisKilled_fallsBackToLocal_andResumesAfterRestart() throws Exception {
+    FlowRule rule = rule(1, ClusterMode.global("orders")); // local fallback: 1 per second
+    List<Boolean> told = new ArrayList<>();
+    RedisTokenService a = RedisTokenService.builder(redis.uri(), "shop")
+        .requestTimeout(Duration.ofMillis(200))
+        .backOff(2, Duration.ofMillis(200))
+        .onAvailability(told::add)
+        .build();
+    open.add(a);
+    assertThat(firstAnswer(a, rule)).isEqualTo(TokenResult.ok(9));
+    told.clear(); // the first connection may have been slow enough to be told about
+    GuardEngine engine = engine(a);
+    engine.loadRules("orders", List.of(rule));
+    assertThat(calls(engine, 10)).isEqualTo("PPPPPPPPPB");
+    clock.advance(Duration.ofSeconds(1)); // the local window forgets the cluster's passes
+
+    redis.kill();
+    // the cluster window is full, yet the local rule (1 per second, nothing passed locally) decides
+    assertThat(calls(engine, 3)).isEqualTo("PBB");
+    assertThat(a.available()).isFalse();
+    assertThat(told).containsExactly(false);
+
+    redis.restart(); // every key lost: the cluster window starts empty
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    String resumed = "";
+    while (!resumed.equals("P") && System.nanoTime() < deadline) {
+      resumed = calls(engine, 1); // the local window is full on the manual clock: P means Redis
+      if (!resumed.equals("P")) {
+        TimeUnit.MILLISECONDS.sleep(50);
+      }
+    }
+    assertThat(resumed).as("cluster decisions resume after the restart").isEqualTo("P");
+    assertThat(a.available()).isTrue();
+    assertThat(told).containsExactly(false, true);
+    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.ok(8));
+  }
+
+  @Test
+  void noServer_failsQuicklyWithoutThrowing() throws Exception {
+    redis.kill();
+    RedisTokenService a = service("a");
+    FlowRule rule = rule(1, ClusterMode.global("orders").withFallbackToLocal(false));
+    GuardEngine engine = engine(a);
+    engine.loadRules("orders", List.of(rule));
+    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.FAILED);
+    assertThat(calls(engine, 30)).isEqualTo("P".repeat(30)); // failures pass by the rule's choice
+  }
+}

@@ -1,0 +1,42 @@
+package dev.guard.dsl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.Guard;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.ClusterThreshold;
+import dev.guard.api.rule.FlowRule;
+import org.junit.jupiter.api.Test;
+
+class ClusterGuardTest {
+
+  @Test
+  void clusterSteps_shapeTheLastQpsRule() {
+    assertThat(Guard.of("orders").qps(10).clusterWide().rules())
+        .containsExactly(FlowRule.qps("orders", 10).withCluster(ClusterMode.global("orders")));
+    assertThat(Guard.of("orders").qps(10).perInstance().rules().get(0))
+        .extracting(rule -> ((FlowRule) rule).cluster().threshold())
+        .isEqualTo(ClusterThreshold.PER_INSTANCE);
+    ClusterMode mode = ClusterMode.global("all-orders").withFallbackToLocal(false);
+    assertThat(Guard.of("orders").qps(10).cluster(mode).rules())
+        .containsExactly(FlowRule.qps("orders", 10).withCluster(mode));
+  }
+
+  @Test
+  void clusterSteps_needAQpsRule() {
+    assertThatThrownBy(() -> Guard.of("orders").concurrency(3).clusterWide())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("clusterWide");
+  }
+
+  @Test
+  void clusterMode_validatesItsFields() {
+    assertThatThrownBy(() -> ClusterMode.global(" "))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flowId");
+    assertThatThrownBy(() -> ClusterMode.global("x").withWindow(3, java.time.Duration.ofMillis(1000)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 1).withCluster(ClusterMode.global("x")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cluster");
+  }
+}
