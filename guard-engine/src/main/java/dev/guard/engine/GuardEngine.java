@@ -761,6 +761,10 @@ public final class GuardEngine {
       positive("maxLinesPerSecond", maxLinesPerSecond);
       blockLogger = once("blockLog", blockLogger, logger);
       blockLogLines = maxLinesPerSecond;
+      return this;
+    }
+
+    /**
      * Sets the token service that decides cluster-mode flow rules (default: none, so cluster rules
      * fall back as their {@link dev.guard.api.rule.ClusterMode#fallbackToLocal()} says).
      *
