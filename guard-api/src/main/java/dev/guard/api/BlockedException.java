@@ -1,7 +1,10 @@
 package dev.guard.api;
 
 import dev.guard.api.rule.Rule;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,8 +21,14 @@ import org.jspecify.annotations.Nullable;
  *   guarded.get();
  * } catch (BlockedException e) {
  *   log.info("refused {} by {}", e.resource(), e.rule());
+ *   e.retryAfter().ifPresent(wait -> response.setHeader("Retry-After", seconds(wait)));
  * }
  * }</pre>
+ *
+ * <p>{@link #retryAfter()} tells how long until a retry could pass, where the refusing rule can
+ * tell. Because one instance serves every refusal by a rule, the wait is computed from the rule's
+ * state when {@code retryAfter()} is called, not stored at the refusal: read it while handling the
+ * refusal. Refusing therefore costs nothing extra; only asking allocates (the {@code Optional}).
  */
 public abstract sealed class BlockedException extends RuntimeException
     permits FlowBlockedException,
@@ -33,6 +42,8 @@ public abstract sealed class BlockedException extends RuntimeException
   /** The name of the refused resource (part of the serialized form). */
   private final String resource;
   private final transient Rule rule;
+  /** Reads the wait in nanoseconds (negative when unknown); null when the kind never knows it. */
+  private final transient @Nullable LongSupplier retryAfterNanos;
 
   BlockedException(String protection, String resource, Rule rule) {
     this(protection, resource, rule, null);
@@ -40,6 +51,12 @@ public abstract sealed class BlockedException extends RuntimeException
 
   /** With a detail appended to the message in parentheses, such as the origin that was refused. */
   BlockedException(String protection, String resource, Rule rule, @Nullable String detail) {
+    this(protection, resource, rule, detail, null);
+  }
+
+  /** With a reading of the wait until a retry could pass (see {@link #retryAfter()}). */
+  BlockedException(String protection, String resource, Rule rule, @Nullable String detail,
+      @Nullable LongSupplier retryAfterNanos) {
     super(
         protection
             + " refused a call to '"
@@ -52,6 +69,7 @@ public abstract sealed class BlockedException extends RuntimeException
         false);
     this.resource = resource;
     this.rule = rule;
+    this.retryAfterNanos = retryAfterNanos;
   }
 
   /** For a subclass that builds its message only when it is read (it overrides getMessage). */
@@ -59,6 +77,7 @@ public abstract sealed class BlockedException extends RuntimeException
     super(null, null, false, false);
     this.resource = Objects.requireNonNull(resource, "resource");
     this.rule = Objects.requireNonNull(rule, "rule");
+    this.retryAfterNanos = null;
   }
 
   /**
@@ -77,5 +96,46 @@ public abstract sealed class BlockedException extends RuntimeException
    */
   public Rule rule() {
     return rule;
+  }
+
+  /**
+   * Returns how long from now until a retry of the refused call could pass, where the refusing rule
+   * can tell: for a QPS flow rule that refuses at once, the time until the statistics window's
+   * next bucket starts; for a paced flow rule, the time until a call would fit in its queue; for a
+   * circuit breaker, the time until its next probe; for a hot-parameter rule, the time until the
+   * value has a token again; for system protection's QPS and RT thresholds, the time until the
+   * inbound window's next bucket. Empty where the engine cannot know (concurrency limits,
+   * authority, load and CPU thresholds, a limit of 0). A retry after the wait is not guaranteed to
+   * pass: other callers may take the capacity first.
+   *
+   * <p>The wait is computed when this method is called, from the rule's state at that moment
+   * (docs/BEHAVIOUR.md, "Retry after"): read it while handling the refusal.
+   *
+   * @return the wait, never negative, if known
+   */
+  public Optional<Duration> retryAfter() {
+    long nanos = retryAfterNanos();
+    return nanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(nanos));
+  }
+
+  /**
+   * Returns {@link #retryAfter()} in whole milliseconds, rounded up, without allocating: what an
+   * HTTP {@code Retry-After} header or a log line needs.
+   *
+   * @return the wait in milliseconds, or {@code -1} if unknown
+   */
+  public long retryAfterMillis() {
+    long nanos = retryAfterNanos();
+    return nanos < 0 ? -1L : (nanos + 999_999L) / 1_000_000L;
+  }
+
+  /** The wait in nanoseconds, negative when unknown; subclasses that store it override this. */
+  long retryAfterNanos() {
+    LongSupplier reader = retryAfterNanos;
+    if (reader == null) {
+      return -1L;
+    }
+    long nanos = reader.getAsLong();
+    return nanos < 0 ? -1L : nanos;
   }
 }

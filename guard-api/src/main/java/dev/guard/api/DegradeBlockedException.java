@@ -3,6 +3,7 @@ package dev.guard.api;
 import dev.guard.api.rule.DegradeRule;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Thrown when a circuit breaker refuses a call: it is open, or half-open with all its probes
@@ -10,7 +11,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * } catch (DegradeBlockedException refused) {
- *   response.setHeader("Retry-After", String.valueOf(refused.retryAfter().toSeconds() + 1));
+ *   response.setHeader("Retry-After", String.valueOf(refused.retryAfterMillis() / 1000 + 1));
  * }
  * }</pre>
  *
@@ -65,11 +66,17 @@ public final class DegradeBlockedException extends BlockedException {
 
   /**
    * Returns how long until the refusing breaker lets a probe through; see {@link
-   * CircuitBreaker#retryAfter()}.
+   * CircuitBreaker#retryAfter()}. Always present for a breaker (zero once a probe may pass).
    *
-   * @return the wait, never negative
+   * @return the wait
    */
-  public Duration retryAfter() {
-    return breaker.retryAfter();
+  @Override
+  public Optional<Duration> retryAfter() {
+    return super.retryAfter();
+  }
+
+  @Override
+  long retryAfterNanos() {
+    return breaker.retryAfter().toNanos();
   }
 }

@@ -1,5 +1,7 @@
 package dev.guard.api;
 
+import java.util.Objects;
+import java.util.function.LongSupplier;
 import dev.guard.api.rule.FlowRule;
 
 /** Thrown when a flow rule (QPS or concurrency limit, warm-up or pacing) refuses a call. See {@link BlockedException} for the common contract. */
@@ -15,6 +17,20 @@ public final class FlowBlockedException extends BlockedException {
    */
   public FlowBlockedException(String resource, FlowRule rule) {
     super("flow control", resource, rule);
+  }
+
+  /**
+   * Creates the exception for the refusals of one rule, with a reading of the wait until a retry
+   * could pass.
+   *
+   * @param resource the resource whose call was refused
+   * @param rule the rule that refused it
+   * @param retryAfterNanos read by {@link #retryAfter()} when it is called: nanoseconds until a
+   *     retry could pass, negative when unknown
+   */
+  public FlowBlockedException(String resource, FlowRule rule, LongSupplier retryAfterNanos) {
+    super("flow control", resource, rule, null,
+        Objects.requireNonNull(retryAfterNanos, "retryAfterNanos"));
   }
 
   /**

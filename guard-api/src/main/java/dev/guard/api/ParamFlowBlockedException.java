@@ -94,8 +94,14 @@ public final class ParamFlowBlockedException extends BlockedException {
    *
    * @return the wait, if known
    */
+  @Override
   public Optional<Duration> retryAfter() {
-    return retryAfterNanos < 0 ? Optional.empty() : Optional.of(Duration.ofNanos(retryAfterNanos));
+    return super.retryAfter();
+  }
+
+  @Override
+  long retryAfterNanos() {
+    return retryAfterNanos < 0 ? -1L : retryAfterNanos;
   }
 
   @Override

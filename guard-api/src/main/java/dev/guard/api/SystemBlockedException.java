@@ -3,6 +3,7 @@ package dev.guard.api;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import java.util.Objects;
+import java.util.function.LongSupplier;
 
 /**
  * Thrown when system protection refuses an inbound call: the engine's inbound traffic as a whole
@@ -38,7 +39,24 @@ public final class SystemBlockedException extends BlockedException {
    * @throws IllegalArgumentException if {@code rule} does not set {@code limit}
    */
   public SystemBlockedException(String resource, SystemRule rule, SystemLimit limit) {
-    super("system protection", resource, rule, describe(rule, limit));
+    this(resource, rule, limit, () -> -1L);
+  }
+
+  /**
+   * Creates the exception for refusals of one resource by one threshold, with a reading of the
+   * wait until a retry could pass.
+   *
+   * @param resource the resource whose call was refused
+   * @param rule the merged system rule in force
+   * @param limit the threshold that refused; it must be set in {@code rule}
+   * @param retryAfterNanos read by {@link #retryAfter()} when it is called: nanoseconds until a
+   *     retry could pass, negative when unknown
+   * @throws IllegalArgumentException if {@code rule} does not set {@code limit}
+   */
+  public SystemBlockedException(String resource, SystemRule rule, SystemLimit limit,
+      LongSupplier retryAfterNanos) {
+    super("system protection", resource, rule, describe(rule, limit),
+        Objects.requireNonNull(retryAfterNanos, "retryAfterNanos"));
     this.limit = limit;
     this.threshold = Objects.requireNonNull(rule.threshold(limit));
   }

@@ -121,6 +121,36 @@ public class RefusalBenchmark {
   }
 
   /**
+   * guard at one call a second (so that the refusal knows a wait: the next window bucket), through
+   * the decorator with a fallback that reads {@code retryAfterMillis()}, as an HTTP adapter does
+   * for {@code Retry-After}. Run with {@code -prof gc}: 0 B per refusal.
+   */
+  @State(Scope.Benchmark)
+  public static class GuardRetryAfterState {
+    final Supplier<Object> decorated =
+        Guard.of("bench-refusal-retry-after").qps(1)
+            .on(GuardEngine.builder().build())
+            .decorateOrElse(Calls.BODY,
+                refused -> refused.retryAfterMillis() >= 0 ? Calls.REFUSED : Calls.ADMITTED);
+
+    /** Checks that the guard takes the measured path. */
+    @Setup
+    public void check() {
+      Sanity.requireMostlyRefused("guard QPS rule of 1 reading retryAfterMillis", this::call);
+    }
+
+    Object call() {
+      return decorated.get();
+    }
+  }
+
+  /** {@code decorateOrElse(body, refused -> refused.retryAfterMillis() ...).get()}. */
+  @Benchmark
+  public Object guardRetryAfter(GuardRetryAfterState state) {
+    return state.call();
+  }
+
+  /**
    * guard's throwing refusal, as most callers meet it: a QPS rule of 0 behind each decorator shape;
    * the {@code BlockedException} is caught by the caller.
    */

@@ -30,5 +30,12 @@ public enum Cap {
    * listeners hear of it with the resource's name (never the value). Values with calls running
    * under a per-value concurrency limit are never forgotten.
    */
-  PARAM_VALUES
+  PARAM_VALUES,
+  /**
+   * Seconds held by the metrics history of all resources together ({@code
+   * GuardEngine.Builder.metricsHistory}). A resource whose history cannot grow keeps the seconds it has
+   * room for and overwrites its oldest (a shorter span for that resource); its totals stay exact.
+   * Reported once per resource, with an empty name.
+   */
+  HISTORY
 }

@@ -66,6 +66,15 @@ public interface EngineListener {
   default void onCapExceeded(Cap cap, String name) {}
 
   /**
+   * Called once for each resource and whole second in which it refused calls, when the engine
+   * records that second into its metrics history ({@link GuardEngine#recordMetrics()}, or a read of
+   * the history or totals): the block log. Runs on the recording thread, never on the call path.
+   *
+   * @param entry the refusals of one resource in one second, by kind and by origin
+   */
+  default void onBlocks(BlockLogEntry entry) {}
+
+  /**
    * Called when a protection failed unexpectedly while deciding a call. The call is admitted and
    * counted as passed (fail-open), so statistics stay balanced.
    *

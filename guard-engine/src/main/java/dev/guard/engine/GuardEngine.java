@@ -461,6 +461,74 @@ public final class GuardEngine {
     return core.overflows(Objects.requireNonNull(cap, "cap"));
   }
 
+  /**
+   * Returns the engine's time: milliseconds since it was built, the time base of {@link
+   * #metricsHistory(String, long, long)}.
+   *
+   * @return engine time in milliseconds
+   */
+  public long timeMs() {
+    return core.nowMs();
+  }
+
+  /**
+   * Returns the per-second metrics history of a resource: one entry per recorded second whose
+   * start lies in {@code [fromMs, toMs)} (engine time, see {@link #timeMs()}), oldest first.
+   * Seconds without calls are left out. Reading first records the seconds that closed since the
+   * last recording; the span kept is set with {@link Builder#metricsHistory(Duration)}. The exact rules
+   * are in docs/BEHAVIOUR.md, "Metrics history".
+   *
+   * <pre>{@code
+   * long now = engine.timeMs();
+   * for (PeriodStats second : engine.metricsHistory("checkout", now - 60_000, now)) {
+   *   System.out.printf("%d pass=%d block=%d%n", second.fromMs() / 1000, second.pass(), second.block());
+   * }
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @param fromMs the earliest second start, engine time in milliseconds
+   * @param toMs the end (exclusive), engine time in milliseconds
+   * @return the seconds; empty for a resource without recorded seconds
+   */
+  public List<PeriodStats> metricsHistory(String resource, long fromMs, long toMs) {
+    return core.history(checkName(resource), fromMs, toMs);
+  }
+
+  /**
+   * Returns the whole retained per-second history of a resource (see {@link #metricsHistory(String,
+   * long, long)}).
+   *
+   * @param resource the resource name
+   * @return the seconds, oldest first
+   */
+  public List<PeriodStats> metricsHistory(String resource) {
+    return core.history(checkName(resource), Long.MIN_VALUE, Long.MAX_VALUE);
+  }
+
+  /**
+   * Returns the totals of a resource over every second recorded since the engine was built, also
+   * those that have left the history: cumulative counters for a metrics registry. They include
+   * every whole second that has closed (the current second is added when it closes). Zeros for a
+   * resource without calls.
+   *
+   * @param resource the resource name
+   * @return the totals, from 0 to the end of the last recorded second
+   */
+  public PeriodStats metricsTotals(String resource) {
+    PeriodStats totals = core.totals(checkName(resource));
+    return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+  }
+
+  /**
+   * Records into the metrics history every second that closed since the last recording. Reading
+   * the history or the totals does this first; call it at least every 30 seconds (for example
+   * from a scheduler) when neither is read that often, or seconds older than the minute window
+   * are lost.
+   */
+  public void recordMetrics() {
+    core.collectHistory();
+  }
+
   private static String checkName(String resource) {
     return Checks.notBlank("resource", resource);
   }
@@ -493,6 +561,10 @@ public final class GuardEngine {
     private @Nullable Boolean contextStatistics;
     private @Nullable Integer ruleHistory;
     private @Nullable SystemStatus systemStatus;
+    private @Nullable Duration history;
+    private @Nullable Integer historyBudget;
+    private System.@Nullable Logger blockLogger;
+    private int blockLogLines;
     private @Nullable TokenService tokenService;
     private final List<EngineListener> listeners = new ArrayList<>();
 
@@ -633,6 +705,66 @@ public final class GuardEngine {
     }
 
     /**
+     * Sets how much per-second metrics history each resource keeps (default 5 minutes; {@link
+     * Duration#ZERO} keeps only the totals). See {@link GuardEngine#metricsHistory(String, long,
+     * long)}.
+     *
+     * @param span whole seconds, at most one hour
+     * @return this builder
+     * @throws IllegalArgumentException if negative, over an hour or not whole seconds
+     * @throws IllegalStateException if already set
+     */
+    public Builder metricsHistory(Duration span) {
+      Objects.requireNonNull(span, "metricsHistory");
+      if (span.isNegative() || span.compareTo(Duration.ofHours(1)) > 0
+          || span.toMillis() % 1000 != 0) {
+        throw new IllegalArgumentException(
+            "metricsHistory must be whole seconds from 0 to 1 hour, was " + span);
+      }
+      history = once("metricsHistory", history, span);
+      return this;
+    }
+
+    /**
+     * Sets the most seconds of metrics history all resources hold together (default 300,000,
+     * about 30 MB at most: 5 minutes of 1000 busy resources). Beyond it a resource's history stops
+     * growing and keeps its most recent seconds ({@link Cap#HISTORY}).
+     *
+     * @param seconds resource-seconds; {@code > 0}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder metricsHistoryBudget(int seconds) {
+      historyBudget =
+          once("metricsHistoryBudget", historyBudget, positive("metricsHistoryBudget", seconds));
+      return this;
+    }
+
+    /**
+     * Writes the block log to a {@link System.Logger} as well as to the listeners ({@link
+     * EngineListener#onBlocks}): one INFO line per resource and second with refusals, at most
+     * {@code maxLinesPerSecond} lines each time seconds are recorded (recording runs at most once
+     * a second) plus one line counting the rest. Off by default.
+     *
+     * <pre>{@code
+     * builder.blockLog(System.getLogger("guard.blocks"), 20);
+     * // guard refusals: resource=checkout second=75 blocked=31 flow=29 authority=2 origins={bot=2}
+     * }</pre>
+     *
+     * @param logger the logger
+     * @param maxLinesPerSecond the most lines per recording; {@code > 0}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder blockLog(System.Logger logger, int maxLinesPerSecond) {
+      Objects.requireNonNull(logger, "logger");
+      positive("maxLinesPerSecond", maxLinesPerSecond);
+      blockLogger = once("blockLog", blockLogger, logger);
+      blockLogLines = maxLinesPerSecond;
+      return this;
+    }
+
+    /**
      * Sets the token service that decides cluster-mode flow rules (default: none, so cluster rules
      * fall back as their {@link dev.guard.api.rule.ClusterMode#fallbackToLocal()} says).
      *
@@ -679,7 +811,11 @@ public final class GuardEngine {
           maxOrigins == null ? 1000 : maxOrigins,
           occupyMs,
           Boolean.TRUE.equals(contextStatistics),
-          ruleHistory == null ? 20 : ruleHistory);
+          history == null ? 300 : (int) history.toSeconds(),
+          historyBudget == null ? 300_000 : historyBudget,
+          ruleHistory == null ? 20 : ruleHistory,
+          blockLogger,
+          blockLogLines);
       return new GuardEngine(
           new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
               systemStatus == null ? SystemStatus.host() : systemStatus, tokenService));

@@ -266,6 +266,13 @@ public final class Demo {
     }
     out.println();
     Summary.render(lines).forEach(out::println);
+    java.util.Map<String, List<dev.guard.engine.PeriodStats>> histories =
+        new java.util.LinkedHashMap<>();
+    for (EndpointMeter meter : meters) {
+      histories.put(meter.name(), engine.metricsHistory(meter.name()));
+    }
+    out.println();
+    Summary.fromHistory(histories).forEach(out::println);
     for (EndpointMeter meter : meters) {
       List<String> users = meter.endpoint().users();
       if (!users.isEmpty()) {

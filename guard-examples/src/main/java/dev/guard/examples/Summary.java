@@ -1,5 +1,7 @@
 package dev.guard.examples;
 
+import dev.guard.engine.BlockKind;
+import dev.guard.engine.PeriodStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -94,6 +96,37 @@ final class Summary {
       out.add(String.format(Locale.ROOT, "  %-14s %7d %7d %8.1f", users.get(i), passed[i],
           blocked[i], (double) passed[i] / seconds));
     }
+    return out;
+  }
+
+  /**
+   * The lines read from the engine's per-second metrics history: per endpoint, the seconds
+   * recorded, the busiest second and the refusals by kind.
+   *
+   * @param histories per endpoint name, its recorded seconds
+   * @return the lines
+   */
+  static List<String> fromHistory(java.util.Map<String, List<PeriodStats>> histories) {
+    List<String> out = new ArrayList<>();
+    out.add("from engine.metricsHistory(name): seconds, busiest second, refusals by kind");
+    histories.forEach((name, seconds) -> {
+      long peak = 0;
+      long[] byKind = new long[BlockKind.values().length];
+      for (PeriodStats second : seconds) {
+        peak = Math.max(peak, second.pass());
+        for (BlockKind kind : BlockKind.values()) {
+          byKind[kind.ordinal()] += second.blocked(kind);
+        }
+      }
+      StringBuilder kinds = new StringBuilder();
+      for (BlockKind kind : BlockKind.values()) {
+        if (byKind[kind.ordinal()] > 0) {
+          kinds.append(' ').append(kind.tag()).append('=').append(byKind[kind.ordinal()]);
+        }
+      }
+      out.add(String.format(Locale.ROOT, "  %-9s %3d s  peak %4d passed/s  refused:%s", name,
+          seconds.size(), peak, kinds.length() == 0 ? " none" : kinds));
+    });
     return out;
   }
 

@@ -67,4 +67,19 @@ class SummaryTest {
         "  noisy               50     190      5.0",
         "  ann                 40       0      4.0");
   }
+
+  @Test
+  void fromHistory_namesSecondsPeakAndRefusalsByKind() {
+    java.util.Map<String, java.util.List<dev.guard.engine.PeriodStats>> histories =
+        new java.util.LinkedHashMap<>();
+    histories.put("search", java.util.List.of(
+        new dev.guard.engine.PeriodStats(0, 1000, 50, 30, 30, 0, 0, 0, 0, 50, 0, 500, 5, 0),
+        new dev.guard.engine.PeriodStats(1000, 2000, 48, 2, 0, 0, 0, 2, 0, 48, 0, 480, 5, 0)));
+    histories.put("idle", java.util.List.of());
+
+    assertThat(Summary.fromHistory(histories)).containsExactly(
+        "from engine.metricsHistory(name): seconds, busiest second, refusals by kind",
+        "  search      2 s  peak   50 passed/s  refused: flow=30 system=2",
+        "  idle        0 s  peak    0 passed/s  refused: none");
+  }
 }

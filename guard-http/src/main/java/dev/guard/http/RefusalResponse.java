@@ -65,8 +65,9 @@ public record RefusalResponse(
   /**
    * Returns the default response for a refusal: 503 for a circuit breaker, 429 otherwise, with a
    * JSON body naming the protection and the resource, and the refusal's retry hint as {@code
-   * Retry-After} where it carries one: the time until an open breaker lets a probe through, or a
-   * hot-parameter refusal's known wait.
+   * Retry-After} where it knows one ({@link BlockedException#retryAfter()}): the time until an
+   * open breaker lets a probe through, a QPS limit's next window bucket, room in a pacing queue, a
+   * hot-parameter value's next token.
    *
    * @param refused the refusal
    * @return the response
@@ -80,10 +81,7 @@ public record RefusalResponse(
   }
 
   private static @Nullable Duration retryHint(BlockedException refused) {
-    if (refused instanceof DegradeBlockedException breaker) {
-      return breaker.retryAfter();
-    }
-    return refused instanceof ParamFlowBlockedException hot ? hot.retryAfter().orElse(null) : null;
+    return refused.retryAfter().orElse(null);
   }
 
   /**

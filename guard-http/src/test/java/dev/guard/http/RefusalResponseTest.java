@@ -45,7 +45,7 @@ class RefusalResponseTest {
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
         "\"protection\":\"circuit_breaker\"");
-    assertThat(response.retryAfter()).isEqualTo(refused.retryAfter());
+    assertThat(response.retryAfter()).isEqualTo(refused.retryAfter().orElseThrow());
   }
 
   @Test

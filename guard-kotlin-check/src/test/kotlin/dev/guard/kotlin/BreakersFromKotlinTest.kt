@@ -54,7 +54,7 @@ class BreakersFromKotlinTest {
         assertThat(rule.effectiveProbeTimeout()).isEqualTo(Duration.ofSeconds(30))
         assertThatThrownBy { Guard.of("mailer").on(engine).run { } }
             .isInstanceOfSatisfying(DegradeBlockedException::class.java) { refused ->
-                assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(30))
+                assertThat(refused.retryAfter()).contains(Duration.ofSeconds(30))
             }
     }
 }

@@ -7,6 +7,7 @@ import dev.guard.api.FlowBlockedException
 import dev.guard.api.ParamFlowBlockedException
 import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
+import dev.guard.engine.BlockKind
 import dev.guard.engine.GuardEngine
 import dev.guard.engine.InMemoryTokenService
 import dev.guard.engine.TokenResult
@@ -144,6 +145,23 @@ class GuardFromKotlinTest {
             guard, ArrivalSchedule.bursts(12, Duration.ofSeconds(1)).lasting(Duration.ofSeconds(3)))
 
         assertThat(report.passesPerWindow(Duration.ofSeconds(1))).containsExactly(10, 10, 10)
+    }
+
+    @Test
+    fun refusals_sayWhenToRetry_andTheHistoryReadsAsASeries() {
+        val limited = Guard.of("limited").qps(1).on(engine)
+        limited.call { "first" }
+
+        val wait = limited.callOrElse({ Duration.ZERO }) { refused: BlockedException ->
+            refused.retryAfter().orElseThrow()
+        }
+        clock.advance(Duration.ofSeconds(2))
+        val seconds = engine.metricsHistory("limited")
+
+        assertThat(wait).isEqualTo(Duration.ofMillis(500))
+        assertThat(seconds.sumOf { it.pass() }).isEqualTo(1L)
+        assertThat(seconds.sumOf { it.blocked(BlockKind.FLOW) }).isEqualTo(1L)
+        assertThat(engine.metricsTotals("limited").total()).isEqualTo(2L)
     }
 
     @Test

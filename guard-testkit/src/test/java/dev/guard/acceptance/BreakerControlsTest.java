@@ -97,7 +97,8 @@ class BreakerControlsTest {
           assertThat(refused.rule()).isEqualTo(rule.withOpenFor(Duration.ofSeconds(5)));
           assertThat(refused.breaker()).isSameAs(breaker());
           assertThat(refused.state()).isEqualTo(BreakerState.OPEN);
-          assertThat(refused.retryAfter()).isEqualTo(Duration.ofSeconds(3));
+          assertThat(refused.retryAfter()).contains(Duration.ofSeconds(3));
+          assertThat(refused.retryAfterMillis()).isEqualTo(3000);
           assertThat(refused.getStackTrace()).isEmpty();
           assertThat(refused.getMessage()).contains("circuit breaker", "'R'");
         });

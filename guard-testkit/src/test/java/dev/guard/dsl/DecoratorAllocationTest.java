@@ -3,6 +3,7 @@ package dev.guard.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
+import dev.guard.api.BlockedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.lang.invoke.MethodHandle;
@@ -154,6 +155,21 @@ class DecoratorAllocationTest {
       closed.callOrElse(body, refused -> FALLBACK);
     })).isZero();
     assertThat(guarded.get()).isSameAs(FALLBACK);
+  }
+
+  @Test
+  void refused_readingRetryAfterMillis_allocatesNothing() throws Throwable {
+    Guard limited = Guard.of("limited").qps(1).on(engine);
+    Supplier<Object> body = () -> RESULT;
+    long[] waits = {0};
+    Function<BlockedException, Object> fallback = refused -> {
+      waits[0] += refused.retryAfterMillis();
+      return FALLBACK;
+    };
+    limited.call(body); // the one pass of this second; the clock stands still
+
+    assertThat(allocatedBy(() -> limited.callOrElse(body, fallback))).isZero();
+    assertThat(waits[0]).as("the wait was known for every refusal").isPositive();
   }
 
   @Test

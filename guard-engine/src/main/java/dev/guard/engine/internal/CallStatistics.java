@@ -1,6 +1,8 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.BlockedException;
 import dev.guard.api.EntryType;
+import dev.guard.engine.BlockKind;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
@@ -26,6 +28,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class CallStatistics {
 
+  private static final int KINDS = BlockKind.values().length;
+
   private final StatisticNode inbound;
 
   CallStatistics(StatisticNode inbound) {
@@ -47,11 +51,12 @@ final class CallStatistics {
     }
   }
 
-  void block(CallEntry entry) {
+  void block(CallEntry entry, BlockedException refusal) {
     long nowMs = entry.nowMs();
     int count = entry.count();
     DefaultNode node = Objects.requireNonNull(entry.node);
     node.cluster().stats().addBlock(nowMs, count);
+    node.cluster().blockKinds(KINDS).add(nowMs, BlockKind.of(refusal).ordinal(), count);
     if (entry.onContextNode) {
       node.stats().addBlock(nowMs, count);
     }

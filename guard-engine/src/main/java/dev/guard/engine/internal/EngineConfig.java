@@ -1,5 +1,7 @@
 package dev.guard.engine.internal;
 
+import org.jspecify.annotations.Nullable;
+
 import dev.guard.engine.internal.stat.WindowGeometry;
 
 /**
@@ -12,7 +14,11 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  * @param occupyTimeoutMs longest wait of a prioritized call borrowing from a future bucket
  * @param contextStatistics whether every resource records per-context statistics (otherwise only
  *     resources whose rules measure a context do)
+ * @param historySeconds seconds of metrics history kept per resource (0: totals only)
+ * @param historyBudget the most seconds of history all resources hold together
  * @param ruleHistory how many applied rule sets the engine remembers
+ * @param blockLogger where the block log writes lines, or null for none
+ * @param blockLogLines the most block-log lines per recording pass
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
@@ -21,4 +27,8 @@ public record EngineConfig(
     int maxOriginsPerResource,
     long occupyTimeoutMs,
     boolean contextStatistics,
-    int ruleHistory) {}
+    int historySeconds,
+    long historyBudget,
+    int ruleHistory,
+    System.@Nullable Logger blockLogger,
+    int blockLogLines) {}

@@ -10,6 +10,7 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
+import dev.guard.engine.PeriodStats;
 import dev.guard.engine.SystemStatus;
 import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -17,6 +18,7 @@ import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
+import dev.guard.engine.internal.stat.WindowGeometry;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayList;
 import java.util.List;
@@ -46,6 +48,8 @@ public final class EngineCore implements SlotContext {
   private final StatisticNode inbound;
   private final CallStatistics statistics;
   private final SystemProtection system;
+  private final MetricsHistory history;
+  private final BlockLog blockLog;
   private final @Nullable TokenService tokenService;
   private final RuleBook ruleBook;
 
@@ -84,7 +88,34 @@ public final class EngineCore implements SlotContext {
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
+    this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
+    this.blockLog = new BlockLog(this.listeners, config.blockLogger(), config.blockLogLines());
     this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
+  }
+
+  /**
+   * Records the seconds that closed since the last collection into the metrics history (at once
+   * when that was done this second).
+   */
+  public void collectHistory() {
+    history.collect(nowMs(), resources::forEachTracked, blockLog.active() ? blockLog : null);
+  }
+
+  /** The recorded seconds of a resource in {@code [fromMs, toMs)}, after collecting. */
+  public List<PeriodStats> history(String resource, long fromMs, long toMs) {
+    collectHistory();
+    return history.history(resource, fromMs, toMs);
+  }
+
+  /** The totals of every recorded second of a resource, after collecting; null if none. */
+  public @Nullable PeriodStats totals(String resource) {
+    collectHistory();
+    return history.totals(resource);
+  }
+
+  /** The metrics history (tests read its bookkeeping). */
+  public MetricsHistory metricsHistory() {
+    return history;
   }
 
   /** The engine's time source. */
@@ -168,6 +199,11 @@ public final class EngineCore implements SlotContext {
   public long preciseNowNanos() {
     long now = clock.nanoTime() - originNanos;
     return now < 0 ? 0 : now;
+  }
+
+  @Override
+  public WindowGeometry secondWindow() {
+    return config.secondWindow();
   }
 
   @Override
@@ -396,7 +432,7 @@ public final class EngineCore implements SlotContext {
 
   private void recordBlock(CallEntry entry, BlockedException refused) {
     entry.blockError = refused;
-    statistics.block(entry);
+    statistics.block(entry, refused);
     entry.markExitedUnseen();
     entry.dropArgument();
     discardIfIdle(entry.context);

@@ -9,6 +9,7 @@ import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.node.ClusterNode;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -75,6 +76,16 @@ final class ResourceRegistry {
 
   @Nullable ResourceState existing(String name) {
     return resources.get(name);
+  }
+
+  /** Visits every tracked resource with its cluster node (a weakly consistent snapshot). */
+  void forEachTracked(java.util.function.BiConsumer<String, ClusterNode> visitor) {
+    for (ResourceState state : resources.values()) {
+      ClusterNode node = state.cluster();
+      if (node != null) {
+        visitor.accept(state.name(), node);
+      }
+    }
   }
 
   Set<String> names() {

@@ -29,7 +29,9 @@ class PooledEntryTest {
   };
 
   private final EngineCore core = new EngineCore(FROZEN,
-      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 20), List.of(),
+      new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20,
+          null, 1),
+      List.of(),
       SystemStatus.host());
 
   private CallSite site(String resource) {

@@ -6,6 +6,7 @@ import dev.guard.engine.Cap;
 import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
+import dev.guard.engine.internal.stat.WindowGeometry;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -48,6 +49,13 @@ public interface SlotContext {
    * @return engine time in nanoseconds
    */
   long preciseNowNanos();
+
+  /**
+   * The geometry of every node's second-level window.
+   *
+   * @return the second window
+   */
+  WindowGeometry secondWindow();
 
   /**
    * Waits through the engine's time source.

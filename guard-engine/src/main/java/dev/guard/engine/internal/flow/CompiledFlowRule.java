@@ -37,10 +37,13 @@ final class CompiledFlowRule {
   private final boolean forOthers;
   private final FlowStrategy strategy;
 
-  CompiledFlowRule(FlowRule rule, TrafficShapingController controller, Set<String> namedApps) {
+  CompiledFlowRule(FlowRule rule, TrafficShapingController controller, Set<String> namedApps,
+      SlotContext engine) {
     this.rule = rule;
     this.controller = controller;
-    this.refusal = new FlowBlockedException(rule.resource(), rule);
+    int bucketLengthMs = engine.secondWindow().bucketLengthMs();
+    this.refusal = new FlowBlockedException(rule.resource(), rule,
+        () -> controller.retryAfterNanos(engine.preciseNowNanos(), bucketLengthMs));
     this.precise = controller.needsPreciseTime();
     this.cluster = rule.cluster();
     this.namedApps = namedApps;

@@ -64,7 +64,7 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
       if (controller == null) {
         controller = Controllers.of(rule, context.occupyTimeoutMs());
       }
-      compiled[i] = new CompiledFlowRule(rule, controller, Set.copyOf(named));
+      compiled[i] = new CompiledFlowRule(rule, controller, Set.copyOf(named), context);
     }
     return new FlowSlot(compiled, context);
   }

@@ -87,6 +87,27 @@ final class PacingController implements TrafficShapingController {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Until a call would fit in the queue: {@code latest + cost − maxQueueingTime − now}, at
+   * least 0, with {@code cost} the spacing of one permit at the current rate; unknown for a count
+   * of 0.
+   */
+  @Override
+  public long retryAfterNanos(long nowNanos, int bucketLengthMs) {
+    double current = rate.lastRate();
+    if (rate.count() <= 0 || current <= 0) {
+      return -1L;
+    }
+    long latest = schedule.latestSlotNanos();
+    if (latest == Long.MIN_VALUE) {
+      return 0L;
+    }
+    long cost = ShapingChecks.spacingNanos(1, current);
+    return Math.max(0L, latest + cost - maxQueueingNanos - nowNanos);
+  }
+
   RateSource rate() {
     return rate;
   }

@@ -125,6 +125,32 @@ final class RejectController implements TrafficShapingController {
     }
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Concurrency limits and a rate of 0: unknown. A rate of at least one call per second: until
+   * the next bucket of the second-level window starts (the oldest passes then leave the window). A
+   * lower rate (sparse admissions): until the spacing since the last admission has passed.
+   */
+  @Override
+  public long retryAfterNanos(long nowNanos, int bucketLengthMs) {
+    if (grade == FlowGrade.CONCURRENCY) {
+      return -1L;
+    }
+    double limit = rate.lastRate();
+    if (limit <= 0) {
+      return -1L;
+    }
+    if (limit < 1) {
+      long last = lastSparseAdmissionNanos.get();
+      return last == NEVER
+          ? 0L
+          : Math.max(0L, last + ShapingChecks.spacingNanos(1, limit) - nowNanos);
+    }
+    long bucketNanos = bucketLengthMs * 1_000_000L;
+    return bucketNanos - nowNanos % bucketNanos;
+  }
+
   RateSource rate() {
     return rate;
   }

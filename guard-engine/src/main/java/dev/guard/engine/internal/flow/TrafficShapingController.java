@@ -53,4 +53,17 @@ public interface TrafficShapingController {
    * @param decidedAtMs the {@code nowMs} of the decision
    */
   default void refund(int permits, long decidedAtMs) {}
+
+  /**
+   * How long from {@code nowNanos} until a retry of a refused single-permit call could pass, read
+   * only when a refusal is asked for it (never on the call path); see docs/BEHAVIOUR.md, "Retry
+   * after".
+   *
+   * @param nowNanos engine time in nanoseconds
+   * @param bucketLengthMs the length of a bucket of the second-level window
+   * @return the wait in nanoseconds, or a negative value when unknown
+   */
+  default long retryAfterNanos(long nowNanos, int bucketLengthMs) {
+    return -1L;
+  }
 }

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.node;
 
+import dev.guard.engine.internal.stat.BlockKindCounts;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,6 +19,7 @@ public final class ClusterNode {
   private final ConcurrentHashMap<String, StatisticNode> origins = new ConcurrentHashMap<>();
   private final AtomicInteger originCount = new AtomicInteger();
   private final int maxOrigins;
+  private volatile @Nullable BlockKindCounts blockKinds;
 
   /**
    * Creates the node.
@@ -29,6 +31,35 @@ public final class ClusterNode {
     this.geometry = geometry;
     this.stats = new StatisticNode(geometry);
     this.maxOrigins = maxOrigins;
+  }
+
+  /**
+   * Counts refused permits per second and kind, created at the first refusal.
+   *
+   * @param kinds the number of kinds
+   * @return the counts
+   */
+  public BlockKindCounts blockKinds(int kinds) {
+    BlockKindCounts counts = blockKinds;
+    if (counts == null) {
+      synchronized (this) {
+        counts = blockKinds;
+        if (counts == null) {
+          counts = new BlockKindCounts(kinds);
+          blockKinds = counts;
+        }
+      }
+    }
+    return counts;
+  }
+
+  /**
+   * The refusals per second and kind, if the resource was ever refused.
+   *
+   * @return the counts or null
+   */
+  public @Nullable BlockKindCounts existingBlockKinds() {
+    return blockKinds;
   }
 
   /** The resource-wide statistics. */
@@ -58,6 +89,15 @@ public final class ClusterNode {
       return raced;
     }
     return created;
+  }
+
+  /**
+   * Visits every origin node.
+   *
+   * @param visitor receives each origin and its node
+   */
+  public void forEachOrigin(java.util.function.BiConsumer<String, StatisticNode> visitor) {
+    origins.forEach(visitor);
   }
 
   /**

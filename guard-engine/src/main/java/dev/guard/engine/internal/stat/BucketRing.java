@@ -281,6 +281,25 @@ public class BucketRing {
    * @param event the event
    * @return the sum
    */
+  /**
+   * Adds the minute counts of the buckets that start in {@code [fromMs, toMs)} to {@code out}
+   * (see {@link StatisticNode#readSecond}) and lowers {@code out[MIN_RT]} by their minimum RT.
+   */
+  final void addSecondOfStarts(long fromMs, long toMs, long[] out) {
+    long span = (toMs - fromMs - 1) / bucketLengthMs + 1;
+    int candidates = (int) Math.min(sampleCount, span);
+    int first = indexOf(fromMs);
+    for (int i = 0; i < candidates; i++) {
+      MetricBucket bucket = slots.get((first + i) % sampleCount);
+      if (bucket != null) {
+        long start = bucket.startMs();
+        if (start >= fromMs && start < toMs) {
+          StatisticNode.addTo(bucket, out, true);
+        }
+      }
+    }
+  }
+
   final long minuteCountOfStarts(long fromMs, long toMs, MetricEvent event) {
     long span = (toMs - fromMs - 1) / bucketLengthMs + 1; // no overflow for toMs = Long.MAX_VALUE
     int candidates = (int) Math.min(sampleCount, span);

@@ -121,6 +121,15 @@ final class MinuteWindow {
     }
   }
 
+  /** Reads one whole second (see {@link StatisticNode#readSecond}). */
+  void readSecond(long secondMs, BucketRing second, long[] out) {
+    MetricBucket rolledUp = ring.windowValue(secondMs);
+    if (rolledUp != null) {
+      StatisticNode.addTo(rolledUp, out, false);
+    }
+    second.addSecondOfStarts(secondMs, secondMs + SECOND_MS, out);
+  }
+
   private static long secondOf(long timeMs) {
     return timeMs - Math.floorMod(timeMs, SECOND_MS);
   }

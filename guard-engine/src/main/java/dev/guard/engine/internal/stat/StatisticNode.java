@@ -281,6 +281,48 @@ public class StatisticNode implements FlowMetrics {
     return second.tryOccupyNext(nowMs, permits, threshold, occupyTimeoutMs);
   }
 
+  /** Index of admitted permits in {@link #readSecond}'s result. */
+  public static final int PASS = 0;
+  /** Index of refused permits. */
+  public static final int BLOCK = 1;
+  /** Index of completed permits. */
+  public static final int SUCCESS = 2;
+  /** Index of permits completed with a traced error. */
+  public static final int EXCEPTION = 3;
+  /** Index of the sum of response times (ms). */
+  public static final int RT = 4;
+  /** Index of the minimum response time (ms; {@link MetricBucket#DEFAULT_MIN_RT} when none). */
+  public static final int MIN_RT = 5;
+  /** The length of {@link #readSecond}'s result. */
+  public static final int SECOND_FIELDS = 6;
+
+  /**
+   * Reads what the node recorded during one whole second, as the minute window counts it (a
+   * borrowed pass in the second it was borrowed): the rolled-up minute bucket plus the
+   * second-level buckets of that second not rolled up yet. Meaningful for the sixty seconds the
+   * minute window covers; off the call path (the metrics history reads it once a second closed).
+   *
+   * @param secondMs the second's start in milliseconds, a multiple of 1000
+   * @param out receives the counts at the indexes {@link #PASS} ... {@link #MIN_RT}; length at
+   *     least {@link #SECOND_FIELDS}
+   */
+  public void readSecond(long secondMs, long[] out) {
+    for (int i = 0; i < SECOND_FIELDS; i++) {
+      out[i] = 0L;
+    }
+    out[MIN_RT] = MetricBucket.DEFAULT_MIN_RT;
+    minute.readSecond(secondMs, second, out);
+  }
+
+  static void addTo(MetricBucket bucket, long[] out, boolean secondLevel) {
+    out[PASS] += secondLevel ? bucket.minuteCount(MetricEvent.PASS) : bucket.get(MetricEvent.PASS);
+    out[BLOCK] += bucket.get(MetricEvent.BLOCK);
+    out[SUCCESS] += bucket.get(MetricEvent.SUCCESS);
+    out[EXCEPTION] += bucket.get(MetricEvent.EXCEPTION);
+    out[RT] += bucket.get(MetricEvent.RT);
+    out[MIN_RT] = Math.min(out[MIN_RT], bucket.minRt());
+  }
+
   // ---- reads: minute window and gauge ----------------------------------------------------------
 
   @Override

@@ -8,9 +8,11 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
+import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -58,14 +60,18 @@ final class SystemSlot implements Slot {
   private final double maxLoad;
   private final boolean checksCpu;
   private final double maxCpu;
+  private final SlotContext clock;
+  private final int bucketLengthMs;
   private final AtomicReferenceArray<SystemBlockedException> refusals =
       new AtomicReferenceArray<>(SystemLimit.values().length);
 
-  SystemSlot(String resource, SystemRule rule, StatisticNode inbound, SystemProtection protection) {
+  SystemSlot(String resource, SystemRule rule, SlotContext context) {
     this.rule = rule;
     this.resource = resource;
-    this.inbound = inbound;
-    this.protection = protection;
+    this.inbound = context.inbound();
+    this.protection = context.systemProtection();
+    this.clock = context;
+    this.bucketLengthMs = context.secondWindow().bucketLengthMs();
     this.status = protection.status();
     Double qps = rule.maxInboundQps();
     Integer concurrency = rule.maxConcurrency();
@@ -147,11 +153,23 @@ final class SystemSlot implements Slot {
     }
   }
 
+  /**
+   * QPS and RT are measured over the inbound second window: a retry may pass once its next bucket
+   * starts. Concurrency, load and CPU give no time.
+   */
+  private LongSupplier retryReader(SystemLimit limit) {
+    if (limit != SystemLimit.QPS && limit != SystemLimit.RT) {
+      return () -> -1L;
+    }
+    long bucketNanos = bucketLengthMs * 1_000_000L;
+    return () -> bucketNanos - clock.preciseNowNanos() % bucketNanos;
+  }
+
   private SystemBlockedException refusal(SystemLimit limit) {
     int index = limit.ordinal();
     SystemBlockedException refusal = refusals.get(index);
     if (refusal == null) {
-      refusal = new SystemBlockedException(resource, rule, limit);
+      refusal = new SystemBlockedException(resource, rule, limit, retryReader(limit));
       if (!refusals.compareAndSet(index, null, refusal)) {
         refusal = refusals.get(index);
       }

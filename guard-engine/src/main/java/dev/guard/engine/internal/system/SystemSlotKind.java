@@ -41,6 +41,6 @@ public final class SystemSlotKind implements SlotKind<SystemRule> {
     if (previous instanceof SystemSlot && ((SystemSlot) previous).rule.equals(merged)) {
       return previous;
     }
-    return new SystemSlot(resource, merged, context.inbound(), context.systemProtection());
+    return new SystemSlot(resource, merged, context);
   }
 }

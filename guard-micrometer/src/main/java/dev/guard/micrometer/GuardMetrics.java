@@ -1,0 +1,244 @@
+package dev.guard.micrometer;
+
+import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.rule.Rule;
+import dev.guard.engine.BlockKind;
+import dev.guard.engine.Cap;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.PeriodStats;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToDoubleFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Publishes a {@link GuardEngine}'s metrics to Micrometer: per resource, cumulative call counts by
+ * outcome and by the kind of protection that refused, response times and concurrency; per engine,
+ * cap overflows and rule reloads.
+ *
+ * <pre>{@code
+ * GuardMetrics metrics = new GuardMetrics();
+ * GuardEngine engine = GuardEngine.builder().listener(metrics).build(); // counts rule reloads
+ * metrics.watch(engine).bindTo(registry);
+ * }</pre>
+ *
+ * <p>Meters (Prometheus names in parentheses):
+ *
+ * <ul>
+ *   <li>{@value #CALLS} ({@code guard_calls_total}), tags {@code resource} and {@code outcome}:
+ *       {@code passed} (admitted), {@code succeeded} (completed without a traced business error),
+ *       {@code failed} (completed with one). Function counters over the engine's {@linkplain
+ *       GuardEngine#metricsTotals totals}, so they include every whole second that has closed;
+ *   <li>{@value #BLOCKED} ({@code guard_calls_blocked_total}), tags {@code resource} and {@code
+ *       kind}: {@code flow}, {@code param-flow}, {@code degrade}, {@code system}, {@code
+ *       authority};
+ *   <li>{@value #DURATION} ({@code guard_call_duration_seconds_count}/{@code _sum}), tag {@code
+ *       resource}: a function timer of the completed calls and their summed response time;
+ *   <li>{@value #CONCURRENCY} ({@code guard_concurrency}), tag {@code resource}: calls running now;
+ *   <li>{@value #BREAKER_STATE} ({@code guard_breaker_state}), tags {@code resource}, {@code
+ *       breaker} (the breaker's position in {@link GuardEngine#breakers}) and {@code state}
+ *       ({@code closed}, {@code open}, {@code half-open}, {@code forced-open}, {@code
+ *       forced-closed}): 1 for the breaker's current state, 0 for the others;
+ *   <li>{@value #OVERFLOWS} ({@code guard_cap_overflows_total}), tag {@code cap};
+ *   <li>{@value #RELOADS} ({@code guard_rule_reloads_total}): rule replacements, counted when this
+ *       object is registered as the engine's listener;
+ *   <li>{@value #RESOURCES} ({@code guard_resources}): resources with metrics.
+ * </ul>
+ *
+ * <p>Cardinality is bounded: only resources the engine tracks (at most its resource cap) get
+ * meters, and at most {@code maxResources} of them (default 1000); the rest are counted in the
+ * engine's totals but not published. Resources are registered when the binder is bound, when their
+ * rules change, and whenever the {@value #RESOURCES} gauge is read (every scrape), so a resource
+ * first called after binding appears from the next scrape on.
+ */
+public final class GuardMetrics implements MeterBinder, EngineListener {
+
+  /** Call counts by outcome. */
+  public static final String CALLS = "guard.calls";
+  /** Refused calls by kind of protection. */
+  public static final String BLOCKED = "guard.calls.blocked";
+  /** Response time of completed calls. */
+  public static final String DURATION = "guard.call.duration";
+  /** Calls running now. */
+  public static final String CONCURRENCY = "guard.concurrency";
+  /** The state of each circuit breaker: 1 for its current state, 0 for the others. */
+  public static final String BREAKER_STATE = "guard.breaker.state";
+  /** Overflows of the engine's bounded collections. */
+  public static final String OVERFLOWS = "guard.cap.overflows";
+  /** Rule replacements. */
+  public static final String RELOADS = "guard.rule.reloads";
+  /** Resources with published metrics. */
+  public static final String RESOURCES = "guard.resources";
+
+  private final int maxResources;
+  private final AtomicLong reloads = new AtomicLong();
+  private final Set<String> registered = ConcurrentHashMap.newKeySet();
+  private final Map<String, Integer> breakerGauges = new ConcurrentHashMap<>();
+  private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
+  private volatile @Nullable GuardEngine engine;
+
+  /** Publishes at most 1000 resources. */
+  public GuardMetrics() {
+    this(1000);
+  }
+
+  /**
+   * Publishes at most {@code maxResources} resources.
+   *
+   * @param maxResources the most resources with meters; {@code > 0}
+   * @throws IllegalArgumentException if not positive
+   */
+  public GuardMetrics(int maxResources) {
+    if (maxResources <= 0) {
+      throw new IllegalArgumentException("maxResources must be > 0, was " + maxResources);
+    }
+    this.maxResources = maxResources;
+  }
+
+  /**
+   * Publishes the metrics of an engine (at once, without counting rule reloads).
+   *
+   * @param engine the engine
+   * @return a binder for it
+   */
+  public static GuardMetrics of(GuardEngine engine) {
+    return new GuardMetrics().watch(engine);
+  }
+
+  /**
+   * Sets the engine whose metrics this binder publishes; call once, before {@link #bindTo}.
+   *
+   * @param watched the engine
+   * @return this binder
+   * @throws IllegalStateException if an engine is already set
+   */
+  public GuardMetrics watch(GuardEngine watched) {
+    Objects.requireNonNull(watched, "engine");
+    synchronized (this) {
+      if (engine != null) {
+        throw new IllegalStateException("already watching an engine");
+      }
+      engine = watched;
+    }
+    return this;
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    GuardEngine watched = engine;
+    if (watched == null) {
+      throw new IllegalStateException("no engine: call watch(engine) first");
+    }
+    registries.add(registry);
+    for (Cap cap : Cap.values()) {
+      FunctionCounter.builder(OVERFLOWS, watched, e -> e.overflows(cap))
+          .tag("cap", cap.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+          .description("Overflows of the engine's bounded collections")
+          .register(registry);
+    }
+    FunctionCounter.builder(RELOADS, reloads, AtomicLong::get)
+        .description("Rule replacements of the engine's resources")
+        .register(registry);
+    Gauge.builder(RESOURCES, this, GuardMetrics::refresh)
+        .description("Resources with published guard metrics")
+        .register(registry);
+    refresh();
+  }
+
+  /** Registers meters for resources that do not have them yet; returns the published count. */
+  private double refresh() {
+    GuardEngine watched = engine;
+    if (watched == null) {
+      return 0;
+    }
+    for (String resource : watched.resources()) {
+      if (!registered.contains(resource) && registered.size() < maxResources
+          && registered.add(resource)) {
+        for (MeterRegistry registry : registries) {
+          register(watched, resource, registry);
+        }
+      }
+      if (registered.contains(resource)) {
+        registerBreakers(watched, resource);
+      }
+    }
+    return registered.size();
+  }
+
+  /** Registers state gauges for breakers of a resource beyond those already registered. */
+  private synchronized void registerBreakers(GuardEngine watched, String resource) {
+    int count = watched.breakers(resource).size();
+    int done = breakerGauges.getOrDefault(resource, 0);
+    for (int index = done; index < count; index++) {
+      int position = index;
+      for (BreakerState state : BreakerState.values()) {
+        for (MeterRegistry registry : registries) {
+          Gauge.builder(BREAKER_STATE, watched, e -> {
+                List<CircuitBreaker> breakers = e.breakers(resource);
+                return position < breakers.size() && breakers.get(position).state() == state
+                    ? 1 : 0;
+              })
+              .tags("resource", resource, "breaker", String.valueOf(position), "state",
+                  state.name().toLowerCase(Locale.ROOT).replace('_', '-'))
+              .description("Circuit breaker state: 1 for the current state")
+              .register(registry);
+        }
+      }
+    }
+    if (count > done) {
+      breakerGauges.put(resource, count);
+    }
+  }
+
+  private static void register(GuardEngine engine, String resource, MeterRegistry registry) {
+    Tags tags = Tags.of("resource", resource);
+    counter(registry, CALLS, engine, resource, tags.and("outcome", "passed"), PeriodStats::pass);
+    counter(registry, CALLS, engine, resource, tags.and("outcome", "succeeded"),
+        totals -> totals.success() - totals.exception());
+    counter(registry, CALLS, engine, resource, tags.and("outcome", "failed"),
+        PeriodStats::exception);
+    for (BlockKind kind : BlockKind.values()) {
+      counter(registry, BLOCKED, engine, resource, tags.and("kind", kind.tag()),
+          totals -> totals.blocked(kind));
+    }
+    FunctionTimer.builder(DURATION, engine,
+            e -> e.metricsTotals(resource).success(),
+            e -> e.metricsTotals(resource).rtSumMs(), TimeUnit.MILLISECONDS)
+        .tags(tags)
+        .description("Response time of completed calls")
+        .register(registry);
+    Gauge.builder(CONCURRENCY, engine, e -> e.stats(resource).concurrency())
+        .tags(tags)
+        .description("Calls running now")
+        .register(registry);
+  }
+
+  private static void counter(MeterRegistry registry, String name, GuardEngine engine,
+      String resource, Tags tags, ToDoubleFunction<PeriodStats> read) {
+    FunctionCounter.builder(name, engine, e -> read.applyAsDouble(e.metricsTotals(resource)))
+        .tags(tags)
+        .description(name.equals(CALLS) ? "Calls by outcome" : "Refused calls by kind")
+        .register(registry);
+  }
+
+  @Override
+  public void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {
+    reloads.incrementAndGet();
+    refresh();
+  }
+}

@@ -1,0 +1,140 @@
+package dev.guard.micrometer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.ContextScope;
+import dev.guard.engine.Entry;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.PeriodStats;
+import dev.guard.testkit.ManualClock;
+import io.micrometer.core.instrument.FunctionTimer;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The binder's meters after a simulated run on the manual clock: counters equal the engine's own
+ * totals, the Prometheus scrape renders the names, and cardinality stays bounded.
+ */
+class GuardMetricsTest {
+
+  private final ManualClock clock = new ManualClock();
+  private final GuardMetrics metrics = new GuardMetrics();
+  private final GuardEngine engine =
+      GuardEngine.builder().clock(clock).listener(metrics).build();
+
+  /**
+   * 10 seconds: 8 calls a second against a limit of 5 (each admitted call takes 20 ms, every 4th
+   * fails) and one call from a denied origin.
+   */
+  private void simulate() {
+    engine.loadRules("orders",
+        List.of(FlowRule.qps("orders", 5), AuthorityRule.deny("orders", "bot")));
+    for (int second = 0; second < 10; second++) {
+      for (int i = 0; i < 8; i++) {
+        try (Entry entry = engine.enter("orders")) {
+          clock.advanceMillis(20);
+          if (i % 4 == 0) {
+            entry.recordError(new IllegalStateException("boom"));
+          }
+        } catch (BlockedException refused) {
+          // counted
+        }
+      }
+      try (ContextScope ignored = engine.enterContext("web", "bot");
+          Entry entry = engine.enter("orders")) {
+        throw new AssertionError("bots are denied");
+      } catch (BlockedException refused) {
+        // counted as authority
+      }
+      clock.advanceMillis((second + 1) * 1000L - clock.nanoTime() / 1_000_000);
+    }
+    clock.advanceMillis(1000);
+  }
+
+  private static double counter(MeterRegistry registry, String name, String tag, String value) {
+    return registry.get(name).tag("resource", "orders").tag(tag, value).functionCounter().count();
+  }
+
+  @Test
+  void counters_equalTheEngineTotals() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    metrics.watch(engine).bindTo(registry);
+    simulate();
+
+    PeriodStats totals = engine.metricsTotals("orders");
+    assertThat(totals.pass()).isEqualTo(50);
+    assertThat(counter(registry, GuardMetrics.CALLS, "outcome", "passed")).isEqualTo(50);
+    assertThat(counter(registry, GuardMetrics.CALLS, "outcome", "failed"))
+        .isEqualTo(totals.exception()).isEqualTo(20);
+    assertThat(counter(registry, GuardMetrics.CALLS, "outcome", "succeeded")).isEqualTo(30);
+    assertThat(counter(registry, GuardMetrics.BLOCKED, "kind", "flow"))
+        .isEqualTo(totals.flowBlock()).isEqualTo(30);
+    assertThat(counter(registry, GuardMetrics.BLOCKED, "kind", "authority")).isEqualTo(10);
+    assertThat(counter(registry, GuardMetrics.BLOCKED, "kind", "system")).isZero();
+    FunctionTimer duration = registry.get(GuardMetrics.DURATION).functionTimer();
+    assertThat(duration.count()).isEqualTo(50);
+    assertThat(duration.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(50 * 20);
+    assertThat(registry.get(GuardMetrics.CONCURRENCY).gauge().value()).isZero();
+    assertThat(registry.get(GuardMetrics.RELOADS).functionCounter().count()).isEqualTo(1);
+    assertThat(registry.get(GuardMetrics.RESOURCES).gauge().value()).isEqualTo(1);
+  }
+
+  @Test
+  void prometheusScrape_rendersTheNames() {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    metrics.watch(engine).bindTo(registry);
+    simulate();
+
+    String scrape = registry.scrape();
+
+    assertThat(scrape)
+        .contains("guard_calls_total{outcome=\"passed\",resource=\"orders\"} 50.0")
+        .contains("guard_calls_blocked_total{kind=\"flow\",resource=\"orders\"} 30.0")
+        .contains("guard_call_duration_seconds_count{resource=\"orders\"} 50")
+        .contains("guard_call_duration_seconds_sum{resource=\"orders\"} 1.0")
+        .contains("guard_concurrency{resource=\"orders\"} 0.0")
+        .contains("guard_cap_overflows_total{cap=\"resources\"} 0.0")
+        .contains("guard_rule_reloads_total 1.0");
+  }
+
+  @Test
+  void resourcesBeyondTheLimit_getNoMeters() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    new GuardMetrics(3).watch(engine).bindTo(registry);
+    for (int r = 0; r < 10; r++) {
+      try (Entry ignored = engine.enter("r" + r)) {
+        // one call each
+      }
+    }
+
+    assertThat(registry.get(GuardMetrics.RESOURCES).gauge().value()).isEqualTo(3);
+    assertThat(registry.find(GuardMetrics.CALLS).functionCounters()).hasSize(3 * 3);
+  }
+
+  @Test
+  void breakerState_isOneForTheCurrentState() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    engine.loadRules("payments", List.of(DegradeRule.errorCount("payments", 1)));
+    metrics.watch(engine).bindTo(registry);
+
+    assertThat(state(registry, "closed")).isEqualTo(1);
+    assertThat(state(registry, "open")).isZero();
+    engine.breakers("payments").get(0).forceOpen();
+    assertThat(state(registry, "closed")).isZero();
+    assertThat(state(registry, "forced-open")).isEqualTo(1);
+  }
+
+  private static double state(MeterRegistry registry, String state) {
+    return registry.get(GuardMetrics.BREAKER_STATE).tag("resource", "payments")
+        .tag("breaker", "0").tag("state", state).gauge().value();
+  }
+}
