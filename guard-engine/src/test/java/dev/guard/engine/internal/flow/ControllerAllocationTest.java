@@ -77,13 +77,18 @@ class ControllerAllocationTest {
     long emptyAfter = (long) counter.invokeExact();
     assertThat(emptyAfter - emptyBefore).as("allocation of the measurement itself").isZero();
 
-    long before = (long) counter.invokeExact();
-    long admitted = drive(controller, node, start, MEASURED_DECISIONS);
-    long allocated = (long) counter.invokeExact() - before;
-
-    assertThat(admitted).as("admitted in the measured phase").isPositive();
-    assertThat(admitted).as("refused in the measured phase").isLessThan(MEASURED_DECISIONS);
-    return allocated;
+    // The least of three rounds: a one-off recompilation may allocate once; a per-decision
+    // allocation shows in every round.
+    long least = Long.MAX_VALUE;
+    for (int round = 0; round < 3; round++) {
+      long before = (long) counter.invokeExact();
+      long admitted = drive(controller, node, start, MEASURED_DECISIONS);
+      least = Math.min(least, (long) counter.invokeExact() - before);
+      start += MEASURED_DECISIONS;
+      assertThat(admitted).as("admitted in the measured phase").isPositive();
+      assertThat(admitted).as("refused in the measured phase").isLessThan(MEASURED_DECISIONS);
+    }
+    return least;
   }
 
   @Test
