@@ -278,9 +278,7 @@ public final class GuardedResource {
     try {
       return body.apply(first, second);
     } catch (Throwable failure) {
-      if (isError(failure)) {
-        entry.recordError(use, failure);
-      }
+      recordIfError(entry, use, failure);
       throw failure;
     } finally {
       entry.close(use);
@@ -330,9 +328,7 @@ public final class GuardedResource {
     try {
       return body.apply(input);
     } catch (Throwable failure) {
-      if (isError(failure)) {
-        entry.recordError(use, failure);
-      }
+      recordIfError(entry, use, failure);
       throw failure;
     } finally {
       entry.close(use);
@@ -352,24 +348,24 @@ public final class GuardedResource {
     try {
       return body.apply(input);
     } catch (Throwable failure) {
-      if (isError(failure)) {
-        entry.recordError(use, failure);
-      }
+      recordIfError(entry, use, failure);
       throw failure;
     } finally {
       entry.close(use);
     }
   }
 
-  private boolean isError(Throwable failure) {
+  /** Records a body's failure on its entry unless the error filter says it does not count. */
+  private void recordIfError(CallEntry entry, long use, Throwable failure) {
     Predicate<? super Throwable> filter = errorFilter;
-    if (filter == null) {
-      return true;
-    }
+    boolean counts;
     try {
-      return filter.test(failure);
+      counts = filter == null || filter.test(failure);
     } catch (RuntimeException broken) {
-      return true;
+      counts = true; // a broken filter must not hide the failure
+    }
+    if (counts) {
+      entry.recordError(use, failure);
     }
   }
 
