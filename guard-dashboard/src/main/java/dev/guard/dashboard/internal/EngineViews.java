@@ -57,9 +57,12 @@ final class EngineViews {
       case "name" -> "name";
       default -> "passQps";
     };
+    // the live rate first, then the minute's total (steadier), then the name
+    String total = key.equals("blockQps") ? "minuteBlock" : "minutePass";
     Comparator<Map<String, Object>> order = key.equals("name")
         ? Comparator.comparing(row -> (String) row.get("name"))
-        : Comparator.<Map<String, Object>>comparingDouble(row -> (Double) row.get(key)).reversed()
+        : Comparator.<Map<String, Object>>comparingDouble(row -> (Double) row.get(key))
+            .thenComparingLong(row -> (Long) row.get(total)).reversed()
             .thenComparing(row -> (String) row.get("name"));
     rows.sort(order);
     Map<String, Object> view = new LinkedHashMap<>();
