@@ -169,7 +169,7 @@ public final class RedisRuleSource implements WritableRuleSource {
       document = link.read();
     } catch (RuntimeException unreachable) {
       seenKnown = false;
-      if (!outageReported) {
+      if (!outageReported && !closed) { // a read cut short by close() is no outage
         outageReported = true;
         report(List.of(new RuleError(name, "could not be read (" + unreachable.getMessage()
             + "); the rules in force stay")));
