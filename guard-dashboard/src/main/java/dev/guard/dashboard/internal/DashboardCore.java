@@ -85,6 +85,8 @@ public final class DashboardCore {
       return page(request, path);
     } catch (IOException | UncheckedIOException failed) {
       return error(500, "could not read or store: " + failed.getMessage());
+    } catch (RuntimeException failed) { // a source or the engine failed: answer, do not hang up
+      return error(500, failed.getClass().getSimpleName() + ": " + failed.getMessage());
     }
   }
 
