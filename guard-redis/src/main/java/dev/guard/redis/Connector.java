@@ -42,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * service answers FAILED without counting a failure, so a slow start does not look like an
  * outage); an attempt that ends in an error throws, which the service counts as a failure, and the
  * next caller starts a new attempt. Once made, the connection reconnects by itself (Lettuce) and
- * rejects commands while disconnected, so an outage surfaces as failing commands.
+ * rejects commands while disconnected, so an outage surfaces as failing commands (on a cluster a
+ * command waits for its node's connection, at most the request timeout).
  *
  * <p>On Redis Cluster, Lettuce routes a script to the node of its first key's hash slot; every key
  * of one script call shares that slot by its {@code {..}} hash tag.
@@ -69,16 +70,20 @@ final class Connector {
   Connector(List<String> uris, boolean cluster, Duration requestTimeout, Duration connectTimeout) {
     this.uris = new ArrayList<>();
     for (String uri : uris) {
-      this.uris.add(RedisURI.create(uri));
+      RedisURI parsed = RedisURI.create(uri);
+      parsed.setTimeout(connectTimeout); // bounds the handshake and the topology discovery
+      this.uris.add(parsed);
     }
     this.cluster = cluster;
     this.requestTimeoutNanos = requestTimeout.toNanos();
     SocketOptions socket = SocketOptions.builder().connectTimeout(connectTimeout).build();
     if (cluster) {
       RedisClusterClient clusterClient = RedisClusterClient.create(this.uris);
+      // a node's connection is made on its first command: accept commands while it is being
+      // made (each still fails after the request timeout when the node is down)
       clusterClient.setOptions(ClusterClientOptions.builder()
           .autoReconnect(true)
-          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
           .timeoutOptions(TimeoutOptions.enabled(requestTimeout))
           .socketOptions(socket)
           .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
@@ -153,7 +158,10 @@ final class Connector {
 
   private CompletableFuture<Link> connectAsync() {
     if (client instanceof RedisClusterClient clusterClient) {
-      return clusterClient.connectAsync(StringCodec.UTF8).thenApply(Connector::clusterLink);
+      // the first connection learns the topology first (asynchronously, like the connection)
+      return clusterClient.refreshPartitionsAsync().toCompletableFuture()
+          .thenCompose(topology -> clusterClient.connectAsync(StringCodec.UTF8))
+          .thenApply(Connector::clusterLink);
     }
     return ((RedisClient) client).connectAsync(StringCodec.UTF8, uris.get(0))
         .toCompletableFuture().thenApply(Connector::singleLink);
