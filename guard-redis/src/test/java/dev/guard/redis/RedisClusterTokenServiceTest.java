@@ -101,13 +101,13 @@ class RedisClusterTokenServiceTest {
   @Test
   void perInstanceRule_andConcurrencyTokens_workOnTheNodeOfTheirFlowId() throws Exception {
     List<String> flowIds = flowIdsOnEachNode("billing");
+    String held = "guard:{billing:" + flowIds.get(2) + "}:c";
     try (RedisTokenService a = service("billing", "a");
         RedisTokenService b = service("billing", "b")) {
       FlowRule perInstance = rule(flowIds.get(1), ClusterMode.perInstance(flowIds.get(1)));
       assertThat(firstAnswer(a, perInstance)).isEqualTo(TokenResult.ok(9)); // a alone: 10
       assertThat(firstAnswer(b, perInstance)).isEqualTo(TokenResult.ok(18)); // a and b: 20
 
-      String held = "guard:{billing:" + flowIds.get(2) + "}:c";
       FlowRule twoAtOnce =
           FlowRule.qps("orders", 2).withCluster(ClusterMode.global(flowIds.get(2)));
       TokenResult first = a.acquireConcurrency(twoAtOnce, 1);
