@@ -18,6 +18,7 @@ import dev.guard.engine.internal.ResourceStatsView;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -469,6 +470,11 @@ public final class GuardEngine {
    */
   public long timeMs() {
     return core.nowMs();
+  }
+
+  /** The wall-clock time of the engine's time source, for records people read. */
+  Instant wallTime() {
+    return core.clock().wallTime();
   }
 
   /**
