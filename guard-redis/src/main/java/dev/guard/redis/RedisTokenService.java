@@ -166,7 +166,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       Long.toString(mode.bucketMs()), Integer.toString(mode.buckets()), Integer.toString(permits), prioritized ? "1" : "0",
       instanceId, instanceExpiryMs, Integer.toString(wanted)
     };
-    long sentAt = clock.nanoTime();
+    long sentAt = leases == null ? 0 : clock.nanoTime();
     List<Object> answer = ask(link, flow.tokenKeys(), args);
     if (answer == null) {
       return TokenResult.FAILED;
