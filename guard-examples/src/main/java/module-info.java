@@ -8,5 +8,7 @@ import org.jspecify.annotations.NullMarked;
 module dev.guard.examples {
   requires dev.guard.dsl;
   requires dev.guard.http;
+  requires dev.guard.redis;
+  requires lettuce.core;
   requires dev.guard.rules;
 }

@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * mvn -q -B -pl guard-examples -am compile exec:java -Dexec.args=--http # the shop over HTTP
  * mvn -q -B -pl guard-examples -am compile exec:java \
  *     -Dexec.args="60 --rules guard-examples/shop-rules.json"         # rules from a file
+ * mvn -q -B -pl guard-examples -am compile exec:java \
+ *     -Dexec.args="--redis redis://127.0.0.1:6379"   # one of several processes sharing a limit
  * </pre>
  *
  * <p>With {@code --rules FILE} the endpoints take their rules from the file, which is watched
@@ -68,7 +70,8 @@ public final class Demo {
    * @param args optionally the length of the run in whole seconds (default 16), and {@code
    *     --rules FILE} to take the rules from a watched file; or {@code --http [port]} to serve the
    *     shop over HTTP on the loopback interface (default port {@value ShopServer#DEFAULT_PORT})
-   *     until the process is stopped
+   *     until the process is stopped; or {@code --redis [uri] [seconds]} to run as one of several
+   *     processes sharing one limit through Redis
    * @throws InterruptedException if the main thread is interrupted while the demo runs
    * @throws IOException if the HTTP port cannot be bound
    */
@@ -83,6 +86,10 @@ public final class Demo {
           httpPort(args));
       server.introduce(out);
       new CountDownLatch(1).await(); // serve until the process is stopped
+      return;
+    }
+    if (args.length > 0 && args[0].trim().equals(ClusterDemo.MODE)) {
+      ClusterDemo.run(out, ClusterDemo.options(args));
       return;
     }
     new Demo(out, TimeSource.system(), options(args)).run();

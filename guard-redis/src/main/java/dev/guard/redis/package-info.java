@@ -1,4 +1,8 @@
-/** A token service on Redis for cluster flow rules: {@link dev.guard.redis.RedisTokenService}. */
+/**
+ * Redis for applications that run on several instances: {@link dev.guard.redis.RedisTokenService}
+ * shares the windows of cluster flow rules, and {@link dev.guard.redis.RedisRuleSource} keeps one
+ * rule set in a Redis key and pushes every change of it to each instance.
+ */
 @NullMarked
 package dev.guard.redis;
 

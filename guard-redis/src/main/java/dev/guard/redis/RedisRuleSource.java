@@ -1,0 +1,375 @@
+package dev.guard.redis;
+
+import dev.guard.api.TimeSource;
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.RuleSink;
+import dev.guard.engine.WritableRuleSource;
+import dev.guard.rules.RuleFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.util.ConcurrentModificationException;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Rules kept in one Redis key, in the JSON rule format (docs/RULES.md), and pushed to every
+ * instance attached to that key: an operator's tool writes the set once and all instances apply
+ * it.
+ *
+ * <pre>{@code
+ * RedisRuleSource rules = RedisRuleSource.connect("redis://redis:6379", "shop:guard-rules");
+ * engine.attach(rules);                  // applies what the key holds now
+ * rules.write(RuleSet.of(List.of(FlowRule.qps("checkout", 1000)
+ *     .withCluster(ClusterMode.global("checkout")))));   // every instance applies it
+ * ...
+ * rules.close();
+ * }</pre>
+ *
+ * <p>How it stays current (docs/BEHAVIOUR.md, "The Redis rule source"): a writer stores the
+ * document and publishes a notice on the channel named like the key, in one atomic step; every
+ * source subscribed to the channel reads the key again when a notice arrives. The key is the only
+ * truth, so instances converge on what it holds whatever order notices arrive in. A notice missed
+ * (a dropped connection, a hand edit without {@code PUBLISH}) is caught by a poll every poll
+ * interval (default {@value #DEFAULT_POLL_SECONDS} s), waiting on the engine's time source.
+ *
+ * <p>What the key holds: absent means "no rules from this source yet" and changes nothing; a
+ * document that is not a valid rule set changes nothing and the engine's listeners hear the
+ * errors once per document. Redis unreachable: nothing is thrown to the application, the rules in
+ * force stay, the listeners hear it once per outage, and the source connects again at each poll;
+ * once it is back it reads the key. Thread-safe.
+ */
+public final class RedisRuleSource implements WritableRuleSource {
+
+  /** The default poll interval in seconds. */
+  public static final long DEFAULT_POLL_SECONDS = 5;
+
+  private final String key;
+  private final String name;
+  private final long pollNanos;
+  private final RuleKeyLink link;
+  private final ExecutorService notices;
+  private @Nullable RuleSink sink;
+  private @Nullable Thread poller;
+  private boolean closed;
+  /** What the key held at the last successful read or store; valid when {@link #seenKnown}. */
+  private @Nullable String seen;
+  private boolean seenKnown;
+  /** The document last applied (or refused by the engine); null when none or after an absence. */
+  private @Nullable String applied;
+  /** The document that last failed to parse, reported once. */
+  private @Nullable String failing;
+  private boolean outageReported;
+
+  private RedisRuleSource(Builder b) {
+    this.key = b.key;
+    this.pollNanos = b.pollInterval.toNanos();
+    this.link = new RuleKeyLink(b.uri, b.key, b.connectTimeout, this::noticed);
+    this.name = "redis:" + key + "@" + link.address();
+    this.notices = Executors.newSingleThreadExecutor(task -> {
+      Thread thread = new Thread(task, "guard-redis-rules notices " + key);
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /**
+   * Creates a source for a key with the default settings; it connects when attached.
+   *
+   * @param uri the server, e.g. {@code redis://localhost:6379}
+   * @param key the key holding the rules document; its channel has the same name
+   * @return the source, not yet started
+   */
+  public static RedisRuleSource connect(String uri, String key) {
+    return builder(uri, key).build();
+  }
+
+  /**
+   * Starts configuring a source.
+   *
+   * @param uri the server, e.g. {@code redis://localhost:6379}
+   * @param key the key holding the rules document; not blank
+   * @return a builder
+   * @throws IllegalArgumentException if the key is blank
+   */
+  public static Builder builder(String uri, String key) {
+    return new Builder(uri, key);
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  /**
+   * Applies what the key holds now (if Redis answers and the key holds a valid set), then listens
+   * for notices and polls.
+   *
+   * @throws IllegalStateException if already started or closed
+   */
+  @Override
+  public void start(RuleSink target) {
+    Objects.requireNonNull(target, "sink");
+    Thread thread;
+    synchronized (this) {
+      if (sink != null || closed) {
+        throw new IllegalStateException(name + " is " + (closed ? "closed" : "attached already"));
+      }
+      sink = target;
+      look();
+      thread = new Thread(() -> poll(target.clock()), "guard-redis-rules " + key);
+      thread.setDaemon(true);
+      poller = thread;
+    }
+    thread.start();
+  }
+
+  private void poll(TimeSource clock) {
+    while (true) {
+      try {
+        clock.sleep(pollNanos);
+      } catch (InterruptedException stop) {
+        return;
+      }
+      synchronized (this) {
+        if (closed) {
+          return;
+        }
+        look();
+      }
+    }
+  }
+
+  /** Called on Lettuce's thread when a notice arrives: the key is read on the source's own. */
+  private void noticed() {
+    try {
+      notices.execute(() -> {
+        synchronized (this) {
+          if (!closed && sink != null) {
+            look();
+          }
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      // the source is closing
+    }
+  }
+
+  /** Reads the key once and applies what changed; caller holds the lock. */
+  private void look() {
+    String document;
+    try {
+      document = link.read();
+    } catch (RuntimeException unreachable) {
+      seenKnown = false;
+      if (!outageReported && !closed) { // a read cut short by close() is no outage
+        outageReported = true;
+        report(List.of(new RuleError(name, "could not be read (" + unreachable.getMessage()
+            + "); the rules in force stay")));
+      }
+      return;
+    }
+    outageReported = false;
+    seen = document;
+    seenKnown = true;
+    if (sink == null) {
+      return; // a writer that is not attached only needs to know what the key holds
+    }
+    if (document == null) {
+      applied = null;
+      failing = null;
+      return;
+    }
+    if (document.equals(applied)) {
+      failing = null;
+      return;
+    }
+    RuleSet rules;
+    try {
+      rules = RuleFormat.parse(document);
+    } catch (InvalidRulesException invalid) {
+      if (!document.equals(failing)) {
+        failing = document;
+        report(invalid.errors());
+      }
+      return;
+    }
+    failing = null;
+    applied = document;
+    try {
+      Objects.requireNonNull(sink).apply(rules);
+    } catch (InvalidRulesException refused) {
+      // the engine told its listeners; the rules in force stay until the key changes again
+    } catch (RuntimeException unexpected) {
+      report(List.of(new RuleError(name, "could not be applied: " + unexpected)));
+    }
+  }
+
+  private void report(List<RuleError> errors) {
+    RuleSink target = sink;
+    if (target != null) {
+      target.reject(errors);
+    }
+  }
+
+  /**
+   * Applies a rule set to the attached engine, then stores it in the key and notifies every
+   * instance, if the key still holds what this source last read from it (optimistic
+   * concurrency). Without an engine attached it is only stored.
+   *
+   * @throws InvalidRulesException if the engine refused the set (nothing was stored)
+   * @throws ConcurrentModificationException if another writer changed the key since this source
+   *     last read it: nothing was stored, and the attached engine now has what the key holds
+   *     (read {@link dev.guard.engine.GuardEngine#ruleSet()} again and retry)
+   * @throws UncheckedIOException if Redis could not be reached: before the set was applied
+   *     (nothing changed), or while storing it (the engine keeps the new set until the key is read
+   *     successfully again)
+   * @throws IllegalArgumentException if a rule is of a kind the format does not know
+   * @throws IllegalStateException if the source is closed
+   */
+  @Override
+  public synchronized void write(RuleSet rules) {
+    Objects.requireNonNull(rules, "rules");
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
+    String document = RuleFormat.write(rules);
+    if (!seenKnown) {
+      look(); // learn what the key holds, so that the store can tell another writer's change
+    }
+    if (!seenKnown) {
+      throw new UncheckedIOException(new IOException(
+          "cannot write " + name + ": Redis could not be reached; nothing was applied or stored"));
+    }
+    if (sink != null) {
+      sink.apply(rules);
+    }
+    boolean stored;
+    try {
+      stored = link.store(seen, document);
+    } catch (RuntimeException unreachable) {
+      applied = null; // the next successful read applies what the key holds
+      seenKnown = false;
+      throw new UncheckedIOException(new IOException(
+          "cannot write " + name + ": " + unreachable.getMessage(), unreachable));
+    }
+    if (!stored) {
+      applied = null;
+      look(); // the engine takes what the key holds now
+      throw new ConcurrentModificationException(name + " was changed by another writer since "
+          + "this source last read it; nothing was stored");
+    }
+    seen = document;
+    seenKnown = true;
+    applied = document;
+    failing = null;
+  }
+
+  /** Stops polling and listening, closes the connections and ends every thread it started. */
+  @Override
+  public void close() {
+    Thread thread;
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      thread = poller;
+    }
+    notices.shutdownNow();
+    boolean interrupted = false;
+    if (thread != null && thread != Thread.currentThread()) {
+      thread.interrupt();
+      while (thread.isAlive()) {
+        try {
+          thread.join();
+        } catch (InterruptedException again) {
+          interrupted = true;
+        }
+      }
+    }
+    try {
+      notices.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException again) {
+      interrupted = true;
+    }
+    synchronized (this) {
+      link.close();
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RedisRuleSource[" + name + "]";
+  }
+
+  /** Settings of a {@link RedisRuleSource}. */
+  public static final class Builder {
+    private final String uri;
+    private final String key;
+    private Duration pollInterval = Duration.ofSeconds(DEFAULT_POLL_SECONDS);
+    private Duration connectTimeout = Duration.ofSeconds(1);
+
+    private Builder(String uri, String key) {
+      this.uri = Objects.requireNonNull(uri, "uri");
+      Objects.requireNonNull(key, "key");
+      if (key.isBlank()) {
+        throw new IllegalArgumentException("key must not be blank, was '" + key + "'");
+      }
+      this.key = key;
+    }
+
+    /**
+     * Sets how often the key is read when no notice arrives (default {@value
+     * #DEFAULT_POLL_SECONDS} s), on the attached engine's time source.
+     *
+     * @param interval positive
+     * @return this builder
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder pollInterval(Duration interval) {
+      this.pollInterval = positive("pollInterval", interval);
+      return this;
+    }
+
+    /**
+     * Sets how long connecting, and each command, may take before the attempt counts as failed
+     * (default 1 s).
+     *
+     * @param timeout positive
+     * @return this builder
+     * @throws IllegalArgumentException if not positive
+     */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = positive("connectTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Creates the source; it connects when attached (or at the first write).
+     *
+     * @return the source
+     */
+    public RedisRuleSource build() {
+      return new RedisRuleSource(this);
+    }
+
+    private static Duration positive(String field, Duration value) {
+      Objects.requireNonNull(value, field);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(field + " must be positive, was " + value);
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,149 @@
+package dev.guard.redis;
+
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The two Redis connections of a {@link RedisRuleSource}: one for commands (read the key, store a
+ * document) and one subscribed to the key's channel. Lettuce's automatic reconnection is off: the
+ * source notices a broken link when a command fails, drops both connections and makes new ones at
+ * its next look, so that when the server is back the key is read and the channel subscribed again
+ * in one step. Not thread-safe: the source calls it under its lock.
+ */
+final class RuleKeyLink {
+
+  /**
+   * Stores a document if the key still holds what the writer last read, and publishes a notice,
+   * in one atomic step. ARGV: expectation ("absent" or "present"), the expected document, the new
+   * document, the notice. Returns 1 when stored, 0 when the key held something else.
+   */
+  private static final String STORE = """
+      local current = redis.call('GET', KEYS[1])
+      if ARGV[1] == 'absent' and current then return 0 end
+      if ARGV[1] == 'present' and current ~= ARGV[2] then return 0 end
+      redis.call('SET', KEYS[1], ARGV[3])
+      redis.call('PUBLISH', KEYS[1], ARGV[4])
+      return 1
+      """;
+
+  /** What a writer publishes on the key's channel; any message makes subscribers re-read. */
+  static final String NOTICE = "changed";
+
+  private final RedisClient client;
+  private final RedisURI uri;
+  private final String key;
+  private final Runnable onNotice;
+  private @Nullable StatefulRedisConnection<String, String> commands;
+  private @Nullable StatefulRedisPubSubConnection<String, String> subscription;
+
+  RuleKeyLink(String uri, String key, Duration timeout, Runnable onNotice) {
+    this.uri = RedisURI.create(uri);
+    this.uri.setTimeout(timeout);
+    this.uri.setClientName("guard-rules");
+    this.key = key;
+    this.onNotice = onNotice;
+    this.client = RedisClient.create();
+    client.setOptions(ClientOptions.builder()
+        .autoReconnect(false)
+        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+        .timeoutOptions(TimeoutOptions.enabled(timeout))
+        .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+        .build());
+  }
+
+  /** Where the server is, for the source's name: {@code host:port}. */
+  String address() {
+    return uri.getHost() + ":" + uri.getPort();
+  }
+
+  /**
+   * Reads the key, connecting and subscribing first if the link is down.
+   *
+   * @return the document, or null if the key does not exist
+   * @throws RuntimeException if Redis could not be reached or answered with an error (the link is
+   *     dropped, to be made again at the next call)
+   */
+  @Nullable String read() {
+    try {
+      return connected().sync().get(key);
+    } catch (RuntimeException failure) {
+      drop();
+      throw failure;
+    }
+  }
+
+  /**
+   * Stores a document and publishes the notice, if the key holds what was expected.
+   *
+   * @param expected what the key must hold: {@code null} for absent
+   * @param document the new document
+   * @return whether it was stored
+   * @throws RuntimeException if Redis could not be reached or answered with an error
+   */
+  boolean store(@Nullable String expected, String document) {
+    String expectation = expected == null ? "absent" : "present";
+    try {
+      Long stored = connected().sync().eval(STORE, ScriptOutputType.INTEGER,
+          new String[] {key}, expectation, expected == null ? "" : expected, document, NOTICE);
+      return stored != null && stored == 1L;
+    } catch (RuntimeException failure) {
+      drop();
+      throw failure;
+    }
+  }
+
+  private StatefulRedisConnection<String, String> connected() {
+    StatefulRedisConnection<String, String> open = commands;
+    StatefulRedisPubSubConnection<String, String> listening = subscription;
+    if (open != null && open.isOpen() && listening != null && listening.isOpen()) {
+      return open;
+    }
+    drop();
+    StatefulRedisConnection<String, String> made = client.connect(StringCodec.UTF8, uri);
+    commands = made;
+    StatefulRedisPubSubConnection<String, String> pubSub =
+        client.connectPubSub(StringCodec.UTF8, uri);
+    subscription = pubSub;
+    pubSub.addListener(new RedisPubSubAdapter<>() {
+      @Override
+      public void message(String channel, String message) {
+        onNotice.run();
+      }
+    });
+    pubSub.sync().subscribe(key);
+    return made;
+  }
+
+  /** Closes both connections, quietly. */
+  void drop() {
+    StatefulRedisConnection<String, String> open = commands;
+    StatefulRedisPubSubConnection<String, String> listening = subscription;
+    commands = null;
+    subscription = null;
+    for (AutoCloseable connection : new AutoCloseable[] {open, listening}) {
+      if (connection != null) {
+        try {
+          connection.close();
+        } catch (Exception ignored) {
+          // closing a broken connection may fail; it is gone either way
+        }
+      }
+    }
+  }
+
+  /** Closes the connections and ends the client's threads. */
+  void close() {
+    drop();
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+}
