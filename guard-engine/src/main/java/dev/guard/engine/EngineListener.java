@@ -82,4 +82,14 @@ public interface EngineListener {
    * @param error the unexpected error
    */
   default void onInternalError(String resource, Throwable error) {}
+
+  /**
+   * Called when the engine's token service stops or starts again reaching its backend (for
+   * example Redis): once per change, not per call. While unavailable, cluster rules fall back as
+   * their {@link dev.guard.api.rule.ClusterMode#fallbackToLocal()} says.
+   *
+   * @param available false when the backend became unavailable, true when it answers again
+   * @param service the engine's token service
+   */
+  default void onTokenServiceAvailability(boolean available, TokenService service) {}
 }

@@ -51,4 +51,28 @@ public interface TokenService {
   default boolean releaseConcurrency(long tokenId) {
     return false;
   }
+
+  /**
+   * Registers a listener told when the service's backend becomes unavailable and available again:
+   * once per change, never per call. An engine built with this service registers one that forwards
+   * to its {@link EngineListener#onTokenServiceAvailability}. The default ignores the listener (a
+   * service without a backend never changes).
+   *
+   * @param listener the listener; called on the thread that saw the change, must be fast and must
+   *     not throw
+   */
+  default void addAvailabilityListener(AvailabilityListener listener) {}
+
+  /** Hears a token service's backend become unavailable or available again. */
+  @FunctionalInterface
+  interface AvailabilityListener {
+
+    /**
+     * Called once per change.
+     *
+     * @param available false when the service stopped reaching its backend (its callers fall
+     *     back), true when it reaches it again
+     */
+    void availabilityChanged(boolean available);
+  }
 }

@@ -6,93 +6,91 @@ import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.TokenResult;
 import dev.guard.engine.TokenService;
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.ConnectionFuture;
-import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
-import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
-import java.util.HexFormat;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A {@link TokenService} on Redis: every instance that connects to the same server and namespace
- * shares the windows of its cluster flow rules.
+ * A {@link TokenService} on Redis: every instance that connects to the same server (or Redis
+ * Cluster) and namespace shares the windows of its cluster flow rules.
  *
  * <pre>{@code
  * RedisTokenService tokens = RedisTokenService.connect("redis://localhost:6379", "shop");
  * GuardEngine engine = GuardEngine.builder().tokenService(tokens).build();
+ *
+ * // Redis Cluster, leased mode: take up to 8 permits per round trip
+ * RedisTokenService clustered = RedisTokenService
+ *     .builder("redis://10.0.0.1:7000,redis://10.0.0.2:7000", "shop")
+ *     .cluster()
+ *     .lease(8)
+ *     .build();
  * }</pre>
  *
  * <p>Each request runs one Lua script that reads the server's clock and decides atomically
  * (docs/BEHAVIOUR.md, "Cluster flow control"), so the instances' clocks may disagree. A flow id's
- * keys share one hash slot ({@code guard:{namespace:flowId}:...}), so the service also works on
- * Redis Cluster. Per-instance thresholds count the instances that asked about the flow id within
- * the instance expiry (default 5 s).
+ * keys share one hash slot ({@code guard:{namespace:flowId}:...}), so on Redis Cluster each flow
+ * id lives on one node and different flow ids spread over the nodes. Per-instance thresholds count
+ * the instances that asked about the flow id within the instance expiry (default 5 s). Concurrency
+ * tokens ({@link #acquireConcurrency}) are leases that expire after the rule's {@link
+ * ClusterMode#leaseTime()} when their holder dies.
  *
  * <p>Failure never reaches the guarded code: a request that gets no answer within the request
  * timeout (default 20 ms), a lost connection, or any Redis error answers {@link
  * TokenResult#FAILED}, and the engine falls back as the rule says. After {@code
  * failuresBeforeBackOff} failures in a row the service stops asking for the back-off period
- * (default 1 s) and answers FAILED at once, then lets requests probe again. A script the server
- * lost (restart, failover) is loaded again transparently.
+ * (default 1 s) and answers FAILED at once, then lets requests probe again; listeners ({@link
+ * Builder#onAvailability}, {@link #addAvailabilityListener}, and so an engine's {@code
+ * EngineListener}) hear each change once. While the first connection is still being made, calls
+ * answer FAILED without counting failures, so a slow start is not reported as an outage; a
+ * connection attempt that fails counts as one failure. A script the server lost (restart,
+ * failover) is loaded again transparently.
+ *
+ * <p>Thread-safe.
  */
 public final class RedisTokenService implements TokenService, AutoCloseable {
 
-  private static final String SCRIPT = readScript();
-  private static final String SHA = sha1(SCRIPT);
-
-  private final RedisClient client;
-  private final RedisURI uri;
+  private final Connector connector;
   private final String namespace;
   private final String instanceId;
   private final String instanceExpiryMs;
-  private final long requestTimeoutNanos;
-  private final int failuresBeforeBackOff;
-  private final long backOffNanos;
-  private final @Nullable Consumer<Boolean> availability;
+  private final int lease;
+  private final String limit;
+  private final String @Nullable [] limiterKeys;
   private final TimeSource clock;
-
-  private final Object lock = new Object();
-  private @Nullable ConnectionFuture<StatefulRedisConnection<String, String>> connecting;
-  private volatile @Nullable StatefulRedisConnection<String, String> connection;
-  private int failuresInARow;
-  private volatile long backOffUntilNanos;
-  private boolean available = true;
+  private final Availability availability;
+  private final Map<String, Flow> flows = new ConcurrentHashMap<>();
+  private final Map<Long, Held> held = new ConcurrentHashMap<>();
+  private final AtomicLong nextTokenId = new AtomicLong();
   private volatile boolean closed;
 
+  /** A flow id's keys, built once, and its lease in leased mode. */
+  private record Flow(String[] tokenKeys, String[] acquireKeys, @Nullable Leases leases) {}
+
+  /** A concurrency token this instance holds: where it is and until when (local clock). */
+  private record Held(String key, String member, long expiresAtNanos) {}
+
   private RedisTokenService(Builder b) {
-    this.uri = RedisURI.create(b.uri);
+    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.connectTimeout);
     this.namespace = b.namespace;
     this.instanceId = b.instanceId;
     this.instanceExpiryMs = Long.toString(b.instanceExpiry.toMillis());
-    this.requestTimeoutNanos = b.requestTimeout.toNanos();
-    this.failuresBeforeBackOff = b.failuresBeforeBackOff;
-    this.backOffNanos = b.backOff.toNanos();
-    this.availability = b.availability;
+    this.lease = b.lease;
     this.clock = b.clock;
-    this.client = RedisClient.create();
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(true)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(b.requestTimeout))
-        .socketOptions(SocketOptions.builder().connectTimeout(b.connectTimeout).build())
-        .build());
+    this.limit = Integer.toString(b.maxRequestsPerSecond);
+    this.limiterKeys = b.maxRequestsPerSecond > 0
+        ? new String[] {"guard:{" + namespace + "}:r"} : null;
+    this.availability = new Availability(b.failuresBeforeBackOff, b.backOff.toNanos(), b.clock);
+    Consumer<Boolean> listener = b.availability;
+    if (listener != null) {
+      availability.addListener(listener::accept);
+    }
   }
 
   /**
@@ -100,8 +98,10 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    * service answers {@link TokenResult#FAILED} until it is up.
    *
    * @param uri the server, e.g. {@code redis://localhost:6379}
-   * @param namespace the namespace whose flow ids are shared; not blank
+   * @param namespace the namespace whose flow ids are shared; not blank, without {@code '{'},
+   *     {@code '}'} or {@code ':'}
    * @return the service
+   * @throws IllegalArgumentException if the namespace is invalid
    */
   public static RedisTokenService connect(String uri, String namespace) {
     return builder(uri, namespace).build();
@@ -110,9 +110,12 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   /**
    * Starts configuring a service.
    *
-   * @param uri the server, e.g. {@code redis://localhost:6379}
-   * @param namespace the namespace whose flow ids are shared; not blank
+   * @param uri the server, e.g. {@code redis://localhost:6379}; for {@link Builder#cluster()} one
+   *     or more seed nodes separated by commas
+   * @param namespace the namespace whose flow ids are shared; not blank, without {@code '{'},
+   *     {@code '}'} or {@code ':'} (they would break the keys' hash tag)
    * @return a builder
+   * @throws IllegalArgumentException if the namespace is invalid
    */
   public static Builder builder(String uri, String namespace) {
     return new Builder(uri, namespace);
@@ -128,14 +131,18 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   }
 
   /**
-   * Whether the backend answered the last request (false while the service backs off).
+   * Whether the backend answered the last request (false from the failure that starts a back-off
+   * until the next answer).
    *
    * @return whether Redis is available
    */
   public boolean available() {
-    synchronized (lock) {
-      return available;
-    }
+    return availability.available();
+  }
+
+  @Override
+  public void addAvailabilityListener(AvailabilityListener listener) {
+    availability.addListener(Objects.requireNonNull(listener, "listener"));
   }
 
   @Override
@@ -144,162 +151,196 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     if (mode == null || permits <= 0 || closed) {
       return TokenResult.FAILED;
     }
-    if (backOffUntilNanos != 0 && clock.nanoTime() - backOffUntilNanos < 0) {
+    Flow flow = flow(mode.flowId());
+    Leases leases = prioritized ? null : flow.leases();
+    if (leases != null && leases.tryTake(permits, clock.nanoTime())) {
+      return TokenResult.OK;
+    }
+    Connector.Link link = link();
+    if (link == null) {
       return TokenResult.FAILED;
     }
-    StatefulRedisConnection<String, String> redis = connection();
-    if (redis == null) {
-      return failed();
-    }
-    String key = "guard:{" + namespace + ":" + mode.flowId() + "}";
-    String[] keys = {key + ":w", key + ":i"};
+    int wanted = leases == null ? permits : leases.wanted(permits);
     String[] args = {
-      Double.toString(rule.count()),
-      mode.threshold() == ClusterThreshold.PER_INSTANCE ? "1" : "0",
-      Long.toString(mode.bucketMs()),
-      Integer.toString(mode.buckets()),
-      Integer.toString(permits),
-      prioritized ? "1" : "0",
-      instanceId,
-      instanceExpiryMs
+      "t", ownLimit(), Double.toString(rule.count()), perInstance(mode),
+      Long.toString(mode.bucketMs()), Integer.toString(mode.buckets()), Integer.toString(permits), prioritized ? "1" : "0",
+      instanceId, instanceExpiryMs, Integer.toString(wanted)
     };
-    List<Object> answer;
-    try {
-      try {
-        answer = redis.sync().evalsha(SHA, ScriptOutputType.MULTI, keys, args);
-      } catch (RedisNoScriptException notLoaded) {
-        answer = redis.sync().eval(SCRIPT, ScriptOutputType.MULTI, keys, args);
-      }
-    } catch (RuntimeException failure) {
-      return failed();
+    long sentAt = leases == null ? 0 : clock.nanoTime();
+    List<Object> answer = ask(link, flow.tokenKeys(), args);
+    if (answer == null) {
+      return TokenResult.FAILED;
     }
-    succeeded();
     long code = (Long) answer.get(0);
-    long value = (Long) answer.get(1);
     if (code == 0) {
-      return TokenResult.ok(value);
+      if (leases != null) {
+        long granted = (Long) answer.get(2);
+        long leftMicros = (Long) answer.get(3);
+        leases.keep(granted - permits, sentAt + leftMicros * 1000, clock.nanoTime());
+      }
+      return TokenResult.ok((Long) answer.get(1));
     }
     if (code == 1) {
-      return TokenResult.shouldWait(Math.max(0, value));
+      return TokenResult.shouldWait(Math.max(0, (Long) answer.get(1)));
     }
-    return TokenResult.BLOCKED;
+    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.BLOCKED;
   }
 
-  /** The connection, or null while it is being made (waiting at most the request timeout). */
-  private @Nullable StatefulRedisConnection<String, String> connection() {
-    StatefulRedisConnection<String, String> ready = connection;
-    if (ready != null) {
-      return ready;
+  @Override
+  public TokenResult acquireConcurrency(FlowRule rule, int permits) {
+    ClusterMode mode = rule.cluster();
+    if (mode == null || permits <= 0 || closed) {
+      return TokenResult.FAILED;
     }
-    ConnectionFuture<StatefulRedisConnection<String, String>> pending;
-    synchronized (lock) {
-      if (connection != null) {
-        return connection;
-      }
-      if (connecting == null || connecting.toCompletableFuture().isCompletedExceptionally()) {
-        connecting = client.connectAsync(StringCodec.UTF8, uri);
-      }
-      pending = connecting;
+    Connector.Link link = link();
+    if (link == null) {
+      return TokenResult.FAILED;
+    }
+    Flow flow = flow(mode.flowId());
+    long id = nextTokenId.incrementAndGet();
+    String member = instanceId + ":" + id + ":" + permits;
+    String[] args = {
+      "a", ownLimit(), Double.toString(rule.count()), perInstance(mode), member,
+      Integer.toString(permits), Long.toString(mode.leaseTime().toMillis()), instanceId,
+      instanceExpiryMs
+    };
+    List<Object> answer = ask(link, flow.acquireKeys(), args);
+    if (answer == null) {
+      return TokenResult.FAILED;
+    }
+    long code = (Long) answer.get(0);
+    if (code == 0) {
+      long now = clock.nanoTime();
+      held.values().removeIf(h -> now - h.expiresAtNanos() >= 0);
+      held.put(id, new Held(flow.acquireKeys()[0], member, now + mode.leaseTime().toNanos()));
+      return TokenResult.token(id);
+    }
+    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.BLOCKED;
+  }
+
+  @Override
+  public boolean releaseConcurrency(long tokenId) {
+    Held token = held.remove(tokenId);
+    if (token == null || closed) {
+      return false;
+    }
+    return giveBack(token);
+  }
+
+  private boolean giveBack(Held token) {
+    Connector.Link link = link();
+    if (link == null) {
+      return false;
     }
     try {
-      StatefulRedisConnection<String, String> made =
-          pending.get(requestTimeoutNanos, TimeUnit.NANOSECONDS);
-      synchronized (lock) {
-        if (connection == null) {
-          connection = made;
-        }
-        return connection;
-      }
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (Exception notYet) {
-      return null;
+      boolean removed = link.sets().zrem(token.key(), token.member()) > 0;
+      availability.succeeded();
+      return removed;
+    } catch (RuntimeException failure) {
+      availability.failed();
+      return false;
     }
   }
 
-  private TokenResult failed() {
-    boolean tell = false;
-    synchronized (lock) {
-      failuresInARow++;
-      if (failuresInARow >= failuresBeforeBackOff) {
-        backOffUntilNanos = clock.nanoTime() + backOffNanos;
-        failuresInARow = failuresBeforeBackOff - 1; // the next failure after the back-off reopens
-        if (available) {
-          available = false;
-          tell = true;
-        }
-      }
-    }
-    if (tell) {
-      tell(false);
-    }
-    return TokenResult.FAILED;
-  }
-
-  private void succeeded() {
-    boolean tell = false;
-    synchronized (lock) {
-      failuresInARow = 0;
-      backOffUntilNanos = 0;
-      if (!available) {
-        available = true;
-        tell = true;
-      }
-    }
-    if (tell) {
-      tell(true);
-    }
-  }
-
-  private void tell(boolean up) {
-    Consumer<Boolean> listener = availability;
-    if (listener != null) {
-      try {
-        listener.accept(up);
-      } catch (RuntimeException ignored) {
-        // a failing listener must not fail the call
-      }
-    }
-  }
-
-  /** Closes the connection and releases the client's threads. */
+  /**
+   * Closes the connection and releases the client's threads; concurrency tokens this instance
+   * still holds are given back first (best effort: those that cannot be expire with their lease).
+   */
   @Override
   public void close() {
+    if (closed) {
+      return;
+    }
+    List<Held> tokens = new ArrayList<>(held.values());
+    held.clear();
+    if (!availability.backingOff()) {
+      for (Held token : tokens) {
+        giveBack(token);
+      }
+    }
     closed = true;
-    StatefulRedisConnection<String, String> open;
-    synchronized (lock) {
-      open = connection;
-      connection = null;
-    }
-    if (open != null) {
-      open.close();
-    }
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    connector.close();
   }
 
-  private static String readScript() {
-    try (InputStream in = Objects.requireNonNull(
-        RedisTokenService.class.getResourceAsStream("request-token.lua"), "request-token.lua")) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read request-token.lua", e);
-    }
+  /** Where the service connects and its namespace (no credentials). */
+  @Override
+  public String toString() {
+    return "RedisTokenService[" + (connector.cluster() ? "cluster " : "") + connector.servers()
+        + ", namespace=" + namespace + ", instance=" + instanceId + "]";
   }
 
-  private static String sha1(String text) {
+  private Flow flow(String flowId) {
+    Flow flow = flows.get(flowId);
+    if (flow == null) {
+      String prefix = "guard:{" + namespace + ":" + flowId + "}";
+      String[] limiter = connector.cluster() ? null : limiterKeys;
+      flow = flows.computeIfAbsent(flowId, id -> new Flow(
+          keys(prefix + ":w", prefix + ":i", limiter),
+          keys(prefix + ":c", prefix + ":i", limiter),
+          lease > 0 ? new Leases(lease) : null));
+    }
+    return flow;
+  }
+
+  private static String[] keys(String first, String second, String @Nullable [] limiter) {
+    return limiter == null
+        ? new String[] {first, second}
+        : new String[] {first, second, limiter[0]};
+  }
+
+  private static String perInstance(ClusterMode mode) {
+    return mode.threshold() == ClusterThreshold.PER_INSTANCE ? "1" : "0";
+  }
+
+  /** The limit the decision script counts itself: none on Redis Cluster (a call of its own). */
+  private String ownLimit() {
+    return limiterKeys != null && !connector.cluster() ? limit : "0";
+  }
+
+  /** The connection; null (a failure counted where it is one) when there is none to ask. */
+  private Connector.@Nullable Link link() {
+    if (availability.backingOff()) {
+      return null;
+    }
     try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
+      return connector.link();
+    } catch (RuntimeException failed) {
+      availability.failed();
+      return null;
     }
+  }
+
+  /**
+   * Runs the script (after counting the request on Redis Cluster, where the namespace's counter
+   * lives on another node); null after a failure, which is counted.
+   */
+  private @Nullable List<Object> ask(Connector.Link link, String[] keys, String[] args) {
+    List<Object> answer;
+    try {
+      String[] counter = limiterKeys;
+      if (counter != null && connector.cluster()) {
+        answer = Connector.run(link, counter, new String[] {"l", limit});
+        if ((Long) answer.get(0) != 0) {
+          availability.succeeded();
+          return answer;
+        }
+      }
+      answer = Connector.run(link, keys, args);
+    } catch (RuntimeException failure) {
+      availability.failed();
+      return null;
+    }
+    availability.succeeded();
+    return answer;
   }
 
   /** Settings of a {@link RedisTokenService}. */
   public static final class Builder {
-    private final String uri;
+    private final List<String> uris = new ArrayList<>();
     private final String namespace;
+    private boolean cluster;
+    private int lease;
+    private int maxRequestsPerSecond;
     private String instanceId = UUID.randomUUID().toString();
     private Duration requestTimeout = Duration.ofMillis(20);
     private Duration connectTimeout = Duration.ofSeconds(1);
@@ -310,12 +351,80 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     private TimeSource clock = TimeSource.system();
 
     private Builder(String uri, String namespace) {
-      this.uri = Objects.requireNonNull(uri, "uri");
+      Objects.requireNonNull(uri, "uri");
+      for (String part : uri.split(",")) {
+        if (part.isBlank()) {
+          throw new IllegalArgumentException("uri must list servers separated by commas, was '"
+              + uri + "'");
+        }
+        uris.add(part.strip());
+      }
       Objects.requireNonNull(namespace, "namespace");
       if (namespace.isBlank()) {
         throw new IllegalArgumentException("namespace must not be blank, was '" + namespace + "'");
       }
+      if (namespace.indexOf('{') >= 0 || namespace.indexOf('}') >= 0
+          || namespace.indexOf(':') >= 0) {
+        throw new IllegalArgumentException("namespace must not contain '{', '}' or ':' (they "
+            + "would break the keys' hash tag), was '" + namespace + "'");
+      }
       this.namespace = namespace.strip();
+    }
+
+    /**
+     * Connects to a Redis Cluster: the uri names one or more seed nodes (separated by commas),
+     * from which the client learns the cluster's topology; each flow id's keys live on the node
+     * that owns their hash slot.
+     *
+     * @return this builder
+     */
+    public Builder cluster() {
+      this.cluster = true;
+      return this;
+    }
+
+    /**
+     * Turns on leased mode: a request that reaches Redis takes up to {@code batch} permits from
+     * the shared window at once, and the instance spends the rest locally, without a round trip,
+     * until they are used or the window's bucket they were counted in ends; permits left then are
+     * lost. A lease starts at 1 permit and doubles up to {@code batch} while leases are used up
+     * (it halves when one ends with permits left). No window admits more than the exact mode
+     * would; up to {@code instances × (batch − 1)} permits per bucket may go unused
+     * (docs/BEHAVIOUR.md, "Leased mode"). Prioritized requests always ask Redis. Default: off.
+     *
+     * @param batch the most permits one request takes; {@code > 1}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code batch <= 1}
+     * @throws IllegalStateException if leased mode is already set
+     */
+    public Builder lease(int batch) {
+      if (batch <= 1) {
+        throw new IllegalArgumentException("lease must be > 1, was " + batch);
+      }
+      if (lease != 0) {
+        throw new IllegalStateException("lease is already set to " + lease);
+      }
+      this.lease = batch;
+      return this;
+    }
+
+    /**
+     * Limits how many requests of this namespace Redis answers per second (a sliding second of
+     * ten 100 ms buckets, counted in Redis for all instances); a request over the limit is
+     * answered {@link TokenResult#TOO_MANY_REQUESTS}, so its call falls back as the rule says.
+     * Local decisions of leased mode are not requests. On Redis Cluster the namespace's counter
+     * lives on its own node, so a request costs a second round trip. Default: no limit.
+     *
+     * @param max requests per second; {@code > 0}
+     * @return this builder
+     * @throws IllegalArgumentException if {@code max <= 0}
+     */
+    public Builder maxRequestsPerSecond(int max) {
+      if (max <= 0) {
+        throw new IllegalArgumentException("maxRequestsPerSecond must be > 0, was " + max);
+      }
+      this.maxRequestsPerSecond = max;
+      return this;
     }
 
     /**
@@ -400,8 +509,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
 
     /**
-     * Sets the time source of the back-off period (default {@link TimeSource#system()}); the
-     * shared windows always run on the Redis server's clock.
+     * Sets the time source of the back-off period and of leases (default {@link
+     * TimeSource#system()}); the shared windows always run on the Redis server's clock.
      *
      * @param timeSource the time source
      * @return this builder
@@ -415,8 +524,13 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
      * Creates the service; the connection is made in the background.
      *
      * @return the service
+     * @throws IllegalArgumentException if several servers are given without {@link #cluster()}
      */
     public RedisTokenService build() {
+      if (uris.size() > 1 && !cluster) {
+        throw new IllegalArgumentException(
+            "uri must name one server unless cluster() is set, was " + String.join(",", uris));
+      }
       return new RedisTokenService(this);
     }
 

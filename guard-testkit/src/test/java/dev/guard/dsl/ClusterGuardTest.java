@@ -39,4 +39,14 @@ class ClusterGuardTest {
     assertThatThrownBy(() -> FlowRule.concurrency("r", 1).withCluster(ClusterMode.global("x")))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cluster");
   }
+
+  @Test
+  void clusterMode_flowIdWithABrace_isRefusedNamingIt() {
+    assertThatThrownBy(() -> ClusterMode.global("orders}x"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("flowId must not contain '{' or '}'")
+        .hasMessageEndingWith("was orders}x");
+    assertThatThrownBy(() -> ClusterMode.perInstance("{orders"))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("{orders");
+  }
 }

@@ -14,7 +14,7 @@ import java.util.Objects;
  * }</pre>
  *
  * @param flowId the rule's name in the token service, shared by every instance that counts
- *     together; not blank
+ *     together; not blank, without {@code '{'} or {@code '}'}
  * @param threshold whether {@code count} is the cluster's threshold or each instance's share
  * @param fallbackToLocal when the token service fails or is absent: true checks the rule against
  *     the instance's own statistics, false lets the call pass
@@ -56,6 +56,11 @@ public record ClusterMode(
    */
   public ClusterMode {
     flowId = Checks.notBlank("flowId", flowId).strip();
+    if (flowId.indexOf('{') >= 0 || flowId.indexOf('}') >= 0) {
+      throw Checks.invalid("flowId", flowId,
+          "must not contain '{' or '}' (a token service may use them to keep a flow id's keys"
+              + " together)");
+    }
     Objects.requireNonNull(threshold, "threshold");
     Checks.positive("window", window);
     if (buckets <= 0) {

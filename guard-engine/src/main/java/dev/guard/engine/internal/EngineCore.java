@@ -95,6 +95,24 @@ public final class EngineCore implements SlotContext {
     this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
     this.blockLog = new BlockLog(this.listeners, config.blockLogger(), config.blockLogLines());
     this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
+    if (tokenService != null && !this.listeners.isEmpty()) {
+      tokenService.addAvailabilityListener(new AvailabilityForwarder(this.listeners, tokenService));
+    }
+  }
+
+  /** Forwards a token service's availability changes to the engine's listeners. */
+  private record AvailabilityForwarder(List<EngineListener> listeners, TokenService service)
+      implements TokenService.AvailabilityListener {
+    @Override
+    public void availabilityChanged(boolean available) {
+      for (EngineListener listener : listeners) {
+        try {
+          listener.onTokenServiceAvailability(available, service);
+        } catch (RuntimeException ignored) {
+          // listeners must not break the call path
+        }
+      }
+    }
   }
 
   /**

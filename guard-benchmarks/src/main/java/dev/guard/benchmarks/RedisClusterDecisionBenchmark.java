@@ -1,0 +1,123 @@
+package dev.guard.benchmarks;
+
+import dev.guard.api.BlockedException;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.Entry;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.TokenResult;
+import dev.guard.redis.RedisTokenService;
+import java.io.File;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * One cluster decision on Redis: a call of a cluster QPS rule ({@link Calls#HUGE_RATE} per second,
+ * so every call passes) on an engine whose token service is a {@link RedisTokenService} connected
+ * to a local {@code redis-server} that the benchmark starts on a free loopback port and stops.
+ * {@code exact} asks Redis on every call (one script round trip); {@code leased} takes up to 64
+ * permits per round trip and spends them locally. Throughput gives decisions per second of one
+ * thread (one instance); sample time gives the latency distribution (p50, p99).
+ */
+@BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+@Warmup(iterations = 5, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(2)
+public class RedisClusterDecisionBenchmark {
+
+  /** A redis-server, a service in the mode under test, and an engine with one cluster rule. */
+  @State(Scope.Benchmark)
+  @SuppressWarnings("NullAway.Init") // the fields are set in @Setup, before any benchmark call
+  public static class RedisState {
+    @Param({"exact", "leased"})
+    public String mode = "exact";
+
+    Process server;
+    Path dir;
+    RedisTokenService service;
+    GuardEngine engine;
+
+    /** Starts redis-server, connects the service and checks that calls are decided by Redis. */
+    @Setup(Level.Trial)
+    public void start() throws IOException, InterruptedException {
+      int port;
+      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        port = probe.getLocalPort();
+      }
+      dir = Files.createTempDirectory("guard-bench-redis");
+      server = new ProcessBuilder(List.of(redisServer(), "--port", Integer.toString(port),
+              "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+          .redirectErrorStream(true)
+          .redirectOutput(dir.resolve("redis.log").toFile())
+          .start();
+      RedisTokenService.Builder builder =
+          RedisTokenService.builder("redis://127.0.0.1:" + port, "bench")
+              .requestTimeout(Duration.ofSeconds(1));
+      service = (mode.equals("leased") ? builder.lease(64) : builder).build();
+      FlowRule rule = FlowRule.qps("bench-redis", Calls.HUGE_RATE)
+          .withCluster(ClusterMode.global("bench").withFallbackToLocal(false));
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (service.requestToken(rule, 1, true).status() != TokenResult.Status.OK) {
+        if (System.nanoTime() - deadline > 0 || !server.isAlive()) {
+          throw new IllegalStateException("redis-server did not answer on port " + port + ": "
+              + Files.readString(dir.resolve("redis.log")));
+        }
+        TimeUnit.MILLISECONDS.sleep(20);
+      }
+      engine = GuardEngine.builder().tokenService(service).build();
+      engine.loadRules("bench-redis", List.of(rule));
+    }
+
+    /** Closes the service and kills redis-server. */
+    @TearDown(Level.Trial)
+    public void stop() throws InterruptedException {
+      if (!service.available()) {
+        throw new IllegalStateException("Redis was unavailable during the run: calls were not "
+            + "decided by Redis");
+      }
+      service.close();
+      server.destroyForcibly();
+      server.waitFor(10, TimeUnit.SECONDS);
+    }
+
+    private static String redisServer() {
+      for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+        File candidate = new File(d, "redis-server");
+        if (candidate.canExecute()) {
+          return candidate.getPath();
+        }
+      }
+      throw new IllegalStateException("redis-server is not installed");
+    }
+  }
+
+  /** {@code engine.enter(..)} of a cluster rule decided on Redis, then exit. */
+  @Benchmark
+  public Object clusterDecision(RedisState state) {
+    try (Entry entry = state.engine.enter("bench-redis")) {
+      return entry;
+    } catch (BlockedException refused) {
+      return refused;
+    }
+  }
+}

@@ -1,0 +1,134 @@
+-- Every decision of the Redis token service, atomically, on the server's clock.
+-- ARGV[1] is the operation, ARGV[2] the namespace's request limit per second (0: none). When the
+-- limit is set, the last key is the namespace's request counter: a hash, field "<100 ms bucket
+-- index>" -> requests answered in that bucket; the last 10 buckets must hold fewer than the limit.
+--
+-- 't' (permits of a QPS rule). KEYS: the flow id's window, its instances[, the request counter].
+--   window: a hash, field "<bucket index>" -> passes of that bucket (the bucket after the current
+--   one holds permits taken ahead by prioritized requests), field "g" -> the window's geometry
+--   "<bucketMs>:<buckets>" (a change starts afresh). instances: a sorted set, instance id -> last
+--   request (server ms), read only for a per-instance threshold.
+--   ARGV: op, limit, count per second, per-instance (1/0), bucket ms, buckets, permits,
+--   prioritized (1/0), instance id, instance expiry ms, wanted (>= permits: the lease asked for)
+--   Returns {0, remaining, granted, microseconds left in the bucket} OK, {1, waitMs} SHOULD_WAIT,
+--   {2, 0} BLOCKED, {3, 0} TOO_MANY_REQUESTS.
+-- 'a' (a concurrency token). KEYS: the flow id's held tokens, its instances[, the request counter].
+--   held: a sorted set, "<instance>:<token>:<permits>" -> expiry (server ms), trimmed here.
+--   ARGV: op, limit, count, per-instance (1/0), member, permits, lease ms, instance id,
+--   instance expiry ms. Returns {0} OK, {2} BLOCKED, {3} TOO_MANY_REQUESTS.
+-- 'l' (count a request only, for Redis Cluster where the counter lives on another node).
+--   KEYS: the request counter. ARGV: op, limit. Returns {0} counted, {3} TOO_MANY_REQUESTS.
+local t = redis.call('TIME')
+local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local now = math.floor(nowUs / 1000)
+local op = ARGV[1]
+local limit = tonumber(ARGV[2])
+
+local function overLimit(key)
+  local current = math.floor(now / 100)
+  local fields = {}
+  for b = current - 9, current do
+    fields[#fields + 1] = string.format('%d', b)
+  end
+  local counted = 0
+  for _, v in ipairs(redis.call('HMGET', key, unpack(fields))) do
+    counted = counted + (tonumber(v) or 0)
+  end
+  if counted + 1 > limit then
+    return true
+  end
+  redis.call('HINCRBY', key, fields[10], 1)
+  for _, field in ipairs(redis.call('HKEYS', key)) do
+    if tonumber(field) < current - 9 then
+      redis.call('HDEL', key, field)
+    end
+  end
+  redis.call('PEXPIRE', key, 2000)
+  return false
+end
+
+if limit > 0 and overLimit(KEYS[#KEYS]) then
+  return {3, 0}
+end
+if op == 'l' then
+  return {0, 0}
+end
+
+local function liveInstances(perInstance, key, id, expiry)
+  if perInstance ~= '1' then
+    return 1
+  end
+  redis.call('ZADD', key, now, id)
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - expiry)
+  redis.call('PEXPIRE', key, expiry * 2)
+  return redis.call('ZCARD', key)
+end
+
+if op == 'a' then
+  local instances = liveInstances(ARGV[4], KEYS[2], ARGV[8], tonumber(ARGV[9]))
+  local threshold = tonumber(ARGV[3]) * instances
+  local permits = tonumber(ARGV[6])
+  local leaseMs = tonumber(ARGV[7])
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+  local held = 0
+  for _, member in ipairs(redis.call('ZRANGE', KEYS[1], 0, -1)) do
+    held = held + tonumber(string.match(member, ':(%d+)$'))
+  end
+  if held + permits > threshold then
+    return {2}
+  end
+  redis.call('ZADD', KEYS[1], now + leaseMs, ARGV[5])
+  if redis.call('PTTL', KEYS[1]) < leaseMs then
+    redis.call('PEXPIRE', KEYS[1], leaseMs)
+  end
+  return {0}
+end
+
+local count = tonumber(ARGV[3])
+local bucketMs = tonumber(ARGV[5])
+local buckets = tonumber(ARGV[6])
+local permits = tonumber(ARGV[7])
+local wanted = tonumber(ARGV[11])
+local instances = liveInstances(ARGV[4], KEYS[2], ARGV[9], tonumber(ARGV[10]))
+
+local geometry = bucketMs .. ':' .. buckets
+if redis.call('HGET', KEYS[1], 'g') ~= geometry then
+  redis.call('DEL', KEYS[1])
+  redis.call('HSET', KEYS[1], 'g', geometry)
+end
+
+local current = math.floor(now / bucketMs)
+local first = current - buckets + 1
+for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
+  local b = tonumber(field)
+  if b and b < first then
+    redis.call('HDEL', KEYS[1], field)
+  end
+end
+
+local fields = {}
+for b = first, current + 1 do
+  fields[#fields + 1] = string.format('%d', b)
+end
+local values = redis.call('HMGET', KEYS[1], unpack(fields))
+local passed = 0
+for i = 1, buckets do
+  passed = passed + (tonumber(values[i]) or 0)
+end
+local sliding = tonumber(values[1]) or 0
+local ahead = tonumber(values[buckets + 1]) or 0
+
+local capacity = count * instances * buckets * bucketMs / 1000
+local ttl = bucketMs * (buckets + 2)
+local granted = math.min(wanted, math.floor(capacity - passed))
+if granted >= permits then
+  redis.call('HINCRBY', KEYS[1], fields[buckets], granted)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  return {0, math.floor(capacity - passed - granted), granted, (current + 1) * bucketMs * 1000 - nowUs}
+end
+if ARGV[8] == '1' and passed - sliding + ahead + permits <= capacity then
+  redis.call('HINCRBY', KEYS[1], fields[buckets + 1], permits)
+  redis.call('PEXPIRE', KEYS[1], ttl)
+  return {1, (current + 1) * bucketMs - now}
+end
+return {2, 0}

@@ -1,0 +1,127 @@
+package dev.guard.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.EngineListener;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.TokenResult;
+import dev.guard.engine.TokenService;
+import dev.guard.testkit.ManualClock;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the Redis token service reports its backend: a slow first connection is not an outage, a
+ * failed one is, and every change reaches the engine's listeners once.
+ */
+class RedisAvailabilityTest {
+
+  private static final FlowRule RULE =
+      FlowRule.qps("R", 10).withCluster(ClusterMode.global("orders"));
+
+  /** A socket that accepts connections and never answers: a server that is slow to start. */
+  private static ServerSocket silentServer() throws Exception {
+    return new ServerSocket(0, 10, InetAddress.getLoopbackAddress());
+  }
+
+  @Test
+  void slowFirstConnection_answersFailedWithoutReportingAnOutage() throws Exception {
+    List<Boolean> told = new CopyOnWriteArrayList<>();
+    try (ServerSocket silent = silentServer();
+        RedisTokenService service = RedisTokenService
+            .builder("redis://127.0.0.1:" + silent.getLocalPort(), "shop")
+            .requestTimeout(Duration.ofMillis(10))
+            .connectTimeout(Duration.ofSeconds(30))
+            .backOff(2, Duration.ofSeconds(1))
+            .onAvailability(told::add)
+            .build()) {
+      for (int i = 0; i < 10; i++) {
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+      }
+      assertThat(told).isEmpty();
+      assertThat(service.available()).isTrue();
+    }
+  }
+
+  @Test
+  void failedFirstConnection_countsAsAFailure_andIsReportedOnce() throws Exception {
+    List<Boolean> told = new CopyOnWriteArrayList<>();
+    ManualClock clock = new ManualClock();
+    try (ServerSocket silent = silentServer();
+        RedisTokenService service = RedisTokenService
+            .builder("redis://127.0.0.1:" + silent.getLocalPort(), "shop")
+            .requestTimeout(Duration.ofMillis(10))
+            .connectTimeout(Duration.ofMillis(100))
+            .backOff(2, Duration.ofSeconds(1))
+            .clock(clock)
+            .onAvailability(told::add)
+            .build()) {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (service.available() && System.nanoTime() - deadline < 0) {
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+      }
+      assertThat(told).containsExactly(false);
+      // backing off on the manual clock: answered at once, nothing more reported
+      for (int i = 0; i < 100; i++) {
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+      }
+      assertThat(told).containsExactly(false);
+    }
+  }
+
+  @Test
+  void outageAndRecovery_reachTheEngineListener_oncePerChange() throws Exception {
+    List<String> heard = new CopyOnWriteArrayList<>();
+    try (RedisServer redis = RedisServer.start();
+        RedisTokenService service = RedisTokenService.builder(redis.uri(), "shop")
+            .requestTimeout(Duration.ofMillis(200))
+            .backOff(2, Duration.ofMillis(100))
+            .build()) {
+      GuardEngine engine = GuardEngine.builder()
+          .clock(new ManualClock())
+          .tokenService(service)
+          .listener(new EngineListener() {
+            @Override
+            public void onTokenServiceAvailability(boolean available, TokenService from) {
+              heard.add(available + " " + (from == service));
+            }
+          })
+          .build();
+      engine.loadRules("R", List.of(RULE));
+      assertThat(answer(service, TokenResult.Status.OK)).isTrue();
+
+      redis.kill();
+      for (int i = 0; i < 20; i++) {
+        service.requestToken(RULE, 1, false);
+      }
+      assertThat(heard).containsExactly("false true");
+
+      redis.restart();
+      assertThat(answer(service, TokenResult.Status.OK)).isTrue();
+      for (int i = 0; i < 20; i++) {
+        service.requestToken(RULE, 1, false);
+      }
+      assertThat(heard).containsExactly("false true", "true true");
+    }
+  }
+
+  /** Asks until the service answers {@code status}, for at most 15 s. */
+  private static boolean answer(RedisTokenService service, TokenResult.Status status)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
+    while (System.nanoTime() - deadline < 0) {
+      if (service.requestToken(RULE, 1, false).status() == status) {
+        return true;
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+    return false;
+  }
+}

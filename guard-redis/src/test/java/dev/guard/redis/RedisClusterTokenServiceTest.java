@@ -1,0 +1,141 @@
+package dev.guard.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.TokenResult;
+import io.lettuce.core.cluster.SlotHash;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The Redis token service against a real three-node Redis Cluster started for this class: flow
+ * ids whose keys live on different nodes are decided exactly, each on its own node.
+ */
+class RedisClusterTokenServiceTest {
+
+  private static RedisClusterServers cluster;
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = RedisClusterServers.start();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  /** One flow id per node: its keys' hash slot is owned by node 0, 1 and 2. */
+  private static List<String> flowIdsOnEachNode(String namespace) {
+    String[] found = new String[3];
+    for (int i = 0; found[0] == null || found[1] == null || found[2] == null; i++) {
+      String flowId = "orders-" + i;
+      int node = RedisClusterServers.nodeOfSlot(
+          SlotHash.getSlot("guard:{" + namespace + ":" + flowId + "}:w"));
+      if (found[node] == null) {
+        found[node] = flowId;
+      }
+    }
+    return List.of(found);
+  }
+
+  private static FlowRule rule(String flowId, ClusterMode mode) {
+    return FlowRule.qps("orders", 1).withCluster(mode.withWindow(10, Duration.ofSeconds(10)));
+  }
+
+  private static RedisTokenService service(String namespace, String instance) {
+    return RedisTokenService.builder(cluster.seed(), namespace)
+        .cluster()
+        .instanceId(instance)
+        .requestTimeout(Duration.ofSeconds(1)) // the machine is shared: count decisions only
+        .build();
+  }
+
+  /** Asks until the service answers (it connects in the background), for at most 10 s. */
+  private static TokenResult firstAnswer(RedisTokenService service, FlowRule rule)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      TokenResult result = service.requestToken(rule, 1, false);
+      if (result.status() != TokenResult.Status.FAILED || System.nanoTime() > deadline) {
+        return result;
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
+  }
+
+  @Test
+  void globalRules_onThreeNodes_admitExactlyEachWindowsCapacity() throws Exception {
+    List<String> flowIds = flowIdsOnEachNode("shop");
+    try (RedisTokenService a = service("shop", "a"); RedisTokenService b = service("shop", "b")) {
+      for (String flowId : flowIds) {
+        FlowRule rule = rule(flowId, ClusterMode.global(flowId)); // 10 per window
+        assertThat(firstAnswer(a, rule)).isEqualTo(TokenResult.ok(9));
+        List<TokenResult.Status> answers = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+          answers.add((i % 2 == 0 ? b : a).requestToken(rule, 1, false).status());
+        }
+        assertThat(answers).as(flowId).containsExactly(
+            TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
+            TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
+            TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
+            TokenResult.Status.BLOCKED);
+      }
+    }
+    for (int node = 0; node < 3; node++) {
+      String key = "guard:{shop:" + flowIds.get(node) + "}:w";
+      assertThat(cluster.cli(cluster.port(node), "EXISTS", key)).as(key + " on node " + node)
+          .isEqualTo("1");
+    }
+  }
+
+  @Test
+  void perInstanceRule_andConcurrencyTokens_workOnTheNodeOfTheirFlowId() throws Exception {
+    List<String> flowIds = flowIdsOnEachNode("billing");
+    String held = "guard:{billing:" + flowIds.get(2) + "}:c";
+    try (RedisTokenService a = service("billing", "a");
+        RedisTokenService b = service("billing", "b")) {
+      FlowRule perInstance = rule(flowIds.get(1), ClusterMode.perInstance(flowIds.get(1)));
+      assertThat(firstAnswer(a, perInstance)).isEqualTo(TokenResult.ok(9)); // a alone: 10
+      assertThat(firstAnswer(b, perInstance)).isEqualTo(TokenResult.ok(18)); // a and b: 20
+
+      FlowRule twoAtOnce =
+          FlowRule.qps("orders", 2).withCluster(ClusterMode.global(flowIds.get(2)));
+      TokenResult first = a.acquireConcurrency(twoAtOnce, 1);
+      assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(b.acquireConcurrency(twoAtOnce, 1)).isEqualTo(TokenResult.BLOCKED);
+      assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
+      assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(cluster.cli(cluster.port(2), "ZCARD", held)).isEqualTo("2");
+    }
+    assertThat(cluster.cli(cluster.port(2), "ZCARD", held)).as("given back on close")
+        .isEqualTo("0");
+  }
+
+  @Test
+  void namespaceRequestLimit_onCluster_answersTooManyRequests() throws Exception {
+    List<String> flowIds = flowIdsOnEachNode("limited");
+    try (RedisTokenService a = RedisTokenService.builder(cluster.seed(), "limited")
+        .cluster()
+        .requestTimeout(Duration.ofSeconds(1))
+        .maxRequestsPerSecond(3)
+        .build()) {
+      FlowRule rule = rule(flowIds.get(0), ClusterMode.global(flowIds.get(0)));
+      assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
+      FlowRule other = rule(flowIds.get(2), ClusterMode.global(flowIds.get(2)));
+      assertThat(a.requestToken(other, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(a.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(a.requestToken(other, 1, false)).isEqualTo(TokenResult.TOO_MANY_REQUESTS);
+    }
+  }
+}
