@@ -2,7 +2,8 @@ import org.jspecify.annotations.NullMarked;
 
 /**
  * The runnable guard demo: a small simulated service whose endpoints are protected by guard,
- * driven by generated load and reported per second in the terminal. Nothing here is API.
+ * driven by generated load and reported per second in the terminal and on the live dashboard.
+ * Nothing here is API.
  */
 @NullMarked
 module dev.guard.examples {
@@ -11,4 +12,5 @@ module dev.guard.examples {
   requires dev.guard.redis;
   requires lettuce.core;
   requires dev.guard.rules;
+  requires dev.guard.dashboard;
 }

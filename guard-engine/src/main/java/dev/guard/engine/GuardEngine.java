@@ -304,6 +304,25 @@ public final class GuardEngine {
   }
 
   /**
+   * Returns the run-time state of a resource's warm-up and hot-parameter rules: how cold each
+   * warm-up rule is and which values each hot-parameter rule is limiting now. Read for dashboards
+   * and diagnostics; reading changes nothing and costs the calls nothing. Breakers have their own
+   * handles ({@link #breakers(String)}); rules of other kinds have no state to show.
+   *
+   * <pre>{@code
+   * engine.ruleStates("profile").forEach(state -> System.out.println(state));
+   * // HotValuesState[rule=ParamFlowRule[...], valuesTracked=3, limitedValues=[alice]]
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @return the states, warm-up rules first (in flow-rule order), then hot-parameter rules (in
+   *     load order); empty for an unknown resource or one without such rules
+   */
+  public List<RuleState> ruleStates(String resource) {
+    return core.ruleStates(checkName(resource));
+  }
+
+  /**
    * Makes the engine's rules exactly {@code rules}, for every resource at once: resources the set
    * does not name lose their rules (statistics stay), including rules declared by guards.
    *

@@ -1,6 +1,7 @@
 package dev.guard.engine;
 
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Live statistics of one resource: the resource-wide figures (all contexts and origins) plus views
@@ -29,6 +30,14 @@ public interface ResourceStats extends NodeStats {
    * @return its statistics
    */
   Optional<NodeStats> origin(String origin);
+
+  /**
+   * Returns the origins that have called this resource and are measured (at most the engine's
+   * {@code maxOriginsPerResource}; calls without an origin have none).
+   *
+   * @return an immutable snapshot of the origin names, sorted
+   */
+  Set<String> origins();
 
   /**
    * Returns the statistics of this resource under one context (entrance) name, if entered there.

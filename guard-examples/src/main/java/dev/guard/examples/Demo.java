@@ -1,12 +1,15 @@
 package dev.guard.examples;
 
 import dev.guard.api.TimeSource;
+import dev.guard.dashboard.DashboardServer;
+import dev.guard.dashboard.GuardDashboard;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.FileRuleSource;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -32,12 +35,17 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>With {@code --rules FILE} the endpoints take their rules from the file, which is watched
  * while the demo runs: save a change and the next rows show it applied (or refused).
+ *
+ * <p>While it runs, the demo serves the guard dashboard on the loopback address (port {@value
+ * #DASHBOARD_PORT}, or a free one if that is taken) and prints its address: open it to watch the
+ * endpoints live and to change their rules (written to the rules file with {@code --rules}).
  */
 public final class Demo {
 
   static final int DEFAULT_SECONDS = 16;
   static final String HTTP_MODE = "--http";
   static final int MAX_SECONDS = 600;
+  static final int DASHBOARD_PORT = 8719;
   private static final long SECOND_NANOS = 1_000_000_000L;
   /** How long after a second ends its row is printed, so that calls decided at its end are in. */
   private static final long ROW_DELAY_NANOS = 50_000_000L;
@@ -82,9 +90,11 @@ public final class Demo {
       // delayed acknowledgement holds every response back by about 40 ms
       System.setProperty("sun.net.httpserver.nodelay", "true");
       TimeSource time = TimeSource.system();
-      ShopServer server = ShopServer.start(GuardEngine.builder().clock(time).build(), time,
-          httpPort(args));
+      GuardEngine engine = GuardEngine.builder().clock(time).build();
+      ShopServer server = ShopServer.start(engine, time, httpPort(args));
       server.introduce(out);
+      out.println();
+      out.println("Watch it live: " + dashboard(engine, null).browserUri());
       new CountDownLatch(1).await(); // serve until the process is stopped
       return;
     }
@@ -187,8 +197,12 @@ public final class Demo {
     }
     LoadGenerator load = new LoadGenerator(time, endpoints.size());
     List<Double> averageRts = new ArrayList<>();
+    DashboardServer dashboard = null;
     try {
       load.start(meters, start, start + seconds * SECOND_NANOS);
+      dashboard = dashboard(engine, source);
+      out.println("Live dashboard while the demo runs: " + dashboard.browserUri());
+      out.println();
       printLive(meters, start);
       // the engine's average RT covers its last second, so read it before the traffic stops
       for (Endpoint endpoint : endpoints) {
@@ -196,6 +210,9 @@ public final class Demo {
       }
     } finally {
       load.finish();
+      if (dashboard != null) {
+        dashboard.close();
+      }
       if (source != null) {
         source.close();
       }
@@ -206,6 +223,26 @@ public final class Demo {
 
     printCharts(meters);
     printSummary(engine, meters, averageRts);
+  }
+
+  /**
+   * Serves the dashboard of an engine on the loopback address, on {@value #DASHBOARD_PORT} or, if
+   * that port is taken, a free one; rule edits go to the rules file when there is one.
+   */
+  static DashboardServer dashboard(GuardEngine engine, @Nullable FileRuleSource rules) {
+    UncheckedIOException taken = null;
+    for (int port : new int[] {DASHBOARD_PORT, 0}) {
+      GuardDashboard.Builder builder = GuardDashboard.builder(engine).port(port);
+      if (rules != null) {
+        builder.ruleSource(rules);
+      }
+      try {
+        return builder.build().start();
+      } catch (UncheckedIOException e) {
+        taken = e;
+      }
+    }
+    throw java.util.Objects.requireNonNull(taken);
   }
 
   /**

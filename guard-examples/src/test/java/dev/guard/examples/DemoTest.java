@@ -53,4 +53,15 @@ class DemoTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("usage: Demo [seconds] [--rules FILE], was 5 --rules");
   }
+
+  @Test
+  void dashboard_whenItsPortIsTaken_servesOnAFreeOne() {
+    dev.guard.engine.GuardEngine engine = dev.guard.engine.GuardEngine.builder().build();
+    try (dev.guard.dashboard.DashboardServer first = Demo.dashboard(engine, null);
+        dev.guard.dashboard.DashboardServer second = Demo.dashboard(engine, null)) {
+      assertThat(second.uri().getHost()).isEqualTo("127.0.0.1");
+      assertThat(second.uri().getPort()).isNotEqualTo(first.uri().getPort());
+      assertThat(second.browserUri().getQuery()).startsWith("token=");
+    }
+  }
 }

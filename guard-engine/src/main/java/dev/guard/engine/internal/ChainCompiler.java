@@ -27,8 +27,8 @@ final class ChainCompiler {
 
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
-      sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), new ParamSlotKind(),
-          new FlowSlotKind(), DegradeSlotKind.INSTANCE));
+      sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), ParamSlotKind.INSTANCE,
+          FlowSlotKind.INSTANCE, DegradeSlotKind.INSTANCE));
 
   private ChainCompiler() {}
 

@@ -11,12 +11,16 @@ import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.PeriodStats;
+import dev.guard.engine.RuleState;
 import dev.guard.engine.SystemStatus;
 import dev.guard.engine.TokenService;
+import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.degrade.DegradeSlotKind;
+import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
+import dev.guard.engine.internal.param.ParamSlotKind;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import dev.guard.engine.internal.system.SystemProtection;
@@ -287,6 +291,18 @@ public final class EngineCore implements SlotContext {
   public List<CircuitBreaker> breakers(String name) {
     ResourceState state = resources.existing(name);
     return state == null ? List.of() : DegradeSlotKind.breakers(state.chain());
+  }
+
+  /** The run-time state of a resource's warm-up and hot-parameter rules (read only). */
+  public List<RuleState> ruleStates(String name) {
+    ResourceState state = resources.existing(name);
+    if (state == null) {
+      return List.of();
+    }
+    Chain chain = state.chain();
+    List<RuleState> states = new ArrayList<>(FlowSlotKind.warmUpStates(chain));
+    states.addAll(ParamSlotKind.hotValueStates(chain, preciseNowNanos()));
+    return List.copyOf(states);
   }
 
   /** The known resources. */

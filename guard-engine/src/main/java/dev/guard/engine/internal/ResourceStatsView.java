@@ -7,8 +7,11 @@ import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Live views of a resource's nodes, of the inbound node and of entrance nodes. */
 public final class ResourceStatsView extends StatsView implements ResourceStats {
@@ -83,6 +86,18 @@ public final class ResourceStatsView extends StatsView implements ResourceStats 
     ClusterNode cluster = state == null ? null : state.cluster();
     StatisticNode node = cluster == null ? null : cluster.existingOriginNode(origin);
     return node == null ? Optional.empty() : Optional.of(new StatsView(core, () -> List.of(node)));
+  }
+
+  @Override
+  public Set<String> origins() {
+    ResourceState state = core.existing(resource);
+    ClusterNode cluster = state == null ? null : state.cluster();
+    if (cluster == null) {
+      return Set.of();
+    }
+    Set<String> names = new TreeSet<>();
+    cluster.forEachOrigin((origin, node) -> names.add(origin));
+    return Collections.unmodifiableSet(names);
   }
 
   @Override

@@ -2,6 +2,8 @@ package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
+import dev.guard.engine.RuleState;
+import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
@@ -24,6 +26,34 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
 
   /** The flow slot's position in the chain. */
   public static final int ORDER = -2000;
+
+  /** The one instance, so that chains can be asked for its slot. */
+  public static final FlowSlotKind INSTANCE = new FlowSlotKind();
+
+  private FlowSlotKind() {}
+
+  /**
+   * The state of a chain's warm-up rules, in slot order; read only, never on the call path.
+   *
+   * @param chain a resource's chain
+   * @return one state per warm-up rule; empty when there is none
+   */
+  public static List<RuleState> warmUpStates(Chain chain) {
+    if (!(chain.slotOf(INSTANCE) instanceof FlowSlot slot)) {
+      return List.of();
+    }
+    List<RuleState> states = new ArrayList<>();
+    for (CompiledFlowRule compiled : slot.rules) {
+      RateSource rate = compiled.controller instanceof RejectController reject
+          ? reject.rate()
+          : compiled.controller instanceof PacingController pacing ? pacing.rate() : null;
+      if (rate instanceof WarmUpTokens tokens) {
+        states.add(new RuleState.WarmUpState(compiled.rule, tokens.storedTokens(),
+            tokens.warningToken(), tokens.maxToken(), tokens.allowedQps()));
+      }
+    }
+    return List.copyOf(states);
+  }
 
   @Override
   public int order() {

@@ -1,9 +1,12 @@
 package dev.guard.engine.internal.param;
 
 import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.engine.RuleState;
+import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +21,30 @@ public final class ParamSlotKind implements SlotKind<ParamFlowRule> {
 
   /** The hot-parameter slot's position in the chain: after system protection, before flow. */
   public static final int ORDER = -3000;
+
+  /** The one instance, so that chains can be asked for its slot. */
+  public static final ParamSlotKind INSTANCE = new ParamSlotKind();
+
+  private ParamSlotKind() {}
+
+  /**
+   * The state of a chain's hot-parameter rules, in load order; read only, never on the call path.
+   *
+   * @param chain a resource's chain
+   * @param nowNanos engine time in nanoseconds (precise)
+   * @return one state per rule; empty when there is none
+   */
+  public static List<RuleState> hotValueStates(Chain chain, long nowNanos) {
+    if (!(chain.slotOf(INSTANCE) instanceof ParamSlot slot)) {
+      return List.of();
+    }
+    List<RuleState> states = new ArrayList<>();
+    for (CompiledParamRule compiled : slot.rules) {
+      states.add(new RuleState.HotValuesState(compiled.rule, compiled.table.size(),
+          compiled.table.limitedValues(RuleState.HotValuesState.MAX_LISTED, nowNanos)));
+    }
+    return List.copyOf(states);
+  }
 
   @Override
   public int order() {

@@ -1,6 +1,9 @@
 package dev.guard.engine.internal.param;
 
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
@@ -130,6 +133,30 @@ final class ValueTable {
     previous = full;
     current = newGeneration();
     return count;
+  }
+
+  /**
+   * Values a single-permit call would be refused for now (read only: nothing is taken, moved or
+   * retired).
+   *
+   * @param max the most values to return
+   * @param nowNanos engine time in nanoseconds
+   * @return up to {@code max} values, current generation first
+   */
+  List<Object> limitedValues(int max, long nowNanos) {
+    Set<Object> limited = new LinkedHashSet<>();
+    for (ConcurrentHashMap<Object, ValueState> generation : List.of(current, previous)) {
+      for (Map.Entry<Object, ValueState> entry : generation.entrySet()) {
+        ValueState state = entry.getValue();
+        if (limited.size() >= max) {
+          return List.copyOf(limited);
+        }
+        if (!gate.retired(state) && !gate.admits(state, state.threshold, 1, nowNanos)) {
+          limited.add(entry.getKey());
+        }
+      }
+    }
+    return List.copyOf(limited);
   }
 
   /** How many values are remembered now (both generations). */

@@ -1,0 +1,290 @@
+package dev.guard.dashboard;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.guard.dashboard.internal.Access;
+import dev.guard.dashboard.internal.DashboardCore;
+import dev.guard.dashboard.internal.JdkHandler;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.WritableRuleSource;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A live dashboard for one engine: its resources with live charts, the rules in force with their
+ * state, refusals by kind and origin, the rule history with roll-back, rule edits, and the JSON
+ * API behind the pages (docs/DASHBOARD.md). One call serves it on the JDK's HTTP server, bound to
+ * the loopback address:
+ *
+ * <pre>{@code
+ * DashboardServer dashboard = GuardDashboard.serve(engine, 8719);
+ * System.out.println("guard dashboard: " + dashboard.browserUri());
+ * }</pre>
+ *
+ * <p>Security: on a loopback address without a secret, reads are open to local clients and rule
+ * changes need the dashboard's random access token ({@link DashboardServer#browserUri()}). On any
+ * other address an access token or basic credentials are required, and every request must carry
+ * one. Rule changes always need a secret, and a header cross-site requests cannot send. In a
+ * servlet container use {@link GuardDashboardServlet}, which always needs a configured secret.
+ *
+ * <pre>{@code
+ * GuardDashboard dashboard = GuardDashboard.builder(engine)
+ *     .port(8719)
+ *     .bindAddress(InetAddress.getByName("0.0.0.0"))
+ *     .accessToken(System.getenv("GUARD_DASHBOARD_TOKEN"))
+ *     .ruleSource(fileRules)               // edits are written to the rule file
+ *     .build();
+ * DashboardServer server = dashboard.start();
+ * }</pre>
+ *
+ * <p>Instances are immutable and thread-safe; one may be started several times (on different
+ * ports) and mounted as a servlet at the same time.
+ */
+public final class GuardDashboard {
+
+  private final GuardEngine engine;
+  private final int port;
+  private final InetAddress bindAddress;
+  private final @Nullable String accessToken;
+  private final @Nullable String user;
+  private final @Nullable String password;
+  private final @Nullable WritableRuleSource ruleSource;
+  private final Access access;
+  private final DashboardCore core;
+
+  private GuardDashboard(Builder builder) {
+    this.engine = builder.engine;
+    this.port = builder.port == null ? 0 : builder.port;
+    this.bindAddress = builder.bindAddress == null
+        ? InetAddress.getLoopbackAddress() : builder.bindAddress;
+    this.accessToken = builder.accessToken;
+    this.user = builder.user;
+    this.password = builder.password;
+    this.ruleSource = builder.ruleSource;
+    boolean secret = hasSecret();
+    if (!secret && !bindAddress.isLoopbackAddress()) {
+      throw new IllegalArgumentException("bindAddress " + bindAddress.getHostAddress()
+          + " is not a loopback address: set accessToken(..) or credentials(..) so that only"
+          + " authenticated requests reach the dashboard");
+    }
+    this.access = Access.of(accessToken, user, password, !secret);
+    this.core = new DashboardCore(engine, access, ruleSource);
+  }
+
+  /**
+   * Serves a dashboard for an engine on the loopback address with the default settings: {@code
+   * builder(engine).port(port).build().start()}.
+   *
+   * @param engine the engine to show
+   * @param port the TCP port; 0 for a free one
+   * @return the running server
+   * @throws UncheckedIOException if the port cannot be bound
+   */
+  public static DashboardServer serve(GuardEngine engine, int port) {
+    return builder(engine).port(port).build().start();
+  }
+
+  /**
+   * Starts configuring a dashboard for an engine.
+   *
+   * @param engine the engine to show
+   * @return a new builder
+   */
+  public static Builder builder(GuardEngine engine) {
+    return new Builder(Objects.requireNonNull(engine, "engine"));
+  }
+
+  /**
+   * Serves this dashboard on the JDK's HTTP server at the configured address and port, with two
+   * daemon worker threads.
+   *
+   * @return the running server
+   * @throws UncheckedIOException if the address cannot be bound
+   */
+  public DashboardServer start() {
+    HttpServer server;
+    try {
+      server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
+    } catch (IOException failed) {
+      throw new UncheckedIOException("cannot serve the dashboard on "
+          + bindAddress.getHostAddress() + ":" + port, failed);
+    }
+    AtomicInteger threads = new AtomicInteger();
+    ExecutorService workers = Executors.newFixedThreadPool(2, task -> {
+      Thread thread = new Thread(task, "guard-dashboard-" + threads.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    });
+    server.setExecutor(workers);
+    server.createContext("/", new JdkHandler(core, bindAddress.isLoopbackAddress()));
+    server.start();
+    String host = bindAddress.isAnyLocalAddress() || bindAddress.isLoopbackAddress()
+        ? "127.0.0.1" : bindAddress.getHostAddress();
+    if (host.contains(":")) {
+      host = "[" + host + "]";
+    }
+    URI uri = URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
+    return new DashboardServer(server, workers, uri, access.loginToken());
+  }
+
+  /** Whether an access token or credentials were configured. */
+  boolean hasSecret() {
+    return accessToken != null || user != null;
+  }
+
+  /** The request-handling core shared with the servlet. */
+  DashboardCore core() {
+    return core;
+  }
+
+  /** The engine shown. */
+  GuardEngine engine() {
+    return engine;
+  }
+
+  @Override
+  public String toString() {
+    return "GuardDashboard[" + bindAddress.getHostAddress() + ":" + port
+        + (hasSecret() ? ", authenticated" : ", loopback") + ", rules via "
+        + (ruleSource == null ? "memory:dashboard" : ruleSource.name()) + "]";
+  }
+
+  /**
+   * Configures a {@link GuardDashboard}. Every option may be set at most once (a second value is
+   * an error).
+   */
+  public static final class Builder {
+
+    private final GuardEngine engine;
+    private @Nullable Integer port;
+    private @Nullable InetAddress bindAddress;
+    private @Nullable String accessToken;
+    private @Nullable String user;
+    private @Nullable String password;
+    private @Nullable WritableRuleSource ruleSource;
+
+    private Builder(GuardEngine engine) {
+      this.engine = engine;
+    }
+
+    /**
+     * Sets the TCP port of {@link GuardDashboard#start()} (default 0: a free port, see {@link
+     * DashboardServer#uri()}).
+     *
+     * @param port from 0 to 65535
+     * @return this builder
+     * @throws IllegalArgumentException if out of range
+     * @throws IllegalStateException if already set
+     */
+    public Builder port(int port) {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException("port must be from 0 to 65535, was " + port);
+      }
+      this.port = once("port", this.port, port);
+      return this;
+    }
+
+    /**
+     * Sets the address {@link GuardDashboard#start()} listens on (default: the loopback address,
+     * so only this machine can connect). Any other address needs {@link #accessToken} or {@link
+     * #credentials}.
+     *
+     * @param address the local address, such as {@code InetAddress.getByName("0.0.0.0")}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder bindAddress(InetAddress address) {
+      Objects.requireNonNull(address, "bindAddress");
+      this.bindAddress = once("bindAddress", this.bindAddress, address);
+      return this;
+    }
+
+    /**
+     * Sets the access token: requests carry it as {@code Authorization: Bearer <token>}, and a
+     * browser logs in once with it (the login page, or {@code ?token=} on a page) and then holds
+     * an HttpOnly session cookie. May be combined with {@link #credentials}.
+     *
+     * @param token at least 16 characters
+     * @return this builder
+     * @throws IllegalArgumentException if shorter than 16 characters
+     * @throws IllegalStateException if already set
+     */
+    public Builder accessToken(String token) {
+      Objects.requireNonNull(token, "accessToken");
+      if (token.length() < 16) {
+        throw new IllegalArgumentException(
+            "accessToken must be at least 16 characters, was " + token.length());
+      }
+      this.accessToken = once("accessToken", this.accessToken, token);
+      return this;
+    }
+
+    /**
+     * Sets basic-authentication credentials: requests carry them as {@code Authorization: Basic};
+     * a browser asks for them. Use them over HTTPS (a servlet container's), or on a trusted
+     * network: basic authentication sends the password with every request.
+     *
+     * @param user the user name; not blank, no {@code ':'}
+     * @param password the password; at least 8 characters
+     * @return this builder
+     * @throws IllegalArgumentException if the user is blank or has a colon, or the password is short
+     * @throws IllegalStateException if already set
+     */
+    public Builder credentials(String user, String password) {
+      Objects.requireNonNull(user, "user");
+      Objects.requireNonNull(password, "password");
+      if (user.isBlank() || user.indexOf(':') >= 0) {
+        throw new IllegalArgumentException(
+            "user must not be blank or contain ':', was \"" + user + "\"");
+      }
+      if (password.length() < 8) {
+        throw new IllegalArgumentException(
+            "password must be at least 8 characters, was " + password.length());
+      }
+      this.user = once("credentials", this.user, user);
+      this.password = password;
+      return this;
+    }
+
+    /**
+     * Sets where rule edits and roll-backs are written (default: a {@code memory:dashboard}
+     * source that the dashboard creates from the rules in force and attaches to the engine at
+     * the first edit). The source should be attached to the engine already, so that a written
+     * set is applied (and an invalid one refused) before it is stored.
+     *
+     * @param source the writable source, such as a {@code FileRuleSource}
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder ruleSource(WritableRuleSource source) {
+      Objects.requireNonNull(source, "ruleSource");
+      this.ruleSource = once("ruleSource", this.ruleSource, source);
+      return this;
+    }
+
+    /**
+     * Builds the dashboard (nothing is served until {@link GuardDashboard#start()}).
+     *
+     * @return the dashboard
+     * @throws IllegalArgumentException if the bind address is not a loopback address and neither
+     *     an access token nor credentials are set
+     */
+    public GuardDashboard build() {
+      return new GuardDashboard(this);
+    }
+
+    private static <T> T once(String option, @Nullable T current, T value) {
+      if (current != null) {
+        throw new IllegalStateException(option + " is already set");
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,79 @@
+package dev.guard.dashboard;
+
+import dev.guard.dashboard.internal.DashboardCore;
+import dev.guard.dashboard.internal.DashboardRequest;
+import dev.guard.dashboard.internal.DashboardResponse;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The dashboard as a Jakarta Servlet (Servlet 6), for applications that run in a servlet
+ * container: the same pages and JSON API as {@link GuardDashboard#start()}, below the path the
+ * servlet is mapped to. Map it to a path ending in {@code /*}:
+ *
+ * <pre>{@code
+ * GuardDashboard dashboard = GuardDashboard.builder(engine)
+ *     .accessToken(System.getenv("GUARD_DASHBOARD_TOKEN"))
+ *     .build();
+ * servletContext.addServlet("guard-dashboard", new GuardDashboardServlet(dashboard))
+ *     .addMapping("/guard/*");
+ * }</pre>
+ *
+ * <p>A container listens on addresses the dashboard cannot see, so the servlet always needs an
+ * access token or credentials: every request, reads included, must be authenticated. Its session
+ * cookie is marked Secure when the request came over HTTPS.
+ */
+public final class GuardDashboardServlet extends HttpServlet {
+
+  private static final long serialVersionUID = 1L;
+
+  private final transient DashboardCore core;
+
+  /**
+   * Creates the servlet for a dashboard.
+   *
+   * @param dashboard the dashboard; its port and bind address are not used
+   * @throws IllegalArgumentException if the dashboard has neither an access token nor credentials
+   */
+  public GuardDashboardServlet(GuardDashboard dashboard) {
+    Objects.requireNonNull(dashboard, "dashboard");
+    if (!dashboard.hasSecret()) {
+      throw new IllegalArgumentException("dashboard must have an accessToken(..) or"
+          + " credentials(..) to be served by a servlet: a servlet container may listen on any"
+          + " address");
+    }
+    this.core = dashboard.core();
+  }
+
+  @Override
+  protected void service(HttpServletRequest request, HttpServletResponse response)
+      throws IOException {
+    String path = request.getPathInfo();
+    if (path == null) {
+      // mapped at /guard/* and asked for /guard: relative links need the trailing slash
+      response.sendRedirect(request.getRequestURI() + "/");
+      return;
+    }
+    DashboardResponse answer = core.handle(new DashboardRequest(
+        request.getMethod(),
+        path,
+        DashboardRequest.parseQuery(request.getQueryString()),
+        request::getHeader,
+        request.getInputStream(),
+        request.isSecure()), false);
+    response.setStatus(answer.status());
+    for (Map.Entry<String, String> header : answer.headers().entrySet()) {
+      response.setHeader(header.getKey(), header.getValue());
+    }
+    byte[] body = answer.body();
+    response.setContentLength(body.length);
+    try (OutputStream out = response.getOutputStream()) {
+      out.write(body);
+    }
+  }
+}

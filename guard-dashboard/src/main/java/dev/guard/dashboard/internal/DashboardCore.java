@@ -1,0 +1,295 @@
+package dev.guard.dashboard.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.RuleRevision;
+import dev.guard.engine.WritableRuleSource;
+import dev.guard.rules.RuleFormat;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The one request-handling core of both servers: routes a {@link DashboardRequest} to a page, a
+ * static file or a JSON endpoint (docs/DASHBOARD.md lists them) after the access checks, and
+ * returns the {@link DashboardResponse}. Stateless apart from the engine and the rule source;
+ * thread-safe.
+ *
+ * <p>Checks, in order: static files (CSS, scripts) need nothing; on a loopback server the Host
+ * header must name a loopback host (a page of another site that re-points its name at 127.0.0.1
+ * cannot read the dashboard); pages and reads need an authenticated request unless reads are open;
+ * every other method needs an authenticated request and the {@value #CSRF_HEADER} header, which a
+ * cross-site form cannot send and a cross-site script cannot send without a CORS permission the
+ * dashboard never gives.
+ */
+public final class DashboardCore {
+
+  /** The header every state-changing API request must carry (any non-empty value). */
+  public static final String CSRF_HEADER = "X-Guard-Dashboard";
+
+  private static final String JSON = "application/json";
+
+  private final Access access;
+  private final ObjectMapper json = new ObjectMapper();
+  private final EngineViews views;
+  private final RuleEditor editor;
+  private final GuardEngine engine;
+
+  /**
+   * Creates the core of one dashboard.
+   *
+   * @param engine the engine shown
+   * @param access who may read and write
+   * @param source where edits are written, or null for the dashboard's own memory source
+   */
+  public DashboardCore(GuardEngine engine, Access access, @Nullable WritableRuleSource source) {
+    this.engine = engine;
+    this.access = access;
+    this.views = new EngineViews(engine, json);
+    this.editor = new RuleEditor(engine, source);
+  }
+
+  /**
+   * Answers one request; never throws for a bad request (it answers 4xx).
+   *
+   * @param request the request
+   * @param loopbackHostsOnly whether the Host header must name a loopback host (a server bound
+   *     to a loopback address)
+   * @return the response
+   */
+  public DashboardResponse handle(DashboardRequest request, boolean loopbackHostsOnly) {
+    String path = request.path().isEmpty() ? "/" : request.path();
+    Optional<DashboardResponse> file = WebFiles.asset(path);
+    if (file.isPresent()) {
+      return file.get();
+    }
+    if (loopbackHostsOnly && !loopbackHost(request.header("Host"))) {
+      return DashboardResponse.text(403, "Host must be localhost or a loopback address");
+    }
+    try {
+      if (path.equals("/login")) {
+        return login(request);
+      }
+      if (path.startsWith("/api/")) {
+        return api(request, path);
+      }
+      return page(request, path);
+    } catch (IOException | UncheckedIOException failed) {
+      return error(500, "could not read or store: " + failed.getMessage());
+    } catch (RuntimeException failed) { // a source or the engine failed: answer, do not hang up
+      return error(500, failed.getClass().getSimpleName() + ": " + failed.getMessage());
+    }
+  }
+
+  static boolean loopbackHost(@Nullable String host) {
+    if (host == null) {
+      return false;
+    }
+    String name = host.toLowerCase(Locale.ROOT);
+    if (name.startsWith("[")) {
+      return name.startsWith("[::1]");
+    }
+    int colon = name.indexOf(':');
+    name = colon < 0 ? name : name.substring(0, colon);
+    return name.equals("localhost") || name.startsWith("127.");
+  }
+
+  private DashboardResponse page(DashboardRequest request, String path) {
+    String name = path.equals("/") ? "/index.html" : path;
+    if (!WebFiles.isPage(name)) {
+      return DashboardResponse.text(404, "not found: " + path);
+    }
+    if (!request.method().equals("GET")) {
+      return DashboardResponse.text(405, "pages are read with GET");
+    }
+    String token = request.query().get("token");
+    if (token != null) {
+      if (!access.tokenMatches(token)) {
+        return unauthorized(WebFiles.login("That token is not the dashboard's access token."));
+      }
+      return DashboardResponse.redirect(withoutToken(name, request.query()))
+          .with("Set-Cookie", access.sessionCookie(request.secure()));
+    }
+    if (!access.openReads() && !access.authenticated(request)) {
+      return unauthorized(WebFiles.login(""));
+    }
+    return WebFiles.page(name);
+  }
+
+  private static String withoutToken(String page, Map<String, String> query) {
+    StringBuilder location =
+        new StringBuilder(page.equals("/index.html") ? "./" : page.substring(1));
+    char separator = '?';
+    for (Map.Entry<String, String> param : query.entrySet()) {
+      if (!param.getKey().equals("token")) {
+        location.append(separator).append(encode(param.getKey())).append('=')
+            .append(encode(param.getValue()));
+        separator = '&';
+      }
+    }
+    return location.toString();
+  }
+
+  private static String encode(String text) {
+    return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
+  }
+
+  private DashboardResponse login(DashboardRequest request) throws IOException {
+    if (!request.method().equals("POST")) {
+      return WebFiles.login("");
+    }
+    String body = request.bodyText();
+    String token = body == null ? null : DashboardRequest.parseQuery(body).get("token");
+    if (!access.tokenMatches(token)) {
+      return unauthorized(WebFiles.login("That token is not the dashboard's access token."));
+    }
+    return DashboardResponse.redirect("./").with("Set-Cookie", access.sessionCookie(request.secure()));
+  }
+
+  private DashboardResponse unauthorized(DashboardResponse body) {
+    DashboardResponse refused = new DashboardResponse(401, body.headers(), body.body());
+    return access.basicConfigured()
+        ? refused.with("WWW-Authenticate", "Basic realm=\"guard dashboard\", charset=\"UTF-8\"")
+        : refused.with("WWW-Authenticate", "Bearer realm=\"guard dashboard\"");
+  }
+
+  private DashboardResponse api(DashboardRequest request, String path) throws IOException {
+    boolean read = request.method().equals("GET");
+    boolean authenticated = access.authenticated(request);
+    if (!authenticated && !(read && access.openReads())) {
+      return unauthorized(jsonBody(401, Map.of("error",
+          read ? "authentication required" : "changes need the access token or credentials")));
+    }
+    if (!read) {
+      String marker = request.header(CSRF_HEADER);
+      if (marker == null || marker.isBlank()) {
+        return error(403, "changes need the " + CSRF_HEADER + " header");
+      }
+    }
+    String route = request.method() + " " + path;
+    return switch (route) {
+      case "GET /api/overview" -> ok(views.overview(editor.sourceName()));
+      case "GET /api/resources" ->
+          ok(views.resources(request.query().getOrDefault("sort", "passed")));
+      case "GET /api/resource" -> withName(request, name -> ok(views.resource(name)));
+      case "GET /api/resource/metrics" -> withName(request, name -> ok(views.metrics(name,
+          seconds(request.query().get("seconds")))));
+      case "GET /api/resource/refusals" -> withName(request, name -> ok(views.refusals(name)));
+      case "GET /api/resource/rules" -> withName(request, name -> ok(views.rules(name)));
+      case "GET /api/rules" -> document(engine.ruleSet());
+      case "PUT /api/rules" -> writeRules(request);
+      case "GET /api/history" -> ok(views.history());
+      case "GET /api/history/rules" ->
+          withRevision(request, revision -> document(revision.rules()));
+      case "POST /api/history/rollback" ->
+          withRevision(request, revision -> applied(revision.rules()));
+      default -> knownPath(path)
+          ? error(405, request.method() + " is not allowed on " + path)
+          : error(404, "no endpoint " + path);
+    };
+  }
+
+  private static boolean knownPath(String path) {
+    return List.of("/api/overview", "/api/resources", "/api/resource", "/api/resource/metrics",
+        "/api/resource/refusals", "/api/resource/rules", "/api/rules", "/api/history",
+        "/api/history/rules", "/api/history/rollback").contains(path);
+  }
+
+  private static int seconds(@Nullable String raw) {
+    try {
+      int seconds = raw == null ? EngineViews.DEFAULT_SECONDS : Integer.parseInt(raw);
+      return Math.max(1, Math.min(EngineViews.MAX_SECONDS, seconds));
+    } catch (NumberFormatException malformed) {
+      return EngineViews.DEFAULT_SECONDS;
+    }
+  }
+
+  private DashboardResponse withName(
+      DashboardRequest request, java.util.function.Function<String, DashboardResponse> answer) {
+    String name = request.query().get("name");
+    if (name == null || name.isBlank()) {
+      return error(400, "name must name a resource, was " + (name == null ? "missing" : "blank"));
+    }
+    return answer.apply(name);
+  }
+
+  private DashboardResponse withRevision(DashboardRequest request,
+      java.util.function.Function<RuleRevision, DashboardResponse> answer) {
+    String raw = request.query().get("revision");
+    long number;
+    try {
+      number = Long.parseLong(raw == null ? "" : raw);
+    } catch (NumberFormatException malformed) {
+      return error(400, "revision must be a revision number, was " + raw);
+    }
+    return views.revision(number).map(answer)
+        .orElseGet(() -> error(404, "revision " + number + " is not in the rule history"));
+  }
+
+  private DashboardResponse document(RuleSet rules) {
+    try {
+      return DashboardResponse.of(200, JSON, RuleFormat.write(rules).getBytes(StandardCharsets.UTF_8));
+    } catch (IllegalArgumentException unwritable) {
+      return error(409, "the rules in force cannot be written as JSON: " + unwritable.getMessage());
+    }
+  }
+
+  private DashboardResponse writeRules(DashboardRequest request) throws IOException {
+    String type = request.header("Content-Type");
+    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith(JSON)) {
+      return error(415, "a rule document is sent as " + JSON);
+    }
+    String body = request.bodyText();
+    if (body == null) {
+      return error(413, "a rule document is at most " + RuleFormat.MAX_DOCUMENT_CHARS
+          + " characters");
+    }
+    RuleSet rules;
+    try {
+      rules = RuleFormat.parse(body);
+    } catch (InvalidRulesException invalid) {
+      return refused(invalid.errors());
+    }
+    return applied(rules);
+  }
+
+  private DashboardResponse applied(RuleSet rules) {
+    try {
+      return ok(editor.write(rules));
+    } catch (InvalidRulesException invalid) {
+      return refused(invalid.errors());
+    }
+  }
+
+  private DashboardResponse refused(List<RuleError> errors) {
+    List<Map<String, String>> list = errors.stream()
+        .map(e -> Map.of("path", e.path(), "message", e.message())).toList();
+    return jsonBody(422, list);
+  }
+
+  private DashboardResponse error(int status, String message) {
+    return jsonBody(status, Map.of("error", message));
+  }
+
+  private DashboardResponse ok(Object body) {
+    return jsonBody(200, body);
+  }
+
+  private DashboardResponse jsonBody(int status, Object body) {
+    try {
+      return DashboardResponse.of(status, JSON, json.writeValueAsBytes(body));
+    } catch (JsonProcessingException impossible) {
+      return DashboardResponse.of(500, JSON,
+          "{\"error\":\"could not write JSON\"}".getBytes(StandardCharsets.UTF_8));
+    }
+  }
+}

@@ -1,0 +1,273 @@
+package dev.guard.dashboard;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.ContextScope;
+import dev.guard.engine.Entry;
+import dev.guard.rules.MemoryRuleSource;
+import dev.guard.rules.RuleFormat;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** Every JSON endpoint over HTTP, on an engine driven by a manual clock. */
+class DashboardApiTest {
+
+  private final Fixture fixture = Fixture.withToken();
+
+  @AfterEach
+  void close() {
+    fixture.close();
+  }
+
+  private void applyRules(FlowRule... rules) {
+    fixture.engine.applyRules(RuleSet.of(List.of(rules)), "test");
+  }
+
+  @Test
+  void resources_sortedByRefused_putsTheMostRefusedFirst() {
+    applyRules(FlowRule.qps("search", 1), FlowRule.qps("orders", 100));
+    fixture.call("orders", 5);
+    fixture.call("search", 5);
+
+    JsonNode byRefused = fixture.get("api/resources?sort=refused");
+    JsonNode byPassed = fixture.get("api/resources?sort=passed");
+
+    assertThat(names(byRefused.get("resources"))).containsExactly("search", "orders");
+    assertThat(byRefused.get("resources").get(0).get("blockQps").asDouble()).isEqualTo(4.0);
+    assertThat(names(byPassed.get("resources"))).containsExactly("orders", "search");
+    assertThat(byPassed.get("resources").get(0).get("minutePass").asLong()).isEqualTo(5);
+  }
+
+  @Test
+  void resource_live_givesTheOneSecondFigures() {
+    fixture.call("orders", 3);
+
+    JsonNode live = fixture.get("api/resource?name=orders");
+
+    assertThat(live.get("passQps").asDouble()).isEqualTo(3.0);
+    assertThat(live.get("concurrency").asLong()).isZero();
+  }
+
+  @Test
+  void metrics_givesOnePointPerClosedSecond() {
+    applyRules(FlowRule.qps("orders", 3));
+    fixture.call("orders", 2);
+    fixture.advanceSeconds(1);
+    fixture.call("orders", 5);
+    fixture.advanceSeconds(2);
+
+    JsonNode metrics = fixture.get("api/resource/metrics?name=orders");
+
+    JsonNode points = metrics.get("points");
+    assertThat(points).hasSize(3);
+    assertThat(points.get(0).get("t").asLong()).isZero();
+    assertThat(points.get(0).get("pass").asLong()).isEqualTo(2);
+    assertThat(points.get(1).get("pass").asLong()).isEqualTo(3);
+    assertThat(points.get(1).get("block").asLong()).isEqualTo(2);
+    assertThat(points.get(2).get("pass").asLong()).isZero();
+  }
+
+  @Test
+  void metrics_afterLongTraffic_coversTheLastFiveMinutes() {
+    for (int second = 0; second < 400; second++) {
+      fixture.call("orders", 1);
+      fixture.advanceSeconds(1);
+      if (second % 20 == 0) {
+        fixture.engine.recordMetrics();
+      }
+    }
+
+    JsonNode points = fixture.get("api/resource/metrics?name=orders").get("points");
+
+    assertThat(points).hasSize(300);
+    assertThat(points.get(0).get("t").asLong()).isEqualTo(100_000);
+    assertThat(points.get(299).get("pass").asLong()).isEqualTo(1);
+  }
+
+  @Test
+  void refusals_countTheLastMinuteByKindAndOrigin() {
+    applyRules(FlowRule.qps("orders", 2));
+    try (ContextScope web = fixture.engine.enterContext("shop", "web")) {
+      assertThat(web.opened()).isTrue();
+      fixture.call("orders", 5);
+    }
+    fixture.advanceSeconds(1);
+
+    JsonNode refusals = fixture.get("api/resource/refusals?name=orders");
+
+    assertThat(refusals.get("total").asLong()).isEqualTo(3);
+    assertThat(refusals.get("byKind").get("flow").asLong()).isEqualTo(3);
+    assertThat(refusals.get("byKind").get("degrade").asLong()).isZero();
+    assertThat(refusals.get("byOrigin").get("web").asLong()).isEqualTo(3);
+  }
+
+  @Test
+  void rules_showEachKindWithItsState() {
+    FlowRule warmUp = FlowRule.qps("checkout", 10).withWarmUp(Duration.ofSeconds(10), 3);
+    DegradeRule breaker = DegradeRule.errorCount("checkout", 1).withMinCalls(1);
+    ParamFlowRule perUser = ParamFlowRule.qps("checkout", 0, 1);
+    fixture.engine.applyRules(RuleSet.of(List.of(warmUp, breaker, perUser)), "test");
+    fixture.call("checkout", 2, "alice");
+    fixture.engine.breakers("checkout").get(0).forceOpen();
+
+    JsonNode rules = fixture.get("api/resource/rules?name=checkout").get("rules");
+
+    assertThat(rules).hasSize(3);
+    JsonNode flow = find(rules, "flow");
+    assertThat(flow.get("rule").get("qps").asDouble()).isEqualTo(10.0);
+    assertThat(flow.get("state").get("type").asText()).isEqualTo("warmUp");
+    assertThat(flow.get("state").get("cold").asBoolean()).isTrue();
+    JsonNode degrade = find(rules, "circuitBreakers");
+    assertThat(degrade.get("state").get("state").asText()).isEqualTo("FORCED_OPEN");
+    assertThat(degrade.get("state").get("probeInMs").asLong()).isEqualTo(10_000);
+    JsonNode hot = find(rules, "perValue");
+    assertThat(hot.get("state").get("limitedValues").get(0).asText()).isEqualTo("alice");
+  }
+
+  @Test
+  void rules_getReturnsTheRuleDocumentInForce() {
+    applyRules(FlowRule.qps("orders", 7));
+
+    HttpResponse<String> response = fixture.send(fixture.authorized("api/rules"));
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(RuleFormat.parse(response.body())).isEqualTo(fixture.engine.ruleSet());
+  }
+
+  @Test
+  void rules_put_appliesAtOnceAndLaterCallsAreRefused() {
+    applyRules(FlowRule.qps("orders", 100));
+
+    HttpResponse<String> response = fixture.putRules(
+        "{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": 2}]}");
+
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(Fixture.json(response.body()).get("source").asText()).isEqualTo("memory:dashboard");
+    assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 2));
+    assertThat(fixture.call("orders", 5)).isEqualTo(2);
+    assertThat(fixture.engine.ruleHistory()).last()
+        .satisfies(revision -> assertThat(revision.source()).isEqualTo("memory:dashboard"));
+  }
+
+  @Test
+  void rules_putInvalid_answers422WithTheFieldErrorsAndChangesNothing() {
+    applyRules(FlowRule.qps("orders", 100));
+
+    HttpResponse<String> response = fixture.putRules(
+        "{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": -5}, {\"resource\": \"\", \"qps\": 1}]}");
+
+    assertThat(response.statusCode()).isEqualTo(422);
+    JsonNode errors = Fixture.json(response.body());
+    assertThat(errors.get(0).get("path").asText()).isEqualTo("rules.flow[0].qps");
+    assertThat(errors.get(0).get("message").asText()).contains("-5");
+    assertThat(errors.get(1).get("path").asText()).isEqualTo("rules.flow[1].resource");
+    assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 100));
+  }
+
+  @Test
+  void rules_putRefusedByTheEngine_answers422() {
+    HttpResponse<String> response = fixture.putRules("{\"version\": 1, \"authority\": ["
+        + "{\"resource\": \"admin\", \"allowOrigins\": [\"ops\"]},"
+        + "{\"resource\": \"admin\", \"denyOrigins\": [\"bot\"]}]}");
+
+    assertThat(response.statusCode()).isEqualTo(422);
+    assertThat(Fixture.json(response.body()).get(0).get("message").asText()).isNotBlank();
+    assertThat(fixture.engine.rules("admin")).isEmpty();
+  }
+
+  @Test
+  void rules_putWithTheApplicationsSource_writesThroughIt() {
+    MemoryRuleSource source = MemoryRuleSource.of("ops", RuleSet.empty());
+    fixture.engine.attach(source);
+    try (DashboardServer other = GuardDashboard.builder(fixture.engine)
+        .accessToken(Fixture.TOKEN).ruleSource(source).build().start()) {
+      HttpResponse<String> response = fixture.send(HttpRequest.newBuilder(
+              other.uri().resolve("api/rules"))
+          .header("Authorization", "Bearer " + Fixture.TOKEN)
+          .header("X-Guard-Dashboard", "1").header("Content-Type", "application/json")
+          .PUT(HttpRequest.BodyPublishers.ofString(
+              "{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": 3}]}")));
+
+      assertThat(response.statusCode()).isEqualTo(200);
+      assertThat(Fixture.json(response.body()).get("source").asText()).isEqualTo("memory:ops");
+      assertThat(source.rules().rules()).containsExactly(FlowRule.qps("orders", 3));
+      assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 3));
+    }
+  }
+
+  @Test
+  void history_listsRevisionsNewestFirstAndRollBackRestoresAnOlderSet() {
+    applyRules(FlowRule.qps("orders", 100));
+    long first = fixture.engine.ruleHistory().get(0).number();
+    fixture.putRules("{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": 1}]}");
+
+    JsonNode history = fixture.get("api/history");
+    JsonNode older = Fixture.json(fixture.send(
+        fixture.authorized("api/history/rules?revision=" + first)).body());
+    HttpResponse<String> rolledBack = fixture.send(fixture.authorized(
+        "api/history/rollback?revision=" + first).header("X-Guard-Dashboard", "1")
+        .POST(HttpRequest.BodyPublishers.noBody()));
+
+    assertThat(history).hasSize(2);
+    assertThat(history.get(0).get("source").asText()).isEqualTo("memory:dashboard");
+    assertThat(history.get(1).get("number").asLong()).isEqualTo(first);
+    assertThat(older.get("flow").get(0).get("qps").asDouble()).isEqualTo(100.0);
+    assertThat(rolledBack.statusCode()).isEqualTo(200);
+    assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 100));
+    assertThat(fixture.engine.ruleHistory()).hasSize(3);
+  }
+
+  @Test
+  void history_rollBackToAnUnknownRevision_answers404() {
+    HttpResponse<String> response = fixture.send(fixture.authorized("api/history/rollback?revision=99")
+        .header("X-Guard-Dashboard", "1").POST(HttpRequest.BodyPublishers.noBody()));
+
+    assertThat(response.statusCode()).isEqualTo(404);
+  }
+
+  @Test
+  void overview_namesTheRuleSourceAndTheLatestRevision() {
+    applyRules(FlowRule.qps("orders", 1));
+    try (Entry ignored = fixture.engine.enter("orders")) {
+      JsonNode overview = fixture.get("api/overview");
+
+      assertThat(overview.get("ruleSource").asText()).isEqualTo("memory:dashboard");
+      assertThat(overview.get("revision").asLong()).isEqualTo(1);
+      assertThat(overview.get("inbound").get("concurrency").asLong()).isZero();
+    }
+  }
+
+  @Test
+  void unknownEndpointOrMethodOrMissingName_answers404Or405Or400() {
+    assertThat(fixture.send(fixture.authorized("api/nothing")).statusCode()).isEqualTo(404);
+    assertThat(fixture.send(fixture.authorized("api/resources").header("X-Guard-Dashboard", "1")
+        .DELETE()).statusCode()).isEqualTo(405);
+    assertThat(fixture.send(fixture.authorized("api/resource/metrics")).statusCode())
+        .isEqualTo(400);
+  }
+
+  private static JsonNode find(JsonNode rules, String kind) {
+    for (JsonNode rule : rules) {
+      if (rule.get("kind").asText().equals(kind)) {
+        return rule;
+      }
+    }
+    throw new AssertionError("no " + kind + " rule in " + rules);
+  }
+
+  private static List<String> names(JsonNode rows) {
+    List<String> names = new ArrayList<>();
+    rows.forEach(row -> names.add(row.get("name").asText()));
+    return names;
+  }
+}
