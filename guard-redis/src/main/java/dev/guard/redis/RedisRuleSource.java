@@ -6,6 +6,7 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.RuleSink;
 import dev.guard.engine.WritableRuleSource;
+import dev.guard.rules.PollingRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -46,19 +47,13 @@ import org.jspecify.annotations.Nullable;
  * force stay, the listeners hear it once per outage, and the source connects again at each poll;
  * once it is back it reads the key. Thread-safe.
  */
-public final class RedisRuleSource implements WritableRuleSource {
+public final class RedisRuleSource extends PollingRuleSource implements WritableRuleSource {
 
   /** The default poll interval in seconds. */
   public static final long DEFAULT_POLL_SECONDS = 5;
 
-  private final String key;
-  private final String name;
-  private final long pollNanos;
   private final RuleKeyLink link;
   private final ExecutorService notices;
-  private @Nullable RuleSink sink;
-  private @Nullable Thread poller;
-  private boolean closed;
   /** What the key held at the last successful read or store; valid when {@link #seenKnown}. */
   private @Nullable String seen;
   private boolean seenKnown;
@@ -69,12 +64,10 @@ public final class RedisRuleSource implements WritableRuleSource {
   private boolean outageReported;
 
   private RedisRuleSource(Builder b) {
-    this.key = b.key;
-    this.pollNanos = b.pollInterval.toNanos();
+    super("redis:" + b.key + "@" + RuleKeyLink.address(b.uri), b.pollInterval);
     this.link = new RuleKeyLink(b.uri, b.key, b.connectTimeout, this::noticed);
-    this.name = "redis:" + key + "@" + link.address();
     this.notices = Executors.newSingleThreadExecutor(task -> {
-      Thread thread = new Thread(task, "guard-redis-rules notices " + key);
+      Thread thread = new Thread(task, "guard-redis-rules notices " + b.key);
       thread.setDaemon(true);
       return thread;
     });
@@ -103,57 +96,13 @@ public final class RedisRuleSource implements WritableRuleSource {
     return new Builder(uri, key);
   }
 
-  @Override
-  public String name() {
-    return name;
-  }
-
-  /**
-   * Applies what the key holds now (if Redis answers and the key holds a valid set), then listens
-   * for notices and polls.
-   *
-   * @throws IllegalStateException if already started or closed
-   */
-  @Override
-  public void start(RuleSink target) {
-    Objects.requireNonNull(target, "sink");
-    Thread thread;
-    synchronized (this) {
-      if (sink != null || closed) {
-        throw new IllegalStateException(name + " is " + (closed ? "closed" : "attached already"));
-      }
-      sink = target;
-      look();
-      thread = new Thread(() -> poll(target.clock()), "guard-redis-rules " + key);
-      thread.setDaemon(true);
-      poller = thread;
-    }
-    thread.start();
-  }
-
-  private void poll(TimeSource clock) {
-    while (true) {
-      try {
-        clock.sleep(pollNanos);
-      } catch (InterruptedException stop) {
-        return;
-      }
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        look();
-      }
-    }
-  }
-
   /** Called on Lettuce's thread when a notice arrives: the key is read on the source's own. */
   private void noticed() {
     try {
       notices.execute(() -> {
         synchronized (this) {
-          if (!closed && sink != null) {
-            look();
+          if (!closed() && sink() != null) {
+            look(false);
           }
         }
       });
@@ -162,16 +111,21 @@ public final class RedisRuleSource implements WritableRuleSource {
     }
   }
 
-  /** Reads the key once and applies what changed; caller holds the lock. */
-  private void look() {
+  /**
+   * Reads the key once and applies what changed; the lock is held.
+   *
+   * @param first whether the source is being attached
+   */
+  @Override
+  protected void look(boolean first) {
     String document;
     try {
       document = link.read();
     } catch (RuntimeException unreachable) {
       seenKnown = false;
-      if (!outageReported && !closed) { // a read cut short by close() is no outage
+      if (!outageReported && !closed()) { // a read cut short by close() is no outage
         outageReported = true;
-        report(List.of(new RuleError(name, "could not be read (" + unreachable.getMessage()
+        report(List.of(new RuleError(name(), "could not be read (" + unreachable.getMessage()
             + "); the rules in force stay")));
       }
       return;
@@ -179,7 +133,7 @@ public final class RedisRuleSource implements WritableRuleSource {
     outageReported = false;
     seen = document;
     seenKnown = true;
-    if (sink == null) {
+    if (sink() == null) {
       return; // a writer that is not attached only needs to know what the key holds
     }
     if (document == null) {
@@ -203,20 +157,7 @@ public final class RedisRuleSource implements WritableRuleSource {
     }
     failing = null;
     applied = document;
-    try {
-      Objects.requireNonNull(sink).apply(rules);
-    } catch (InvalidRulesException refused) {
-      // the engine told its listeners; the rules in force stay until the key changes again
-    } catch (RuntimeException unexpected) {
-      report(List.of(new RuleError(name, "could not be applied: " + unexpected)));
-    }
-  }
-
-  private void report(List<RuleError> errors) {
-    RuleSink target = sink;
-    if (target != null) {
-      target.reject(errors);
-    }
+    apply(rules); // a set the engine refuses changes nothing until the key changes again
   }
 
   /**
@@ -237,17 +178,18 @@ public final class RedisRuleSource implements WritableRuleSource {
   @Override
   public synchronized void write(RuleSet rules) {
     Objects.requireNonNull(rules, "rules");
-    if (closed) {
-      throw new IllegalStateException(name + " is closed");
+    if (closed()) {
+      throw new IllegalStateException(name() + " is closed");
     }
     String document = RuleFormat.write(rules);
     if (!seenKnown) {
-      look(); // learn what the key holds, so that the store can tell another writer's change
+      look(false); // learn what the key holds, so that the store can tell another writer's change
     }
     if (!seenKnown) {
       throw new UncheckedIOException(new IOException(
-          "cannot write " + name + ": Redis could not be reached; nothing was applied or stored"));
+          "cannot write " + name() + ": Redis could not be reached; nothing was applied or stored"));
     }
+    RuleSink sink = sink();
     if (sink != null) {
       sink.apply(rules);
     }
@@ -258,12 +200,12 @@ public final class RedisRuleSource implements WritableRuleSource {
       applied = null; // the next successful read applies what the key holds
       seenKnown = false;
       throw new UncheckedIOException(new IOException(
-          "cannot write " + name + ": " + unreachable.getMessage(), unreachable));
+          "cannot write " + name() + ": " + unreachable.getMessage(), unreachable));
     }
     if (!stored) {
       applied = null;
-      look(); // the engine takes what the key holds now
-      throw new ConcurrentModificationException(name + " was changed by another writer since "
+      look(false); // the engine takes what the key holds now
+      throw new ConcurrentModificationException(name() + " was changed by another writer since "
           + "this source last read it; nothing was stored");
     }
     seen = document;
@@ -272,45 +214,17 @@ public final class RedisRuleSource implements WritableRuleSource {
     failing = null;
   }
 
-  /** Stops polling and listening, closes the connections and ends every thread it started. */
+  /** Ends the notice thread and closes the connections, once polling stopped. */
   @Override
-  public void close() {
-    Thread thread;
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      thread = poller;
-    }
+  protected void release() throws InterruptedException {
     notices.shutdownNow();
-    boolean interrupted = false;
-    if (thread != null && thread != Thread.currentThread()) {
-      thread.interrupt();
-      while (thread.isAlive()) {
-        try {
-          thread.join();
-        } catch (InterruptedException again) {
-          interrupted = true;
-        }
-      }
-    }
     try {
       notices.awaitTermination(10, TimeUnit.SECONDS);
-    } catch (InterruptedException again) {
-      interrupted = true;
+    } finally {
+      synchronized (this) {
+        link.close();
+      }
     }
-    synchronized (this) {
-      link.close();
-    }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  @Override
-  public String toString() {
-    return "RedisRuleSource[" + name + "]";
   }
 
   /** Settings of a {@link RedisRuleSource}. */

@@ -7,7 +7,9 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.TokenResult;
 import dev.guard.engine.TokenService;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -64,6 +66,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private final String limit;
   private final String @Nullable [] limiterKeys;
   private final TimeSource clock;
+  private final @Nullable TimeSource windowClock;
   private final Availability availability;
   private final Map<String, Flow> flows = new ConcurrentHashMap<>();
   private final Map<Long, Held> held = new ConcurrentHashMap<>();
@@ -83,6 +86,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     this.instanceExpiryMs = Long.toString(b.instanceExpiry.toMillis());
     this.lease = b.lease;
     this.clock = b.clock;
+    this.windowClock = b.windowClock;
     this.limit = Integer.toString(b.maxRequestsPerSecond);
     this.limiterKeys = b.maxRequestsPerSecond > 0
         ? new String[] {"guard:{" + namespace + "}:r"} : null;
@@ -319,19 +323,31 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     try {
       String[] counter = limiterKeys;
       if (counter != null && connector.cluster()) {
-        answer = Connector.run(link, counter, new String[] {"l", limit});
+        answer = Connector.run(link, counter, new String[] {"l", limit, windowTime()});
         if ((Long) answer.get(0) != 0) {
           availability.succeeded();
           return answer;
         }
       }
-      answer = Connector.run(link, keys, args);
+      String[] timed = Arrays.copyOf(args, args.length + 1);
+      timed[args.length] = windowTime();
+      answer = Connector.run(link, keys, timed);
     } catch (RuntimeException failure) {
       availability.failed();
       return null;
     }
     availability.succeeded();
     return answer;
+  }
+
+  /** The script's time argument: the window clock's microseconds, or empty for the server's. */
+  private String windowTime() {
+    TimeSource time = windowClock;
+    if (time == null) {
+      return "";
+    }
+    Instant now = time.wallTime();
+    return Long.toString(now.getEpochSecond() * 1_000_000L + now.getNano() / 1000);
   }
 
   /** Settings of a {@link RedisTokenService}. */
@@ -349,6 +365,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     private Duration backOff = Duration.ofSeconds(1);
     private @Nullable Consumer<Boolean> availability;
     private TimeSource clock = TimeSource.system();
+    private @Nullable TimeSource windowClock;
 
     private Builder(String uri, String namespace) {
       Objects.requireNonNull(uri, "uri");
@@ -510,13 +527,29 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
     /**
      * Sets the time source of the back-off period and of leases (default {@link
-     * TimeSource#system()}); the shared windows always run on the Redis server's clock.
+     * TimeSource#system()}); the shared windows run on the Redis server's clock unless {@link
+     * #windowClock} says otherwise.
      *
      * @param timeSource the time source
      * @return this builder
      */
     public Builder clock(TimeSource timeSource) {
       this.clock = Objects.requireNonNull(timeSource, "clock");
+      return this;
+    }
+
+    /**
+     * Decides the shared windows on this time source's {@link TimeSource#wallTime() wall time}
+     * instead of the Redis server's clock. Every instance sharing a flow id must then use clocks
+     * that agree (one {@code ManualClock} for the engines of a test; NTP-synchronised hosts at
+     * best): a skewed instance moves the windows for all. The default, the server's clock, cannot
+     * be skewed by an instance.
+     *
+     * @param timeSource the time source whose wall time places the windows
+     * @return this builder
+     */
+    public Builder windowClock(TimeSource timeSource) {
+      this.windowClock = Objects.requireNonNull(timeSource, "windowClock");
       return this;
     }
 

@@ -61,9 +61,10 @@ final class RuleKeyLink {
         .build());
   }
 
-  /** Where the server is, for the source's name: {@code host:port}. */
-  String address() {
-    return uri.getHost() + ":" + uri.getPort();
+  /** Where the server of a URI is, for a source's name: {@code host:port}. */
+  static String address(String uri) {
+    RedisURI parsed = RedisURI.create(uri);
+    return parsed.getHost() + ":" + parsed.getPort();
   }
 
   /**

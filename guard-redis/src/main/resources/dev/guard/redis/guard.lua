@@ -1,4 +1,4 @@
--- Every decision of the Redis token service, atomically, on the server's clock.
+-- Every decision of the Redis token service, atomically, on the server's clock (or the caller's).
 -- ARGV[1] is the operation, ARGV[2] the namespace's request limit per second (0: none). When the
 -- limit is set, the last key is the namespace's request counter: a hash, field "<100 ms bucket
 -- index>" -> requests answered in that bucket; the last 10 buckets must hold fewer than the limit.
@@ -18,8 +18,13 @@
 --   instance expiry ms. Returns {0} OK, {2} BLOCKED, {3} TOO_MANY_REQUESTS.
 -- 'l' (count a request only, for Redis Cluster where the counter lives on another node).
 --   KEYS: the request counter. ARGV: op, limit. Returns {0} counted, {3} TOO_MANY_REQUESTS.
-local t = redis.call('TIME')
-local nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+-- Every operation's last argument is the caller's time in microseconds since the epoch, or empty
+-- for the server's own clock (the default: instance clocks may then disagree).
+local nowUs = tonumber(ARGV[#ARGV])
+if nowUs == nil then
+  local t = redis.call('TIME')
+  nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+end
 local now = math.floor(nowUs / 1000)
 local op = ARGV[1]
 local limit = tonumber(ARGV[2])

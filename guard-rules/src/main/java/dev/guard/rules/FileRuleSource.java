@@ -1,6 +1,5 @@
 package dev.guard.rules;
 
-import dev.guard.api.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -45,16 +44,12 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #write} stores a rule set in the file (a new file renamed over the old one) after the
  * engine applied it. Thread-safe.
  */
-public final class FileRuleSource implements WritableRuleSource {
+public final class FileRuleSource extends PollingRuleSource implements WritableRuleSource {
 
   /** The default poll interval in milliseconds. */
   public static final long DEFAULT_POLL_MILLIS = 250;
 
   private final Path file;
-  private final long pollNanos;
-  private @Nullable RuleSink sink;
-  private @Nullable Thread poller;
-  private boolean closed;
   /** The bytes last applied (or refused by the engine); null before the first, after deletion. */
   private byte @Nullable [] applied;
   /** The bytes that last failed to read as a rule set, and whether that was reported. */
@@ -62,9 +57,9 @@ public final class FileRuleSource implements WritableRuleSource {
   private boolean failureReported;
   private int missingPolls;
 
-  private FileRuleSource(Path file, long pollNanos) {
+  private FileRuleSource(Path file, Duration pollInterval) {
+    super("file:" + file, pollInterval);
     this.file = file;
-    this.pollNanos = pollNanos;
   }
 
   /**
@@ -87,63 +82,17 @@ public final class FileRuleSource implements WritableRuleSource {
    */
   public static FileRuleSource of(Path file, Duration pollInterval) {
     Objects.requireNonNull(file, "file");
-    Objects.requireNonNull(pollInterval, "pollInterval");
-    if (pollInterval.isNegative() || pollInterval.isZero()) {
-      throw new IllegalArgumentException("pollInterval must be positive, was " + pollInterval);
-    }
-    return new FileRuleSource(file.toAbsolutePath(), pollInterval.toNanos());
-  }
-
-  @Override
-  public String name() {
-    return "file:" + file;
+    return new FileRuleSource(file.toAbsolutePath(), pollInterval);
   }
 
   /**
-   * Applies the file as it is now (a missing or invalid file is reported and changes nothing),
-   * then starts watching it.
+   * Looks at the file once; the lock is held. When attached, a missing or invalid file is reported
+   * at once and changes nothing.
    *
-   * @throws IllegalStateException if already started or closed
+   * @param first whether the source is being attached
    */
   @Override
-  public void start(RuleSink target) {
-    Objects.requireNonNull(target, "sink");
-    Thread thread;
-    synchronized (this) {
-      if (sink != null || closed) {
-        throw new IllegalStateException(name() + " is " + (closed ? "closed" : "attached already"));
-      }
-      sink = target;
-      poll(true);
-      thread = new Thread(() -> watch(target.clock()), "guard-rules " + file.getFileName());
-      thread.setDaemon(true);
-      poller = thread;
-    }
-    thread.start();
-  }
-
-  private void watch(TimeSource clock) {
-    while (true) {
-      try {
-        clock.sleep(pollNanos);
-      } catch (InterruptedException stop) {
-        return;
-      }
-      synchronized (this) {
-        if (closed) {
-          return;
-        }
-        try {
-          poll(false);
-        } catch (RuntimeException unexpected) {
-          report(List.of(new RuleError(name(), "could not be polled: " + unexpected)));
-        }
-      }
-    }
-  }
-
-  /** Looks at the file once; caller holds the lock. */
-  private void poll(boolean first) {
+  protected void look(boolean first) {
     byte[] bytes;
     try (InputStream in = Files.newInputStream(file)) {
       bytes = RuleText.readBounded(in);
@@ -173,11 +122,7 @@ public final class FileRuleSource implements WritableRuleSource {
     }
     failing = null;
     applied = bytes;
-    try {
-      Objects.requireNonNull(sink).apply(rules);
-    } catch (InvalidRulesException refused) {
-      // the engine told its listeners; keep the rules in force until the file changes again
-    }
+    apply(rules); // a set the engine refuses changes nothing until the file changes again
   }
 
   /** A read that failed: reported at once on attach, else when the same bytes failed twice. */
@@ -193,10 +138,6 @@ public final class FileRuleSource implements WritableRuleSource {
     }
   }
 
-  private void report(List<RuleError> errors) {
-    Objects.requireNonNull(sink).reject(errors);
-  }
-
   /**
    * Applies a rule set to the attached engine, then stores it in the file (written next to it and
    * renamed over it, so no reader sees half of it). Without an engine attached it is only stored.
@@ -210,10 +151,11 @@ public final class FileRuleSource implements WritableRuleSource {
   @Override
   public synchronized void write(RuleSet rules) {
     Objects.requireNonNull(rules, "rules");
-    if (closed) {
+    if (closed()) {
       throw new IllegalStateException(name() + " is closed");
     }
     byte[] bytes = RuleFormat.write(rules).getBytes(StandardCharsets.UTF_8);
+    RuleSink sink = sink();
     if (sink != null) {
       sink.apply(rules);
     }
@@ -231,33 +173,6 @@ public final class FileRuleSource implements WritableRuleSource {
     } catch (IOException unwritable) {
       applied = null; // the next poll applies what the file holds
       throw new UncheckedIOException("cannot write " + name(), unwritable);
-    }
-  }
-
-  /** Stops watching and waits for the watching thread to end; the rules in force stay. */
-  @Override
-  public void close() {
-    Thread thread;
-    synchronized (this) {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      thread = poller;
-    }
-    if (thread != null && thread != Thread.currentThread()) {
-      thread.interrupt();
-      boolean interrupted = false;
-      while (thread.isAlive()) {
-        try {
-          thread.join();
-        } catch (InterruptedException again) {
-          interrupted = true;
-        }
-      }
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 
