@@ -160,6 +160,33 @@ class DashboardApiTest {
   }
 
   @Test
+  void rules_putWithIfMatch_isRefusedWhenTheRulesChangedSinceTheyWereRead() {
+    applyRules(FlowRule.qps("orders", 100));
+    String tag = fixture.send(fixture.authorized("api/rules")).headers().firstValue("ETag")
+        .orElseThrow();
+    applyRules(FlowRule.qps("orders", 50)); // another writer, after the page read the rules
+
+    HttpResponse<String> stale = fixture.send(putWithTag(tag, 2));
+
+    assertThat(stale.statusCode()).isEqualTo(412);
+    assertThat(Fixture.json(stale.body()).get("error").asText())
+        .contains("the rules changed since they were read", tag);
+    assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 50));
+
+    String fresh = fixture.send(fixture.authorized("api/rules")).headers().firstValue("ETag")
+        .orElseThrow();
+    assertThat(fixture.send(putWithTag(fresh, 2)).statusCode()).isEqualTo(200);
+    assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 2));
+  }
+
+  private HttpRequest.Builder putWithTag(String tag, int qps) {
+    return fixture.authorized("api/rules").header("X-Guard-Dashboard", "1")
+        .header("Content-Type", "application/json").header("If-Match", tag)
+        .PUT(HttpRequest.BodyPublishers.ofString(
+            "{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": " + qps + "}]}"));
+  }
+
+  @Test
   void rules_putInvalid_answers422WithTheFieldErrorsAndChangesNothing() {
     applyRules(FlowRule.qps("orders", 100));
 

@@ -123,6 +123,18 @@ class DashboardBrowserTest {
         By.cssSelector("#rules tbody"), "\"qps\":2"));
     saveScreenshot();
 
+    // a form read before another change is not saved over it
+    fixture.engine.applyRules(RuleSet.of(List.of(
+        FlowRule.qps("checkout", 5), DegradeRule.errorRatio("checkout", 0.5),
+        FlowRule.qps("search", 1))), "ops");
+    qps = qpsInput();
+    qps.clear();
+    qps.sendKeys("3");
+    browser.findElement(By.id("save")).click();
+    wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("saveStatus"),
+        "the rules changed since they were read"));
+    assertThat(fixture.engine.rules("checkout")).contains(FlowRule.qps("checkout", 5));
+
     // roll back to the rules applied at startup
     browser.findElement(By.cssSelector("button.rollback[data-revision='1']")).click();
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("saveStatus"),

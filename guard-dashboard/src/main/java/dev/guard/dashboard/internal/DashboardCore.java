@@ -185,7 +185,7 @@ public final class DashboardCore {
           seconds(request.query().get("seconds")))));
       case "GET /api/resource/refusals" -> withName(request, name -> ok(views.refusals(name)));
       case "GET /api/resource/rules" -> withName(request, name -> ok(views.rules(name)));
-      case "GET /api/rules" -> document(engine.ruleSet());
+      case "GET /api/rules" -> rulesInForce();
       case "PUT /api/rules" -> writeRules(request);
       case "GET /api/history" -> ok(views.history());
       case "GET /api/history/rules" ->
@@ -243,6 +243,22 @@ public final class DashboardCore {
     }
   }
 
+  /**
+   * The rules in force with an {@code ETag} naming the latest revision, read before the rules: a
+   * change in between makes the tag older than the document, so a save made with it is refused
+   * (never the other way round).
+   */
+  private DashboardResponse rulesInForce() {
+    String tag = revisionTag();
+    DashboardResponse answer = document(engine.ruleSet());
+    return answer.status() == 200 ? answer.with("ETag", tag) : answer;
+  }
+
+  private String revisionTag() {
+    List<RuleRevision> history = engine.ruleHistory();
+    return "\"r" + (history.isEmpty() ? 0 : history.get(history.size() - 1).number()) + "\"";
+  }
+
   private DashboardResponse writeRules(DashboardRequest request) throws IOException {
     String type = request.header("Content-Type");
     if (type == null || !type.toLowerCase(Locale.ROOT).startsWith(JSON)) {
@@ -259,7 +275,18 @@ public final class DashboardCore {
     } catch (InvalidRulesException invalid) {
       return refused(invalid.errors());
     }
-    return applied(rules);
+    String expected = request.header("If-Match");
+    if (expected == null) {
+      return applied(rules);
+    }
+    synchronized (editor) {
+      String current = revisionTag();
+      if (!expected.trim().equals(current)) {
+        return error(412, "the rules changed since they were read (read at " + expected.trim()
+            + ", now " + current + "): read them again and repeat the change");
+      }
+      return applied(rules);
+    }
   }
 
   private DashboardResponse applied(RuleSet rules) {

@@ -3,19 +3,21 @@
 // requires), element building without innerHTML, and number formatting.
 const guard = {
   async get(path) {
+    return (await guard.fetched(path)).json();
+  },
+  async fetched(path) {
     const response = await fetch(path, { credentials: 'same-origin' });
     if (response.status === 401) {
       location.href = 'login';
       throw new Error('not signed in');
     }
     if (!response.ok) throw new Error(path + ': HTTP ' + response.status);
-    return response.json();
+    return response;
   },
-  async send(method, path, body) {
-    const response = await fetch(path, {
-      method, credentials: 'same-origin', body,
-      headers: { 'X-Guard-Dashboard': '1', 'Content-Type': 'application/json' },
-    });
+  async send(method, path, body, etag) {
+    const headers = { 'X-Guard-Dashboard': '1', 'Content-Type': 'application/json' };
+    if (etag) headers['If-Match'] = etag;
+    const response = await fetch(path, { method, credentials: 'same-origin', body, headers });
     let data = null;
     try { data = await response.json(); } catch (e) { /* no body */ }
     return { status: response.status, data };

@@ -104,6 +104,7 @@ async function rollBack(number) {
 
 // ---- the editor: one row per rule of this resource, one input per field ----
 let documentInForce = { version: 1 };
+let documentEtag = null; // the revision the form was read at: a save made after another change is refused
 
 function field(key, value) {
   const text = typeof value === 'string' ? value : JSON.stringify(value);
@@ -128,7 +129,9 @@ function readValue(text) {
 }
 
 async function loadEditor() {
-  documentInForce = await guard.get('api/rules');
+  const response = await guard.fetched('api/rules');
+  documentEtag = response.headers.get('ETag');
+  documentInForce = await response.json();
   const rows = [];
   for (const kind of KINDS) {
     for (const rule of documentInForce[kind] || []) {
@@ -157,13 +160,16 @@ async function save(event) {
     next[kind].push(rule);
     row.querySelectorAll('.error').forEach((e) => { e.textContent = ''; });
   }
-  const result = await guard.send('PUT', 'api/rules', JSON.stringify(next));
+  const result = await guard.send('PUT', 'api/rules', JSON.stringify(next), documentEtag);
   if (result.status === 200) {
     status('saved: revision #' + result.data.revision, true);
     await loadEditor();
     return;
   }
-  if (result.status !== 422) { status('not saved: ' + JSON.stringify(result.data), false); return; }
+  if (result.status !== 422) {
+    status('not saved: ' + (result.data && result.data.error ? result.data.error : JSON.stringify(result.data)), false);
+    return;
+  }
   const unplaced = [];
   for (const error of result.data) {
     const target = placed.find((p) => error.path === p.path || error.path.startsWith(p.path + '.'));
