@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.RuleSet;
@@ -132,6 +133,20 @@ class DashboardApiTest {
     assertThat(degrade.get("state").get("probeInMs").asLong()).isEqualTo(10_000);
     JsonNode hot = find(rules, "perValue");
     assertThat(hot.get("state").get("limitedValues").get(0).asText()).isEqualTo("alice");
+  }
+
+  @Test
+  void rules_ofACluster_showTheTokenServiceAndTheInstancesSharingTheLimit() {
+    applyRules(FlowRule.qps("orders", 10).withCluster(ClusterMode.global("orders")));
+    fixture.tokens.connect("shop"); // a second instance
+
+    JsonNode rule = fixture.get("api/resource/rules?name=orders").get("rules").get(0);
+
+    assertThat(rule.get("cluster").get("flowId").asText()).isEqualTo("orders");
+    assertThat(rule.get("cluster").get("threshold").asText()).isEqualTo("GLOBAL");
+    assertThat(rule.get("cluster").get("instances").asInt()).isEqualTo(2);
+    assertThat(rule.get("cluster").get("service").asText()).isNotBlank();
+    assertThat(fixture.get("api/overview").get("tokenService").asText()).isNotBlank();
   }
 
   @Test

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.BlockedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
+import dev.guard.engine.InMemoryTokenService;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -26,7 +27,10 @@ final class Fixture implements AutoCloseable {
   static final ObjectMapper JSON = new ObjectMapper();
 
   final ManualClock clock = new ManualClock();
-  final GuardEngine engine = GuardEngine.builder().clock(clock).build();
+  /** Shares cluster limits between this engine and any other client a test connects. */
+  final InMemoryTokenService tokens = new InMemoryTokenService(clock);
+  final GuardEngine engine =
+      GuardEngine.builder().clock(clock).tokenService(tokens.connect("shop")).build();
   final DashboardServer server;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 

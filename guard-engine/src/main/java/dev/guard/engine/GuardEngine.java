@@ -497,6 +497,16 @@ public final class GuardEngine {
   }
 
   /**
+   * Returns the token service that decides this engine's cluster-mode flow rules, if it has one
+   * ({@link Builder#tokenService}): dashboards show its state and the instances sharing a limit.
+   *
+   * @return the service
+   */
+  public Optional<TokenService> tokenService() {
+    return Optional.ofNullable(core.tokenService());
+  }
+
+  /**
    * Returns the per-second metrics history of a resource: one entry per recorded second whose
    * start lies in {@code [fromMs, toMs)} (engine time, see {@link #timeMs()}), oldest first.
    * Seconds without calls are left out. Reading first records the seconds that closed since the

@@ -11,6 +11,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -132,6 +133,17 @@ public final class InMemoryTokenService {
         long now = clock.millis();
         return namespace.window(mode).decide(now, threshold(rule), permits, prioritized);
       }
+    }
+
+    @Override
+    public String toString() {
+      return "InMemoryTokenService[namespace=" + namespace() + "]";
+    }
+
+    /** The clients connected to this client's namespace: all of them share its limits. */
+    @Override
+    public OptionalInt instances(String flowId) {
+      return OptionalInt.of(connected(namespace()));
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.guard.engine;
 
 import dev.guard.api.rule.FlowRule;
+import java.util.OptionalInt;
 
 /**
  * Decides cluster-mode flow rules ({@link FlowRule#cluster()} not null) for several instances at
@@ -50,6 +51,18 @@ public interface TokenService {
    */
   default boolean releaseConcurrency(long tokenId) {
     return false;
+  }
+
+  /**
+   * Returns how many instances share the limits of a flow id now, when the service can tell: for
+   * a shared backend, the instances that asked about the flow id within their expiry time. For
+   * dashboards and operators; never called on the call path. The default does not know.
+   *
+   * @param flowId the flow id
+   * @return the instance count, or empty when unknown or the backend cannot be asked
+   */
+  default OptionalInt instances(String flowId) {
+    return OptionalInt.empty();
   }
 
   /**

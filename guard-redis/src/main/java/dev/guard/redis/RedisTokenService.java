@@ -6,6 +6,7 @@ import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.TokenResult;
 import dev.guard.engine.TokenService;
+import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalInt;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -65,6 +67,17 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private final int lease;
   private final String limit;
   private final String @Nullable [] limiterKeys;
+  /** KEYS: a flow id's instances. ARGV: expiry ms, the caller's time in µs or empty. */
+  private static final String COUNT_INSTANCES = """
+      local nowUs = tonumber(ARGV[2])
+      if nowUs == nil then
+        local t = redis.call('TIME')
+        nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
+      end
+      local now = math.floor(nowUs / 1000)
+      return redis.call('ZCOUNT', KEYS[1], now - tonumber(ARGV[1]), '+inf')
+      """;
+
   private final TimeSource clock;
   private final @Nullable TimeSource windowClock;
   private final Availability availability;
@@ -142,6 +155,27 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   public boolean available() {
     return availability.available();
+  }
+
+  /**
+   * Counts the instances that asked about the flow id within the instance expiry, on the window's
+   * clock (one read-only script call; empty when Redis cannot be asked).
+   */
+  @Override
+  public OptionalInt instances(String flowId) {
+    Connector.Link link = closed ? null : link();
+    if (link == null) {
+      return OptionalInt.empty();
+    }
+    try {
+      Long count = link.scripts().eval(COUNT_INSTANCES, ScriptOutputType.INTEGER,
+          new String[] {flow(flowId).tokenKeys()[1]}, instanceExpiryMs, windowTime());
+      availability.succeeded();
+      return OptionalInt.of(count.intValue());
+    } catch (RuntimeException failure) {
+      availability.failed();
+      return OptionalInt.empty();
+    }
   }
 
   @Override

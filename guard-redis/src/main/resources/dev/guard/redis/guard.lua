@@ -7,7 +7,7 @@
 --   window: a hash, field "<bucket index>" -> passes of that bucket (the bucket after the current
 --   one holds permits taken ahead by prioritized requests), field "g" -> the window's geometry
 --   "<bucketMs>:<buckets>" (a change starts afresh). instances: a sorted set, instance id -> last
---   request (server ms), read only for a per-instance threshold.
+--   request (server ms), written by every request, counted for a per-instance threshold.
 --   ARGV: op, limit, count per second, per-instance (1/0), bucket ms, buckets, permits,
 --   prioritized (1/0), instance id, instance expiry ms, wanted (>= permits: the lease asked for)
 --   Returns {0, remaining, granted, microseconds left in the bucket} OK, {1, waitMs} SHOULD_WAIT,
@@ -59,13 +59,15 @@ if op == 'l' then
   return {0, 0}
 end
 
+-- Every request registers its instance (so that operators can see who shares a flow id); only a
+-- per-instance threshold multiplies by the count.
 local function liveInstances(perInstance, key, id, expiry)
-  if perInstance ~= '1' then
-    return 1
-  end
   redis.call('ZADD', key, now, id)
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - expiry)
   redis.call('PEXPIRE', key, expiry * 2)
+  if perInstance ~= '1' then
+    return 1
+  end
   return redis.call('ZCARD', key)
 end
 

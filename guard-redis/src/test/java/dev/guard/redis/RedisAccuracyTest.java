@@ -135,6 +135,8 @@ class RedisAccuracyTest {
     List<Integer> perSecond = seconds(10, 30); // 1,200 attempts a second against 200
 
     assertThat(perSecond).containsExactly(200, 200, 200, 200, 200, 200, 200, 200, 200, 200);
+    assertThat(instances.get(0).service.instances("orders")).as("who shares the limit")
+        .hasValue(4);
     assertThat(instances).allSatisfy(i -> assertThat(i.service.available()).isTrue());
   }
 
@@ -154,6 +156,8 @@ class RedisAccuracyTest {
     assertThat(three).containsExactly(150, 150);
     assertThat(expiring.get(0)).as("still counted for 1 s").isEqualTo(150);
     assertThat(two).containsExactly(100, 100);
+    assertThat(instances.get(0).service.instances("search")).hasValue(2);
+    assertThat(instances.get(0).service.instances("unknown")).hasValue(0);
     assertThat(instances).allSatisfy(i -> assertThat(i.service.available()).isTrue());
   }
 }

@@ -106,6 +106,7 @@ class ClusterScenariosTest {
     assertThat(a.requestToken(rule, 4, false)).isEqualTo(TokenResult.ok(2));
     assertThat(b.requestToken(rule, 2, false)).isEqualTo(TokenResult.ok(0));
     assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.instances("orders")).hasValue(2);
 
     b.close();
     at(1000);
@@ -196,6 +197,9 @@ class ClusterScenariosTest {
     assertThat(calls(a, 1)).isEqualTo("B");
     at(1000);
     assertThat(calls(b, 6)).isEqualTo("PPPPPB");
+    assertThat(a.tokenService()).hasValueSatisfying(
+        tokens -> assertThat(tokens.instances("orders")).hasValue(2));
+    assertThat(GuardEngine.builder().build().tokenService()).isEmpty();
   }
 
   @Test

@@ -3,6 +3,8 @@ package dev.guard.dashboard.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.CircuitBreaker;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.BlockKind;
@@ -12,6 +14,7 @@ import dev.guard.engine.PeriodStats;
 import dev.guard.engine.ResourceStats;
 import dev.guard.engine.RuleRevision;
 import dev.guard.engine.RuleState;
+import dev.guard.engine.TokenService;
 import dev.guard.rules.RuleFormat;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,7 +22,9 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
@@ -102,6 +107,7 @@ final class EngineViews {
     view.put("resources", engine.resources().size());
     view.put("inbound", live(engine.inboundStats()));
     view.put("ruleSource", ruleSource);
+    view.put("tokenService", engine.tokenService().map(Object::toString).orElse(null));
     List<RuleRevision> history = engine.ruleHistory();
     view.put("revision", history.isEmpty() ? null : history.get(history.size() - 1).number());
     return view;
@@ -188,6 +194,9 @@ final class EngineViews {
           row.put("state", state(state));
         }
       }
+      if (rule instanceof FlowRule flow && flow.cluster() != null) {
+        row.put("cluster", cluster(Objects.requireNonNull(flow.cluster())));
+      }
       Optional<CircuitBreaker> breaker =
           breakers.stream().filter(b -> b.rule().equals(rule)).findFirst();
       breaker.ifPresent(b -> {
@@ -242,6 +251,19 @@ final class EngineViews {
       view.put("valuesTracked", hot.valuesTracked());
       view.put("limitedValues", hot.limitedValues().stream().map(String::valueOf).toList());
     }
+    return view;
+  }
+
+  /** Who decides a cluster rule and how many instances share its limit now. */
+  private Map<String, Object> cluster(ClusterMode mode) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("flowId", mode.flowId());
+    view.put("threshold", mode.threshold().name());
+    Optional<TokenService> service = engine.tokenService();
+    view.put("service", service.map(Object::toString).orElse(null));
+    OptionalInt instances = service.map(s -> s.instances(mode.flowId()))
+        .orElse(OptionalInt.empty());
+    view.put("instances", instances.isPresent() ? instances.getAsInt() : null);
     return view;
   }
 

@@ -58,6 +58,13 @@ async function refreshRefusals() {
     : [guard.el('tr', {}, guard.el('td', { class: 'muted', colspan: 2, text: 'no origin refused' }))]);
 }
 
+function describeCluster(cluster) {
+  if (!cluster) return '';
+  const who = cluster.service ? (cluster.instances === null ? 'token service unreachable'
+    : cluster.instances + ' instance' + (cluster.instances === 1 ? '' : 's') + ' sharing it') : 'no token service: decided locally';
+  return 'cluster ' + cluster.threshold.toLowerCase().replace('_', '-') + ' "' + cluster.flowId + '" · ' + who;
+}
+
 function describeState(state) {
   if (!state) return '';
   if (state.type === 'warmUp') {
@@ -79,7 +86,7 @@ async function refreshRules() {
   guard.fill(document.querySelector('#rules tbody'), data.rules.map((r) => guard.el('tr', {},
     guard.el('td', { text: r.kind + (r.default ? ' (default)' : '') }),
     guard.el('td', { class: 'rule', text: r.rule ? JSON.stringify(r.rule) : r.text }),
-    guard.el('td', { class: r.state ? 'state-' + (r.state.state || '') + (r.state.cold ? ' cold' : '') : '', text: describeState(r.state) }))));
+    guard.el('td', { class: r.state ? 'state-' + (r.state.state || '') + (r.state.cold ? ' cold' : '') : '', text: [describeState(r.state), describeCluster(r.cluster)].filter(Boolean).join(' · ') }))));
 }
 
 async function refreshHistory() {
