@@ -2,6 +2,7 @@ package dev.guard.examples;
 
 import dev.guard.Guard;
 import dev.guard.api.TimeSource;
+import dev.guard.dashboard.DashboardServer;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisTokenService;
 import io.lettuce.core.ClientOptions;
@@ -90,6 +91,7 @@ final class ClusterDemo {
 
   static void run(PrintStream out, Options options) throws InterruptedException {
     TimeSource time = TimeSource.system();
+    DashboardServer dashboard = null;
     RedisClient client = RedisClient.create(options.uri());
     client.setOptions(ClientOptions.builder()
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -101,6 +103,9 @@ final class ClusterDemo {
         StatefulRedisConnection<String, String> counts = connect(client, options.uri())) {
       GuardEngine engine = GuardEngine.builder().clock(time).tokenService(tokens).build();
       Guard checkout = Guard.of("checkout").qps(LIMIT).clusterWide().on(engine);
+      dashboard = Demo.dashboard(engine, null);
+      out.println("This process's dashboard (the rule shows the instances sharing it): "
+          + dashboard.browserUri());
       header(options).forEach(out::println);
       RedisAsyncCommands<String, String> redis = counts.async();
       List<String> now = counts.sync().time();
@@ -133,6 +138,9 @@ final class ClusterDemo {
         }
       }
     } finally {
+      if (dashboard != null) {
+        dashboard.close();
+      }
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
   }
