@@ -14,6 +14,7 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.internal.CallSite;
 import dev.guard.engine.internal.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
+import dev.guard.engine.internal.MetricsRecorder;
 import dev.guard.engine.internal.ResourceStatsView;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
@@ -556,9 +557,10 @@ public final class GuardEngine {
 
   /**
    * Records into the metrics history every second that closed since the last recording. Reading
-   * the history or the totals does this first; call it at least every 30 seconds (for example
-   * from a scheduler) when neither is read that often, or seconds older than the minute window
-   * are lost.
+   * the history or the totals does this first, and an engine on the system clock is recorded
+   * once a second in the background. An engine on another time source (a manual clock) records
+   * only then: call this at least every 30 seconds of its time, or seconds older than the minute
+   * window are lost.
    */
   public void recordMetrics() {
     core.collectHistory();
@@ -851,9 +853,13 @@ public final class GuardEngine {
           ruleHistory == null ? 20 : ruleHistory,
           blockLogger,
           blockLogLines);
-      return new GuardEngine(
-          new EngineCore(clock == null ? TimeSource.system() : clock, config, listeners,
-              systemStatus == null ? SystemStatus.host() : systemStatus, tokenService));
+      TimeSource time = clock == null ? TimeSource.system() : clock;
+      EngineCore core = new EngineCore(time, config, listeners,
+          systemStatus == null ? SystemStatus.host() : systemStatus, tokenService);
+      if (time == TimeSource.system()) {
+        MetricsRecorder.watch(core); // a manual clock's engine records when its test says so
+      }
+      return new GuardEngine(core);
     }
 
     private static <T> T once(String option, @Nullable T current, T value) {

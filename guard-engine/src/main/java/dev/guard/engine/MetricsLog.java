@@ -42,8 +42,8 @@ import org.jspecify.annotations.Nullable;
  * <name>.log.1} (older ones move up by one) and the oldest beyond {@link Builder#maxFiles} is
  * deleted, so the files never hold more than {@code maxFiles × maxFileBytes} bytes.
  *
- * <p>Reading the history records the seconds that have closed, so a started log also keeps the
- * history, the block log and the Micrometer totals recorded when nothing else reads them. Writing
+ * <p>Reading the history records the seconds that have closed, so a started log also records an
+ * engine on a manual clock as its time advances. Writing
  * errors are not thrown from the background thread: the log retries on the next pass and keeps
  * the last error ({@link #lastError()}).
  */
