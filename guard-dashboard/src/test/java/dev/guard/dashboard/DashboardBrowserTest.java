@@ -82,13 +82,13 @@ class DashboardBrowserTest {
     // the resource list, sorted by refusals
     browser.get(fixture.server.browserUri().toString());
     wait.until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("tr[data-name=search]")));
-    browser.findElement(By.cssSelector("button.sort[data-sort=refused]")).click();
+    click(By.cssSelector("button.sort[data-sort=refused]"));
     wait.until(d -> firstRow().equals("search"));
-    browser.findElement(By.cssSelector("button.sort[data-sort=passed]")).click();
+    click(By.cssSelector("button.sort[data-sort=passed]"));
     wait.until(d -> firstRow().equals("checkout"));
 
     // a resource's live chart follows the traffic without reloading the page
-    browser.findElement(By.linkText("checkout")).click();
+    click(By.linkText("checkout"));
     wait.until(d -> chartTotal("passTotal") == checkoutPasses);
     ((JavascriptExecutor) browser).executeScript("window.sameDocument = true;");
     fixture.call("checkout", 7);
@@ -136,7 +136,7 @@ class DashboardBrowserTest {
     assertThat(fixture.engine.rules("checkout")).contains(FlowRule.qps("checkout", 5));
 
     // roll back to the rules applied at startup
-    browser.findElement(By.cssSelector("button.rollback[data-revision='1']")).click();
+    click(By.cssSelector("button.rollback[data-revision='1']"));
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("saveStatus"),
         "rolled back to #1"));
     assertThat(fixture.engine.rules("checkout")).contains(FlowRule.qps("checkout", 40));
@@ -178,6 +178,14 @@ class DashboardBrowserTest {
     long to = fixture.engine.timeMs() / 1000 * 1000;
     return fixture.engine.metricsHistory("checkout", to - 60_000, to).stream()
         .mapToLong(PeriodStats::flowBlock).sum();
+  }
+
+  /** Finds and clicks in one step, again if the page redrew the element in between. */
+  private void click(By element) {
+    wait.until(d -> {
+      d.findElement(element).click();
+      return true;
+    });
   }
 
   private String firstRow() {
