@@ -20,10 +20,26 @@ function line(svg, values, max, height, cls) {
   svg.append(polyline);
 }
 
+function gridLine(svg, x1, y1, x2, y2) {
+  const grid = document.createElementNS('http://www.w3.org/2000/svg', 'line');
+  grid.setAttribute('class', 'grid');
+  Object.entries({ x1, y1, x2, y2 }).forEach(([k, v]) => grid.setAttribute(k, v.toFixed(1)));
+  svg.append(grid);
+}
+
+// A grid line every minute back from the right edge (the last closed second) and one at half the top.
 function chart(id, series, height) {
   const svg = document.getElementById(id);
   const max = Math.max(1, ...series.flatMap((s) => s.values));
+  const points = Math.max(...series.map((s) => s.values.length));
   svg.replaceChildren();
+  if (points > 1) {
+    for (let back = 60; back < points; back += 60) {
+      const x = ((points - 1 - back) * 600) / (points - 1);
+      gridLine(svg, x, 0, x, height);
+    }
+  }
+  gridLine(svg, 0, height / 2, 600, height / 2);
   series.forEach((s) => line(svg, s.values, max, height, s.cls));
   return max;
 }
@@ -37,7 +53,7 @@ async function refreshCharts() {
   calls.dataset.passTotal = pass.reduce((a, b) => a + b, 0);
   calls.dataset.blockTotal = block.reduce((a, b) => a + b, 0);
   calls.dataset.points = data.points.length;
-  document.getElementById('callsScale').textContent = 'top = ' + guard.num(max) + ' calls/s';
+  document.getElementById('callsScale').textContent = 'top = ' + guard.num(max) + ' calls/s · a line per minute, now at the right';
   const rtMax = chart('rt', [{ values: data.points.map((p) => p.averageRtMs), cls: 'rt' }], 100);
   document.getElementById('rtScale').textContent = 'top = ' + guard.num(rtMax) + ' ms';
   const live = await guard.get('api/resource?' + query);
