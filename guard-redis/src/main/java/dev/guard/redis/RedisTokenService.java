@@ -169,7 +169,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
     try {
       Long count = link.scripts().eval(COUNT_INSTANCES, ScriptOutputType.INTEGER,
-          new String[] {flow(flowId).tokenKeys()[1]}, instanceExpiryMs, windowTime());
+          new String[] {prefix(flowId) + ":i"}, instanceExpiryMs, windowTime());
       availability.succeeded();
       return OptionalInt.of(count.intValue());
     } catch (RuntimeException failure) {
@@ -310,7 +310,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private Flow flow(String flowId) {
     Flow flow = flows.get(flowId);
     if (flow == null) {
-      String prefix = "guard:{" + namespace + ":" + flowId + "}";
+      String prefix = prefix(flowId);
       String[] limiter = connector.cluster() ? null : limiterKeys;
       flow = flows.computeIfAbsent(flowId, id -> new Flow(
           keys(prefix + ":w", prefix + ":i", limiter),
@@ -318,6 +318,11 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
           lease > 0 ? new Leases(lease) : null));
     }
     return flow;
+  }
+
+  /** The prefix of a flow id's keys: one hash tag, so they share a Redis Cluster slot. */
+  private String prefix(String flowId) {
+    return "guard:{" + namespace + ":" + flowId + "}";
   }
 
   private static String[] keys(String first, String second, String @Nullable [] limiter) {

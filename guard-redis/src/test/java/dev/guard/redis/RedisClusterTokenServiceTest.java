@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import static dev.guard.redis.TokenRequests.firstAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
@@ -9,7 +10,6 @@ import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,19 +58,6 @@ class RedisClusterTokenServiceTest {
         .instanceId(instance)
         .requestTimeout(Duration.ofSeconds(1)) // the machine is shared: count decisions only
         .build();
-  }
-
-  /** Asks until the service answers (it connects in the background), for at most 10 s. */
-  private static TokenResult firstAnswer(RedisTokenService service, FlowRule rule)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (true) {
-      TokenResult result = service.requestToken(rule, 1, false);
-      if (result.status() != TokenResult.Status.FAILED || System.nanoTime() > deadline) {
-        return result;
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
   }
 
   @Test

@@ -9,9 +9,7 @@ import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -130,37 +128,12 @@ class RedisLeasedModeTest {
       services.add(service("race", batch));
     }
     RedisTokenService exact = service("race", 0);
-    AtomicInteger admitted = new AtomicInteger();
-    AtomicInteger failed = new AtomicInteger();
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
-    for (RedisTokenService service : services) {
-      Thread thread = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int call = 0; call < 100; call++) {
-          TokenResult.Status status = service.requestToken(rule, 1, false).status();
-          if (status == TokenResult.Status.OK) {
-            admitted.incrementAndGet();
-          } else if (status != TokenResult.Status.BLOCKED) {
-            failed.incrementAndGet();
-          }
-        }
-      });
-      thread.start();
-      threads.add(thread);
-    }
-    start.countDown();
-    for (Thread thread : threads) {
-      thread.join(TimeUnit.SECONDS.toMillis(60));
-    }
-    assertThat(failed.get()).as("failed requests").isZero();
+    TokenRequests.Race race = TokenRequests.race(services, rule, 100);
+
+    assertThat(race.failed()).as("failed requests").isZero();
     assertThat(exact.requestToken(rule, 1, false)).as("the window is full")
         .isEqualTo(TokenResult.BLOCKED);
-    assertThat(admitted.get()).as("admitted of 400 calls against a window of 200")
+    assertThat(race.ok()).as("admitted of 400 calls against a window of 200")
         .isBetween(200 - instances * (batch - 1), 200);
   }
 }

@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import static dev.guard.redis.TokenRequests.firstAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BlockedException;
@@ -12,9 +13,7 @@ import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -74,19 +73,6 @@ class RedisTokenServiceTest {
     return out.toString();
   }
 
-  /** Asks until the service answers (it connects in the background), for at most 10 s. */
-  private static TokenResult firstAnswer(RedisTokenService service, FlowRule rule)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (true) {
-      TokenResult result = service.requestToken(rule, 1, false);
-      if (result.status() != TokenResult.Status.FAILED || System.nanoTime() > deadline) {
-        return result;
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
-  }
-
   @Test
   void twoEngines_shareOneGlobalLimit() throws Exception {
     FlowRule rule = rule(1, ClusterMode.global("orders")); // 10 per window in the cluster
@@ -116,35 +102,10 @@ class RedisTokenServiceTest {
       assertThat(firstAnswer(service, rule).status()).isEqualTo(TokenResult.Status.OK);
       services.add(service);
     }
-    AtomicInteger ok = new AtomicInteger(4); // the four first answers
-    AtomicInteger other = new AtomicInteger();
-    CountDownLatch start = new CountDownLatch(1);
-    List<Thread> threads = new ArrayList<>();
-    for (RedisTokenService service : services) {
-      Thread thread = new Thread(() -> {
-        try {
-          start.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int call = 0; call < 100; call++) {
-          TokenResult.Status status = service.requestToken(rule, 1, false).status();
-          if (status == TokenResult.Status.OK) {
-            ok.incrementAndGet();
-          } else if (status != TokenResult.Status.BLOCKED) {
-            other.incrementAndGet();
-          }
-        }
-      });
-      thread.start();
-      threads.add(thread);
-    }
-    start.countDown();
-    for (Thread thread : threads) {
-      thread.join(TimeUnit.SECONDS.toMillis(60));
-    }
-    assertThat(other.get()).as("failed requests").isZero();
-    assertThat(ok.get()).isEqualTo(200);
+    TokenRequests.Race race = TokenRequests.race(services, rule, 100);
+
+    assertThat(race.failed()).as("failed requests").isZero();
+    assertThat(4 + race.ok()).as("the four first answers and the race").isEqualTo(200);
   }
 
   @Test

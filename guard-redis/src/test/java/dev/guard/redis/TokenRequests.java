@@ -1,0 +1,69 @@
+package dev.guard.redis;
+
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.TokenResult;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Requests the Redis tests make the same way: the first answer, and instances racing. */
+final class TokenRequests {
+
+  private TokenRequests() {}
+
+  /** Asks until the service answers (it connects in the background), for at most 10 s. */
+  static TokenResult firstAnswer(RedisTokenService service, FlowRule rule)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (true) {
+      TokenResult result = service.requestToken(rule, 1, false);
+      if (result.status() != TokenResult.Status.FAILED || System.nanoTime() > deadline) {
+        return result;
+      }
+      TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
+    }
+  }
+
+  /**
+   * What racing instances were answered.
+   *
+   * @param ok requests answered OK
+   * @param failed requests answered neither OK nor BLOCKED
+   */
+  record Race(int ok, int failed) {}
+
+  /** Each service asks {@code callsEach} times for one permit, all on their own threads at once. */
+  static Race race(List<RedisTokenService> services, FlowRule rule, int callsEach)
+      throws InterruptedException {
+    AtomicInteger ok = new AtomicInteger();
+    AtomicInteger failed = new AtomicInteger();
+    CountDownLatch start = new CountDownLatch(1);
+    List<Thread> threads = new ArrayList<>();
+    for (RedisTokenService service : services) {
+      Thread thread = new Thread(() -> {
+        try {
+          start.await();
+        } catch (InterruptedException e) {
+          return;
+        }
+        for (int call = 0; call < callsEach; call++) {
+          TokenResult.Status status = service.requestToken(rule, 1, false).status();
+          if (status == TokenResult.Status.OK) {
+            ok.incrementAndGet();
+          } else if (status != TokenResult.Status.BLOCKED) {
+            failed.incrementAndGet();
+          }
+        }
+      });
+      thread.start();
+      threads.add(thread);
+    }
+    start.countDown();
+    for (Thread thread : threads) {
+      thread.join(TimeUnit.SECONDS.toMillis(60));
+    }
+    return new Race(ok.get(), failed.get());
+  }
+}
