@@ -17,6 +17,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -296,6 +297,60 @@ class DashboardApiTest {
         .DELETE()).statusCode()).isEqualTo(405);
     assertThat(fixture.send(fixture.authorized("api/resource/metrics")).statusCode())
         .isEqualTo(400);
+  }
+
+  @Test
+  void badQueryParameters_answer400NamingTheParameterAndTheValue() {
+    applyRules(FlowRule.qps("orders", 1));
+    String[][] cases = {
+        {"api/resources?sort=fastest", "sort", "fastest"},
+        {"api/resources?sortBy=refused", "sortBy", "refused"},
+        {"api/resource?name=nope", "name", "nope"},
+        {"api/resource?name=", "name", ""},
+        {"api/resource/rules?name=nope", "name", "nope"},
+        {"api/resource/refusals?name=nope", "name", "nope"},
+        {"api/resource/metrics?name=nope", "name", "nope"},
+        {"api/resource/metrics?name=orders&seconds=0", "seconds", "0"},
+        {"api/resource/metrics?name=orders&seconds=3601", "seconds", "3601"},
+        {"api/resource/metrics?name=orders&seconds=ten", "seconds", "ten"},
+        {"api/resource/metrics?name=orders&seconds=-5", "seconds", "-5"},
+        {"api/overview?verbose=1", "verbose", "1"},
+        {"api/history?limit=5", "limit", "5"},
+        {"api/rules?format=yaml", "format", "yaml"},
+        {"api/history/rules?revision=first", "revision", "first"},
+    };
+    SoftAssertions softly = new SoftAssertions();
+    for (String[] bad : cases) {
+      HttpResponse<String> response = fixture.send(fixture.authorized(bad[0]));
+      softly.assertThat(response.statusCode()).as(bad[0]).isEqualTo(400);
+      JsonNode error = Fixture.json(response.body());
+      softly.assertThat(error.get("parameter").asText()).as(bad[0]).isEqualTo(bad[1]);
+      softly.assertThat(error.get("value").asText()).as(bad[0]).isEqualTo(bad[2]);
+      softly.assertThat(error.get("error").asText()).as(bad[0]).contains(bad[1])
+          .contains("\"" + bad[2] + "\"");
+    }
+    softly.assertAll();
+  }
+
+  @Test
+  void missingRequiredParameter_answers400WithANullValue() {
+    HttpResponse<String> response = fixture.send(fixture.authorized("api/history/rules"));
+
+    assertThat(response.statusCode()).isEqualTo(400);
+    JsonNode error = Fixture.json(response.body());
+    assertThat(error.get("parameter").asText()).isEqualTo("revision");
+    assertThat(error.get("value").isNull()).isTrue();
+    assertThat(error.get("error").asText()).contains("revision", "missing");
+  }
+
+  @Test
+  void resourceWithRulesButNoCallsYet_isKnown() {
+    applyRules(FlowRule.qps("orders", 1));
+
+    assertThat(fixture.get("api/resource/rules?name=orders").get("rules")).hasSize(1);
+    assertThat(fixture.get("api/resource/metrics?name=orders&seconds=3600").get("points"))
+        .isEmpty();
+    assertThat(fixture.get("api/resources?sort=name").get("sort").asText()).isEqualTo("name");
   }
 
   private static JsonNode find(JsonNode rules, String kind) {

@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /** Authentication, the loopback defaults and the cross-site protections of docs/DASHBOARD.md. */
@@ -149,27 +150,58 @@ class DashboardSecurityTest {
     }
   }
 
+  /** Hosts a foreign site can point at 127.0.0.1, or that are no host at all. */
+  static final List<String> HOSTILE_HOSTS = List.of(
+      "evil.example", "127.0.0.1.evil.example", "127.evil.example", "127.0.0.1.nip.io",
+      "[::1].evil.example", "localhost.evil.example", "localhost.", "evil.localhost",
+      "127.0.0.1:80.evil.example", "127.0.0.1:", "127.0.0.1:99999", "127.0.0.1:80:80",
+      "127.0.0.256", "127.0.0", "127.0.0.1.1", "128.0.0.1", "0.0.0.0", "10.0.0.1",
+      "[::1", "[::2]", "[::ffff:127.0.0.1]", "::1", "127.0.0.1 .evil.example", "");
+
+  /** Loopback hosts as browsers and tools write them, with and without a port. */
+  static final List<String> LOOPBACK_HOSTS = List.of(
+      "localhost", "LOCALHOST", "localhost:8719", "127.0.0.1", "127.0.0.1:8719", "127.1.2.3",
+      "127.255.255.255:1", "[::1]", "[::1]:8719");
+
   @Test
-  void loopback_requestNamingAnotherHost_isRefused403() throws IOException {
+  void loopback_hostileHosts_areRefused403AndLoopbackHostsAnswered() throws IOException {
     try (Fixture fixture = new Fixture(b -> b)) {
       URI uri = fixture.server.uri();
+      SoftAssertions softly = new SoftAssertions();
+      for (String host : HOSTILE_HOSTS) {
+        softly.assertThat(rawGet(uri, host)).as(host).startsWith("HTTP/1.1 403")
+            .contains("Host must be localhost");
+      }
+      for (String host : LOOPBACK_HOSTS) {
+        softly.assertThat(rawGet(uri, host)).as(host).startsWith("HTTP/1.1 200");
+      }
+      softly.assertAll();
+    }
+  }
 
-      assertThat(rawGet(uri, "evil.example:" + uri.getPort())).startsWith("HTTP/1.1 403");
-      assertThat(rawGet(uri, "localhost:" + uri.getPort())).startsWith("HTTP/1.1 200");
+  @Test
+  void loopback_requestWithoutHost_isRefused403() throws IOException {
+    try (Fixture fixture = new Fixture(b -> b)) {
+      URI uri = fixture.server.uri();
+      try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
+        socket.getOutputStream().write("GET /api/rules HTTP/1.0\r\n\r\n"
+            .getBytes(StandardCharsets.US_ASCII));
+        assertThat(new String(socket.getInputStream().readAllBytes(), StandardCharsets.US_ASCII))
+            .startsWith("HTTP/1.1 403");
+      }
     }
   }
 
   private static String rawGet(URI uri, String host) throws IOException {
     try (Socket socket = new Socket(uri.getHost(), uri.getPort())) {
       OutputStream out = socket.getOutputStream();
-      out.write(("GET /api/resources HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
+      out.write(("GET /api/rules HTTP/1.1\r\nHost: " + host + "\r\nConnection: close\r\n\r\n")
           .getBytes(StandardCharsets.US_ASCII));
       out.flush();
       InputStream in = socket.getInputStream();
       return new String(in.readAllBytes(), StandardCharsets.US_ASCII);
     }
   }
-
   @Test
   void staticFiles_needNoAuthenticationAndFetchNothingFromElsewhere() {
     try (Fixture fixture = Fixture.withToken()) {

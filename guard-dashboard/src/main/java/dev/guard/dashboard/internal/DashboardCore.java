@@ -72,8 +72,10 @@ public final class DashboardCore {
     if (file.isPresent()) {
       return file.get();
     }
-    if (loopbackHostsOnly && !loopbackHost(request.header("Host"))) {
-      return DashboardResponse.text(403, "Host must be localhost or a loopback address");
+    if (loopbackHostsOnly && !LoopbackHost.matches(request.header("Host"))) {
+      return DashboardResponse.text(403, "Host must be localhost, a 127.x.x.x address or [::1]"
+          + " (with or without a port) on a dashboard that listens on loopback, was \""
+          + request.header("Host") + "\"");
     }
     try {
       if (path.equals("/login")) {
@@ -88,19 +90,6 @@ public final class DashboardCore {
     } catch (RuntimeException failed) { // a source or the engine failed: answer, do not hang up
       return error(500, failed.getClass().getSimpleName() + ": " + failed.getMessage());
     }
-  }
-
-  static boolean loopbackHost(@Nullable String host) {
-    if (host == null) {
-      return false;
-    }
-    String name = host.toLowerCase(Locale.ROOT);
-    if (name.startsWith("[")) {
-      return name.startsWith("[::1]");
-    }
-    int colon = name.indexOf(':');
-    name = colon < 0 ? name : name.substring(0, colon);
-    return name.equals("localhost") || name.startsWith("127.");
   }
 
   private DashboardResponse page(DashboardRequest request, String path) {
@@ -175,62 +164,50 @@ public final class DashboardCore {
         return error(403, "changes need the " + CSRF_HEADER + " header");
       }
     }
-    String route = request.method() + " " + path;
-    return switch (route) {
+    if (!ApiQuery.isEndpoint(path)) {
+      return error(404, "no endpoint " + path);
+    }
+    if (!ApiQuery.allows(request.method(), path)) {
+      return error(405, request.method() + " is not allowed on " + path);
+    }
+    Optional<ApiQuery.Problem> problem = ApiQuery.problem(request.method(), path,
+        request.query(), this::knownResource);
+    if (problem.isPresent()) {
+      return jsonBody(400, problem.get().body());
+    }
+    return route(request, path);
+  }
+
+  private boolean knownResource(String name) {
+    return engine.resources().contains(name) || engine.ruleSet().resources().contains(name);
+  }
+
+  /** An endpoint whose query passed {@link ApiQuery}: every parameter it reads is valid. */
+  private DashboardResponse route(DashboardRequest request, String path) throws IOException {
+    Map<String, String> query = request.query();
+    String name = query.getOrDefault("name", "");
+    return switch (request.method() + " " + path) {
       case "GET /api/overview" -> ok(views.overview(editor.sourceName()));
       case "GET /api/resources" ->
-          ok(views.resources(request.query().getOrDefault("sort", "passed")));
-      case "GET /api/resource" -> withName(request, name -> ok(views.resource(name)));
-      case "GET /api/resource/metrics" -> withName(request, name -> ok(views.metrics(name,
-          seconds(request.query().get("seconds")))));
-      case "GET /api/resource/refusals" -> withName(request, name -> ok(views.refusals(name)));
-      case "GET /api/resource/rules" -> withName(request, name -> ok(views.rules(name)));
+          ok(views.resources(query.getOrDefault("sort", ApiQuery.SORTS.get(0))));
+      case "GET /api/resource" -> ok(views.resource(name));
+      case "GET /api/resource/metrics" -> ok(views.metrics(name, query.containsKey("seconds")
+          ? ApiQuery.seconds(query.getOrDefault("seconds", "")) : EngineViews.DEFAULT_SECONDS));
+      case "GET /api/resource/refusals" -> ok(views.refusals(name));
+      case "GET /api/resource/rules" -> ok(views.rules(name));
       case "GET /api/rules" -> rulesInForce();
       case "PUT /api/rules" -> writeRules(request);
       case "GET /api/history" -> ok(views.history());
-      case "GET /api/history/rules" ->
-          withRevision(request, revision -> document(revision.rules()));
+      case "GET /api/history/rules" -> withRevision(query, revision -> document(revision.rules()));
       case "POST /api/history/rollback" ->
-          withRevision(request, revision -> applied(revision.rules()));
-      default -> knownPath(path)
-          ? error(405, request.method() + " is not allowed on " + path)
-          : error(404, "no endpoint " + path);
+          withRevision(query, revision -> applied(revision.rules()));
+      default -> throw new IllegalStateException("no route for " + request.method() + " " + path);
     };
   }
 
-  private static boolean knownPath(String path) {
-    return List.of("/api/overview", "/api/resources", "/api/resource", "/api/resource/metrics",
-        "/api/resource/refusals", "/api/resource/rules", "/api/rules", "/api/history",
-        "/api/history/rules", "/api/history/rollback").contains(path);
-  }
-
-  private static int seconds(@Nullable String raw) {
-    try {
-      int seconds = raw == null ? EngineViews.DEFAULT_SECONDS : Integer.parseInt(raw);
-      return Math.max(1, Math.min(EngineViews.MAX_SECONDS, seconds));
-    } catch (NumberFormatException malformed) {
-      return EngineViews.DEFAULT_SECONDS;
-    }
-  }
-
-  private DashboardResponse withName(
-      DashboardRequest request, java.util.function.Function<String, DashboardResponse> answer) {
-    String name = request.query().get("name");
-    if (name == null || name.isBlank()) {
-      return error(400, "name must name a resource, was " + (name == null ? "missing" : "blank"));
-    }
-    return answer.apply(name);
-  }
-
-  private DashboardResponse withRevision(DashboardRequest request,
+  private DashboardResponse withRevision(Map<String, String> query,
       java.util.function.Function<RuleRevision, DashboardResponse> answer) {
-    String raw = request.query().get("revision");
-    long number;
-    try {
-      number = Long.parseLong(raw == null ? "" : raw);
-    } catch (NumberFormatException malformed) {
-      return error(400, "revision must be a revision number, was " + raw);
-    }
+    long number = ApiQuery.revision(query.getOrDefault("revision", "")).orElse(-1L);
     return views.revision(number).map(answer)
         .orElseGet(() -> error(404, "revision " + number + " is not in the rule history"));
   }
