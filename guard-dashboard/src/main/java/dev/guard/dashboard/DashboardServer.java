@@ -1,10 +1,10 @@
 package dev.guard.dashboard;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.guard.dashboard.internal.RequestWorkers;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.util.concurrent.ExecutorService;
 
 /**
  * A dashboard running on the JDK's built-in HTTP server, as {@link GuardDashboard#start()} or
@@ -21,11 +21,11 @@ import java.util.concurrent.ExecutorService;
 public final class DashboardServer implements AutoCloseable {
 
   private final HttpServer server;
-  private final ExecutorService workers;
+  private final RequestWorkers workers;
   private final URI uri;
   private final String loginToken;
 
-  DashboardServer(HttpServer server, ExecutorService workers, URI uri, String loginToken) {
+  DashboardServer(HttpServer server, RequestWorkers workers, URI uri, String loginToken) {
     this.server = server;
     this.workers = workers;
     this.uri = uri;
@@ -60,7 +60,7 @@ public final class DashboardServer implements AutoCloseable {
   @Override
   public void close() {
     server.stop(0);
-    workers.shutdownNow();
+    workers.close();
   }
 
   @Override

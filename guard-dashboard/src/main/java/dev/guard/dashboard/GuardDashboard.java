@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.guard.dashboard.internal.Access;
 import dev.guard.dashboard.internal.DashboardCore;
 import dev.guard.dashboard.internal.JdkHandler;
+import dev.guard.dashboard.internal.RequestWorkers;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.WritableRuleSource;
 import java.io.IOException;
@@ -12,9 +13,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.util.Objects;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -49,6 +48,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class GuardDashboard {
 
+  /** How long reading a request may take by default (and then writing its response). */
+  private static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(10);
+
   private final GuardEngine engine;
   private final int port;
   private final InetAddress bindAddress;
@@ -56,6 +58,7 @@ public final class GuardDashboard {
   private final @Nullable String user;
   private final @Nullable String password;
   private final @Nullable WritableRuleSource ruleSource;
+  private final Duration requestTimeout;
   private final Access access;
   private final DashboardCore core;
 
@@ -68,6 +71,8 @@ public final class GuardDashboard {
     this.user = builder.user;
     this.password = builder.password;
     this.ruleSource = builder.ruleSource;
+    this.requestTimeout = builder.requestTimeout == null
+        ? DEFAULT_REQUEST_TIMEOUT : builder.requestTimeout;
     boolean secret = hasSecret();
     if (!secret && !bindAddress.isLoopbackAddress()) {
       throw new IllegalArgumentException("bindAddress " + bindAddress.getHostAddress()
@@ -102,8 +107,9 @@ public final class GuardDashboard {
   }
 
   /**
-   * Serves this dashboard on the JDK's HTTP server at the configured address and port, with two
-   * daemon worker threads.
+   * Serves this dashboard on the JDK's HTTP server at the configured address and port, on up to
+   * 64 daemon worker threads, each request with the {@linkplain Builder#requestTimeout deadline}
+   * (docs/DASHBOARD.md, "Slow clients").
    *
    * @return the running server
    * @throws UncheckedIOException if the address cannot be bound
@@ -116,14 +122,9 @@ public final class GuardDashboard {
       throw new UncheckedIOException("cannot serve the dashboard on "
           + bindAddress.getHostAddress() + ":" + port, failed);
     }
-    AtomicInteger threads = new AtomicInteger();
-    ExecutorService workers = Executors.newFixedThreadPool(2, task -> {
-      Thread thread = new Thread(task, "guard-dashboard-" + threads.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    });
+    RequestWorkers workers = new RequestWorkers(requestTimeout);
     server.setExecutor(workers);
-    server.createContext("/", new JdkHandler(core, bindAddress.isLoopbackAddress()));
+    server.createContext("/", new JdkHandler(core, bindAddress.isLoopbackAddress(), workers));
     server.start();
     String host = bindAddress.isAnyLocalAddress() || bindAddress.isLoopbackAddress()
         ? "127.0.0.1" : bindAddress.getHostAddress();
@@ -169,6 +170,7 @@ public final class GuardDashboard {
     private @Nullable String user;
     private @Nullable String password;
     private @Nullable WritableRuleSource ruleSource;
+    private @Nullable Duration requestTimeout;
 
     private Builder(GuardEngine engine) {
       this.engine = engine;
@@ -266,6 +268,26 @@ public final class GuardDashboard {
     public Builder ruleSource(WritableRuleSource source) {
       Objects.requireNonNull(source, "ruleSource");
       this.ruleSource = once("ruleSource", this.ruleSource, source);
+      return this;
+    }
+
+    /**
+     * Sets how long {@link GuardDashboard#start()}'s server waits for a request (line, headers
+     * and body) once its first bytes arrived, and then again for its response to be written
+     * (default 10 seconds). A client slower than that is cut off: its connection is closed and
+     * its worker serves others. In a servlet container the container's timeouts apply instead.
+     *
+     * @param timeout positive
+     * @return this builder
+     * @throws IllegalArgumentException if zero or negative
+     * @throws IllegalStateException if already set
+     */
+    public Builder requestTimeout(Duration timeout) {
+      Objects.requireNonNull(timeout, "requestTimeout");
+      if (timeout.isZero() || timeout.isNegative()) {
+        throw new IllegalArgumentException("requestTimeout must be positive, was " + timeout);
+      }
+      this.requestTimeout = once("requestTimeout", this.requestTimeout, timeout);
       return this;
     }
 

@@ -65,7 +65,8 @@ public final class GuardDashboardServlet extends HttpServlet {
         DashboardRequest.parseQuery(request.getQueryString()),
         request::getHeader,
         request.getInputStream(),
-        request.isSecure()), false);
+        request.isSecure(),
+        request.getRemoteAddr()), false);
     response.setStatus(answer.status());
     for (Map.Entry<String, String> header : answer.headers().entrySet()) {
       response.setHeader(header.getKey(), header.getValue());

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param headers looks a header up by name (case-insensitive), or null
  * @param body the request body
  * @param secure whether the request came over HTTPS (cookies are then marked Secure)
+ * @param client the address the request came from, as the server reports it (failed logins are
+ *     counted by it)
  */
 public record DashboardRequest(
     String method,
@@ -28,7 +30,8 @@ public record DashboardRequest(
     Map<String, String> query,
     Function<String, @Nullable String> headers,
     InputStream body,
-    boolean secure) {
+    boolean secure,
+    String client) {
 
   /** The largest body read: a rule document is at most 1 MiB of characters. */
   static final int MAX_BODY_BYTES = 4 << 20;
@@ -42,6 +45,7 @@ public record DashboardRequest(
    * @param headers the header lookup
    * @param body the body
    * @param secure whether it came over HTTPS
+   * @param client the client's address
    */
   public DashboardRequest {
     method = method.toUpperCase(Locale.ROOT);
