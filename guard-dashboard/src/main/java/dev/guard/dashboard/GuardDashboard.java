@@ -79,7 +79,7 @@ public final class GuardDashboard {
           + " is not a loopback address: set accessToken(..) or credentials(..) so that only"
           + " authenticated requests reach the dashboard");
     }
-    this.access = Access.of(accessToken, user, password, !secret);
+    this.access = Access.of(accessToken, user, password, !secret, engine::timeMs);
     this.core = new DashboardCore(engine, access, ruleSource);
   }
 

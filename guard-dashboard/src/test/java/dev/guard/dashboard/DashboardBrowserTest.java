@@ -140,6 +140,24 @@ class DashboardBrowserTest {
     wait.until(ExpectedConditions.textToBePresentInElementLocated(By.id("saveStatus"),
         "rolled back to #1"));
     assertThat(fixture.engine.rules("checkout")).contains(FlowRule.qps("checkout", 40));
+
+    // signing out ends the session: its cookie no longer makes changes
+    String session = browser.manage().getCookies().stream()
+        .filter(cookie -> cookie.getName().startsWith("guard-dashboard-"))
+        .map(cookie -> cookie.getName() + "=" + cookie.getValue()).findFirst().orElseThrow();
+    assertThat(rollBackWith(session)).as("signed in").isEqualTo(404);
+    click(By.id("logout"));
+    wait.until(ExpectedConditions.presenceOfElementLocated(By.name("token")));
+    assertThat(browser.manage().getCookies()).noneMatch(
+        cookie -> cookie.getName().startsWith("guard-dashboard-"));
+    assertThat(rollBackWith(session)).as("signed out").isEqualTo(401);
+  }
+
+  /** A roll-back to a revision that does not exist: 404 when the session may change rules. */
+  private int rollBackWith(String session) {
+    return fixture.send(fixture.request("api/history/rollback?revision=999")
+        .header("Cookie", session).header("X-Guard-Dashboard", "1")
+        .POST(java.net.http.HttpRequest.BodyPublishers.noBody())).statusCode();
   }
 
   /**

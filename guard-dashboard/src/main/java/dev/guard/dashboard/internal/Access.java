@@ -7,19 +7,21 @@ import java.security.SecureRandom;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.Locale;
+import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Who may do what (docs/DASHBOARD.md, "Security"). A request is authenticated by the access token
  * ({@code Authorization: Bearer}), by the basic credentials ({@code Authorization: Basic}), or by
- * the session cookie a login sets. Without a configured secret the dashboard has a random access
- * token of its own, so rule changes always need a secret; reads are then open, which the server
- * allows only when it listens on a loopback address ({@link #openReads}).
+ * the cookie of a live {@link Sessions session} a login opened. Without a configured secret the
+ * dashboard has a random access token of its own, so rule changes always need a secret; reads are
+ * then open, which the server allows only when it listens on a loopback address ({@link
+ * #openReads}). Every wrong token or credential counts against the client's address in the {@link
+ * LoginThrottle}.
  *
  * <p>Secrets are compared in constant time: both sides are hashed with SHA-256 and the digests
  * compared with {@link MessageDigest#isEqual}, so neither the content nor the length of a secret
- * shows in the time a refusal takes. The session cookie holds a random key made at start-up, never
- * the token itself.
+ * shows in the time a refusal takes. A session cookie holds a random key, never the token itself.
  */
 public final class Access {
 
@@ -28,19 +30,20 @@ public final class Access {
   private final byte @Nullable [] tokenDigest;
   private final byte @Nullable [] credentialsDigest;
   private final String loginToken;
-  private final byte[] sessionDigest;
-  private final String sessionKey;
   private final String cookieName;
   private final boolean openReads;
+  private final Sessions sessions;
+  private final LoginThrottle throttle;
 
-  private Access(@Nullable String token, @Nullable String credentials, boolean openReads) {
+  private Access(@Nullable String token, @Nullable String credentials, boolean openReads,
+      LongSupplier nowMs) {
     this.loginToken = token != null ? token : randomKey();
     this.tokenDigest = digest(loginToken);
     this.credentialsDigest = credentials == null ? null : digest(credentials);
-    this.sessionKey = randomKey();
-    this.sessionDigest = digest(sessionKey);
-    this.cookieName = "guard-dashboard-" + HexFormat.of().formatHex(sessionDigest, 0, 4);
+    this.cookieName = "guard-dashboard-" + HexFormat.of().formatHex(digest(randomKey()), 0, 4);
     this.openReads = openReads;
+    this.sessions = new Sessions(nowMs);
+    this.throttle = new LoginThrottle(nowMs);
   }
 
   /**
@@ -50,22 +53,24 @@ public final class Access {
    * @param user the basic-authentication user, or null
    * @param password the basic-authentication password, or null
    * @param openReads whether unauthenticated reads are allowed (loopback only, no secret set)
+   * @param nowMs the dashboard's clock in milliseconds (sessions and the login throttle)
    * @return the rules
    */
-  public static Access of(
-      @Nullable String token, @Nullable String user, @Nullable String password,
-      boolean openReads) {
+  public static Access of(@Nullable String token, @Nullable String user,
+      @Nullable String password, boolean openReads, LongSupplier nowMs) {
     String credentials = user == null || password == null ? null : user + ":" + password;
-    return new Access(token, credentials, openReads);
+    return new Access(token, credentials, openReads, nowMs);
   }
 
-  private static String randomKey() {
+  /** 32 random bytes, URL-safe Base64. */
+  static String randomKey() {
     byte[] bytes = new byte[32];
     RANDOM.nextBytes(bytes);
     return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
   }
 
-  private static byte[] digest(String secret) {
+  /** The SHA-256 digest of a secret's UTF-8 bytes. */
+  static byte[] digest(String secret) {
     try {
       return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
     } catch (NoSuchAlgorithmException impossible) {
@@ -93,26 +98,42 @@ public final class Access {
     return loginToken;
   }
 
-  /** Whether a login form's or query's token is the access token. */
-  boolean tokenMatches(@Nullable String candidate) {
-    return matches(tokenDigest, candidate);
+  /** Whole seconds the client must wait before its next secret is checked; 0 if none. */
+  long refusedSeconds(DashboardRequest request) {
+    return throttle.waitSeconds(request.client());
   }
 
-  /** Whether the request carries a valid token, credentials or session cookie. */
+  /** Whether a login form's or query's token is the access token; counted for the client. */
+  boolean tokenMatches(DashboardRequest request, @Nullable String candidate) {
+    return counted(request, matches(tokenDigest, candidate));
+  }
+
+  private boolean counted(DashboardRequest request, boolean matched) {
+    if (matched) {
+      throttle.succeeded(request.client());
+    } else {
+      throttle.failed(request.client());
+    }
+    return matched;
+  }
+
+  /**
+   * Whether the request carries a valid token, credentials or live session cookie. A wrong
+   * {@code Authorization} header counts as a failed login of the client.
+   */
   boolean authenticated(DashboardRequest request) {
     String authorization = request.header("Authorization");
-    if (authorization != null) {
+    if (authorization != null && !authorization.isBlank()) {
       int space = authorization.indexOf(' ');
       String scheme = space < 0 ? "" : authorization.substring(0, space).toLowerCase(Locale.ROOT);
       String value = space < 0 ? "" : authorization.substring(space + 1).trim();
-      if (scheme.equals("bearer") && tokenMatches(value)) {
-        return true;
-      }
-      if (scheme.equals("basic") && matches(credentialsDigest, decodeBasic(value))) {
+      boolean valid = scheme.equals("bearer") && matches(tokenDigest, value)
+          || scheme.equals("basic") && matches(credentialsDigest, decodeBasic(value));
+      if (counted(request, valid)) {
         return true;
       }
     }
-    return matches(sessionDigest, cookie(request.header("Cookie")));
+    return sessions.use(cookie(request.header("Cookie")));
   }
 
   private static @Nullable String decodeBasic(String value) {
@@ -136,9 +157,19 @@ public final class Access {
     return null;
   }
 
-  /** The Set-Cookie value of a new session: HttpOnly, SameSite=Strict, Secure over HTTPS. */
-  String sessionCookie(boolean secure) {
-    return cookieName + "=" + sessionKey + "; Path=/; HttpOnly; SameSite=Strict"
+  /**
+   * Opens a session; returns the Set-Cookie value holding its key: HttpOnly, SameSite=Strict,
+   * Secure over HTTPS, and without an expiry (the server ends the session).
+   */
+  String openSession(boolean secure) {
+    return cookieName + "=" + sessions.open() + "; Path=/; HttpOnly; SameSite=Strict"
         + (secure ? "; Secure" : "");
+  }
+
+  /** Ends the request's session, if any; returns the Set-Cookie value that clears the cookie. */
+  String closeSession(DashboardRequest request) {
+    sessions.close(cookie(request.header("Cookie")));
+    return cookieName + "=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict"
+        + (request.secure() ? "; Secure" : "");
   }
 }

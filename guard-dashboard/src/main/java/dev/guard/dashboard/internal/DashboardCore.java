@@ -1,6 +1,5 @@
 package dev.guard.dashboard.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
@@ -39,6 +38,7 @@ public final class DashboardCore {
   private static final String JSON = "application/json";
 
   private final Access access;
+  private final Logins logins;
   private final ObjectMapper json = new ObjectMapper();
   private final EngineViews views;
   private final RuleEditor editor;
@@ -54,6 +54,7 @@ public final class DashboardCore {
   public DashboardCore(GuardEngine engine, Access access, @Nullable WritableRuleSource source) {
     this.engine = engine;
     this.access = access;
+    this.logins = new Logins(access);
     this.views = new EngineViews(engine, json);
     this.editor = new RuleEditor(engine, source);
   }
@@ -77,14 +78,16 @@ public final class DashboardCore {
           + " (with or without a port) on a dashboard that listens on loopback, was \""
           + request.header("Host") + "\"");
     }
+    Optional<DashboardResponse> throttled = logins.throttled(request, path);
+    if (throttled.isPresent()) {
+      return throttled.get();
+    }
     try {
-      if (path.equals("/login")) {
-        return login(request);
-      }
-      if (path.startsWith("/api/")) {
-        return api(request, path);
-      }
-      return page(request, path);
+      return switch (path) {
+        case "/login" -> logins.login(request);
+        case "/logout" -> logins.logout(request);
+        default -> path.startsWith("/api/") ? api(request, path) : logins.page(request, path);
+      };
     } catch (IOException | UncheckedIOException failed) {
       return error(500, "could not read or store: " + failed.getMessage());
     } catch (RuntimeException failed) { // a source or the engine failed: answer, do not hang up
@@ -92,77 +95,16 @@ public final class DashboardCore {
     }
   }
 
-  private DashboardResponse page(DashboardRequest request, String path) {
-    String name = path.equals("/") ? "/index.html" : path;
-    if (!WebFiles.isPage(name)) {
-      return DashboardResponse.text(404, "not found: " + path);
-    }
-    if (!request.method().equals("GET")) {
-      return DashboardResponse.text(405, "pages are read with GET");
-    }
-    String token = request.query().get("token");
-    if (token != null) {
-      if (!access.tokenMatches(token)) {
-        return unauthorized(WebFiles.login("That token is not the dashboard's access token."));
-      }
-      return DashboardResponse.redirect(withoutToken(name, request.query()))
-          .with("Set-Cookie", access.sessionCookie(request.secure()));
-    }
-    if (!access.openReads() && !access.authenticated(request)) {
-      return unauthorized(WebFiles.login(""));
-    }
-    return WebFiles.page(name);
-  }
-
-  private static String withoutToken(String page, Map<String, String> query) {
-    StringBuilder location =
-        new StringBuilder(page.equals("/index.html") ? "./" : page.substring(1));
-    char separator = '?';
-    for (Map.Entry<String, String> param : query.entrySet()) {
-      if (!param.getKey().equals("token")) {
-        location.append(separator).append(encode(param.getKey())).append('=')
-            .append(encode(param.getValue()));
-        separator = '&';
-      }
-    }
-    return location.toString();
-  }
-
-  private static String encode(String text) {
-    return java.net.URLEncoder.encode(text, StandardCharsets.UTF_8);
-  }
-
-  private DashboardResponse login(DashboardRequest request) throws IOException {
-    if (!request.method().equals("POST")) {
-      return WebFiles.login("");
-    }
-    String body = request.bodyText();
-    String token = body == null ? null : DashboardRequest.parseQuery(body).get("token");
-    if (!access.tokenMatches(token)) {
-      return unauthorized(WebFiles.login("That token is not the dashboard's access token."));
-    }
-    return DashboardResponse.redirect("./").with("Set-Cookie", access.sessionCookie(request.secure()));
-  }
-
-  private DashboardResponse unauthorized(DashboardResponse body) {
-    DashboardResponse refused = new DashboardResponse(401, body.headers(), body.body());
-    return access.basicConfigured()
-        ? refused.with("WWW-Authenticate", "Basic realm=\"guard dashboard\", charset=\"UTF-8\"")
-        : refused.with("WWW-Authenticate", "Bearer realm=\"guard dashboard\"");
-  }
-
   private DashboardResponse api(DashboardRequest request, String path) throws IOException {
     boolean read = request.method().equals("GET");
     boolean authenticated = access.authenticated(request);
     if (!authenticated && !(read && access.openReads())) {
-      return unauthorized(jsonBody(401, Map.of("error",
+      return logins.unauthorized(jsonBody(401, Map.of("error",
           read ? "authentication required" : "changes need the access token or credentials")));
     }
-    if (!read) {
-      String marker = request.header(CSRF_HEADER);
-      if (marker == null || marker.isBlank()) {
-        return error(403, "changes need the " + CSRF_HEADER + " header");
-      }
+    Optional<DashboardResponse> forged = read ? Optional.empty() : Logins.crossSite(request);
+    if (forged.isPresent()) {
+      return forged.get();
     }
     if (!ApiQuery.isEndpoint(path)) {
       return error(404, "no endpoint " + path);
@@ -289,11 +231,6 @@ public final class DashboardCore {
   }
 
   private DashboardResponse jsonBody(int status, Object body) {
-    try {
-      return DashboardResponse.of(status, JSON, json.writeValueAsBytes(body));
-    } catch (JsonProcessingException impossible) {
-      return DashboardResponse.of(500, JSON,
-          "{\"error\":\"could not write JSON\"}".getBytes(StandardCharsets.UTF_8));
-    }
+    return DashboardResponse.json(status, body);
   }
 }

@@ -1,5 +1,7 @@
 package dev.guard.dashboard.internal;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -13,6 +15,10 @@ import java.util.Map;
  * @param body the body bytes
  */
 public record DashboardResponse(int status, Map<String, String> headers, byte[] body) {
+
+  private static final String JSON = "application/json";
+
+  private static final ObjectMapper WRITER = new ObjectMapper();
 
   /** Headers every response carries: no caching, no sniffing, no framing, only own scripts. */
   private static final Map<String, String> SECURITY = Map.of(
@@ -34,6 +40,15 @@ public record DashboardResponse(int status, Map<String, String> headers, byte[] 
     Map<String, String> all = new LinkedHashMap<>(SECURITY);
     all.putAll(headers);
     headers = Map.copyOf(all);
+  }
+
+  /** A JSON response: the body as Jackson writes it. */
+  static DashboardResponse json(int status, Object body) {
+    try {
+      return of(status, JSON, WRITER.writeValueAsBytes(body));
+    } catch (JsonProcessingException impossible) {
+      return of(500, JSON, "{\"error\":\"could not write JSON\"}".getBytes(StandardCharsets.UTF_8));
+    }
   }
 
   static DashboardResponse of(int status, String contentType, byte[] body) {

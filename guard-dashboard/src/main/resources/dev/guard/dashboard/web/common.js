@@ -37,3 +37,10 @@ const guard = {
     return Number(value).toLocaleString('en', { maximumFractionDigits: digits === undefined ? 1 : digits });
   },
 };
+
+// Signing out ends the session on the server (the request carries the dashboard's header like
+// every change) and clears its cookie; the login page follows.
+document.getElementById('logout').addEventListener('click', async () => {
+  await guard.send('POST', 'logout');
+  location.href = 'login';
+});
