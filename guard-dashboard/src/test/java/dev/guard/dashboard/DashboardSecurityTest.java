@@ -14,7 +14,13 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
@@ -225,6 +231,30 @@ class DashboardSecurityTest {
           csp -> assertThat(csp).contains("default-src 'self'").contains("frame-ancestors 'none'"));
       assertThat(page.headers().firstValue("X-Frame-Options")).hasValue("DENY");
     }
+  }
+
+  @Test
+  void docs_listExactlyTheHeadersEveryResponseCarries() throws IOException {
+    Path doc = Path.of("..", "docs", "DASHBOARD.md");
+    assertThat(doc).as("docs/DASHBOARD.md next to this module").isRegularFile();
+    String text = Files.readString(doc);
+    Map<String, String> documented = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    Matcher line = Pattern.compile("(?m)^\\s*([A-Z][A-Za-z-]+): (.+)$").matcher(text);
+    while (line.find()) {
+      documented.put(line.group(1), line.group(2).trim());
+    }
+    try (Fixture fixture = Fixture.withToken()) {
+      for (HttpResponse<String> response : List.of(fixture.send(fixture.authorized("")),
+          fixture.send(fixture.request("api/rules")), fixture.send(fixture.request("common.js")))) {
+        Map<String, String> sent = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        response.headers().map().forEach((name, values) -> sent.put(name, values.get(0)));
+        sent.keySet().removeAll(List.of("content-type", "content-length", "date",
+            "www-authenticate"));
+
+        assertThat(sent).as(response.uri().toString()).isEqualTo(documented);
+      }
+    }
+    assertThat(text.split("Content-Security-Policy", -1)).as("one policy in the doc").hasSize(2);
   }
 
   @Test
