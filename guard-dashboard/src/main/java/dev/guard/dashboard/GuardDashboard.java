@@ -30,8 +30,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Security: on a loopback address without a secret, reads are open to local clients and rule
  * changes need the dashboard's random access token ({@link DashboardServer#browserUri()}). On any
  * other address an access token or basic credentials are required, and every request must carry
- * one. Rule changes always need a secret, and a header cross-site requests cannot send. In a
- * servlet container use {@link GuardDashboardServlet}, which always needs a configured secret.
+ * one. Rule changes always need a secret, and a header cross-site requests cannot send. A
+ * browser's session ends after 30 idle minutes or 12 hours, or at logout; failed logins are
+ * throttled per client address; on the JDK server each request has a deadline ({@link
+ * Builder#requestTimeout}). In a servlet container use {@link GuardDashboardServlet}, which
+ * always needs a configured secret (docs/DASHBOARD.md, "Security").
  *
  * <pre>{@code
  * GuardDashboard dashboard = GuardDashboard.builder(engine)

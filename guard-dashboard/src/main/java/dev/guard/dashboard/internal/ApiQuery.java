@@ -95,7 +95,8 @@ final class ApiQuery {
 
   /** The {@code seconds} value, or 0 if it is not a whole number from 1 to the maximum. */
   static int seconds(String value) {
-    if (value.isEmpty() || value.length() > 4 || !value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+    boolean digits = value.chars().allMatch(c -> c >= '0' && c <= '9');
+    if (value.isEmpty() || value.length() > 4 || !digits) {
       return 0;
     }
     int seconds = Integer.parseInt(value);
