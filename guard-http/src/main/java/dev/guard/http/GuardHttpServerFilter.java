@@ -70,11 +70,16 @@ public final class GuardHttpServerFilter extends Filter {
   @Override
   public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
     RequestView view = new RequestView(exchange);
+    String path = RoutedPath.ofRaw(view.path());
+    if (path == null) {
+      answer(exchange, InboundGate.AMBIGUOUS_PATH);
+      return;
+    }
     ContextScope scope = gate.openContext(view);
     try {
       Entry entry;
       try {
-        entry = gate.enter(view);
+        entry = gate.enter(exchange.getRequestMethod(), path);
       } catch (BlockedException refused) {
         answer(exchange, gate.refusal(refused));
         return;

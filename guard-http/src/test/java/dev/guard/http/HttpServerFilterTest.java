@@ -12,4 +12,9 @@ class HttpServerFilterTest extends InboundContract {
   boolean answersHandlerExceptionWith500() {
     return false;
   }
+
+  @Override
+  boolean onJetty() {
+    return false;
+  }
 }

@@ -12,4 +12,9 @@ class JettyServletFilterTest extends InboundContract {
   boolean answersHandlerExceptionWith500() {
     return true;
   }
+
+  @Override
+  boolean onJetty() {
+    return true;
+  }
 }
