@@ -29,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  *     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
  * }</pre>
  *
+ * <p>The resource's path is the container's own decoded, normalized view of the request (context
+ * path, servlet path and path info), which is what it routes by; a path the container will not
+ * decode unambiguously is answered 400 before the chain runs (see {@code docs/HTTP.md}, "Which
+ * path").
+ *
  * <p>The request's entry exits when its response is complete: when the filter chain returns, or,
  * for a request put into asynchronous mode, when the asynchronous cycle completes (through an
  * {@link AsyncListener}). It exits exactly once, also when the handler throws or the client goes

@@ -63,6 +63,8 @@ final class PathSpellings {
       Spelling.get("/admin%ff", 400, 400),
       Spelling.get("/x%5c..%5cadmin", 400, 400),
       Spelling.get("/admin?x=1", 429, 429),
+      Spelling.get("http://127.0.0.1/%61dmin", 429, 429),
+      Spelling.get("http://127.0.0.1/x/../admin", 429, 400),
       Spelling.get("/admin#top", 400, 429),
       new Spelling("HEAD", "/admin", 429, 429),
       new Spelling("get", "/admin", 429, 429));
