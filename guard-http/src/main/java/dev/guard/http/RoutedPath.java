@@ -137,8 +137,10 @@ final class RoutedPath {
         i += 2;
       } else if (c < 0x80) {
         bytes.put((byte) c);
-      } else {
-        bytes.put(String.valueOf(c).getBytes(StandardCharsets.UTF_8));
+      } else { // a character the URI let through unencoded: its UTF-8 bytes
+        int codePoint = raw.codePointAt(i);
+        bytes.put(Character.toString(codePoint).getBytes(StandardCharsets.UTF_8));
+        i += Character.charCount(codePoint) - 1;
       }
     }
     bytes.flip();

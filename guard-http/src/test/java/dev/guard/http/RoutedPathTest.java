@@ -19,6 +19,8 @@ class RoutedPathTest {
       "/;x/admin, /admin",
       "/a%3Bb, /a;b",
       "/caf%C3%A9, /café",
+      "/café, /café",
+      "/\uD83D\uDE00%20x, /\uD83D\uDE00 x",
       "/a%20b, /a b",
       "'', /",
       "/, /",
