@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  *       bytes that are not UTF-8. Path parameters ({@code ;...}) are cut from each raw segment.
  *   <li>{@link #ofDecoded} takes a path the container has decoded and normalized already (the
  *       servlet container's own routing view); it removes any dot segment left and refuses a
- *       control character or a {@code ..} above the root.
+ *       control character, a backslash, the replacement character {@code U+FFFD} (a lenient
+ *       container's stand-in for bytes that are not UTF-8) or a {@code ..} above the root.
  * </ul>
  */
 final class RoutedPath {
@@ -161,11 +162,14 @@ final class RoutedPath {
     }
   }
 
-  /** Whether a decoded segment is free of control characters and backslashes. */
+  /**
+   * Whether a decoded segment is free of control characters, backslashes and the replacement
+   * character (what a lenient decoder puts for bytes that are not UTF-8, so many spellings meet).
+   */
   private static boolean allowed(String segment) {
     for (int i = 0; i < segment.length(); i++) {
       char c = segment.charAt(i);
-      if (c < ' ' || c == 0x7f || c == '\\') {
+      if (c < ' ' || c == 0x7f || c == '\\' || c == '\uFFFD') {
         return false;
       }
     }

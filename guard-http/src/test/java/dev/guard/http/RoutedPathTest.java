@@ -32,7 +32,7 @@ class RoutedPathTest {
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"/./admin", "/x/../admin", "/admin/.", "/x/%2e%2E/admin", "/x/..;/admin",
       "/a%2Fb", "/a%2fb", "/%2561", "/a%00", "/a%0a", "/a%7F", "/a%5cb", "/a\\b", "/a%zz", "/a%4",
-      "/a%", "/a%c0%af", "/a%ff", "/a%e2%82"})
+      "/a%", "/a%c0%af", "/a%ff", "/a%e2%82", "/a%EF%BF%BD"})
   void ofRaw_ambiguousPaths_areRefused(String raw) {
     assertThat(RoutedPath.ofRaw(raw)).isNull();
   }
@@ -52,7 +52,7 @@ class RoutedPathTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @ValueSource(strings = {"/../admin", "/a/../../b", "/a\u0000", "/a\\b"})
+  @ValueSource(strings = {"/../admin", "/a/../../b", "/a\u0000", "/a\\b", "/a\uFFFD"})
   void ofDecoded_ambiguousPaths_areRefused(String decoded) {
     assertThat(RoutedPath.ofDecoded(decoded)).isNull();
   }
