@@ -7,9 +7,11 @@ package dev.guard.engine;
  */
 public enum Cap {
   /**
-   * Resources with statistics. Entering an unknown resource when full admits the call without
-   * statistics or checks; loading rules for an unknown resource when full throws {@link
-   * IllegalStateException}, so configured protection is never dropped.
+   * Resources with statistics. Entering an unknown resource when full runs the call on the one
+   * shared {@link GuardEngine#OVERFLOW_RESOURCE}: engine-wide rules and the overflow resource's
+   * own rules decide it, and it is measured there and in the inbound statistics. Loading rules for
+   * an unknown resource when full throws {@link IllegalStateException}, so configured protection
+   * is never dropped.
    */
   RESOURCES,
   /**

@@ -53,6 +53,21 @@ public final class GuardEngine {
   /** The resource name of default rules, which apply to every resource without rules of their kind. */
   public static final String EVERY_RESOURCE = "*";
 
+  /**
+   * The resource that calls on new names run on once the engine has {@link
+   * Builder#maxResources} resources. Such a call keeps its name for its handle and for {@code
+   * onCapExceeded}, but is decided by this resource's chain, so engine-wide rules (system
+   * protection for {@link EntryType#IN} calls, default degrade rules) and this resource's own
+   * rules apply, and it is measured in this resource's statistics and the inbound statistics. It
+   * is created on first use, never counts against the cap, and takes rules at any time:
+   *
+   * <pre>{@code
+   * engine.loadRules(GuardEngine.OVERFLOW_RESOURCE,
+   *     List.of(FlowRule.qps(GuardEngine.OVERFLOW_RESOURCE, 100)));
+   * }</pre>
+   */
+  public static final String OVERFLOW_RESOURCE = "{resource overflow}";
+
   private final EngineCore core;
 
   GuardEngine(EngineCore core) {

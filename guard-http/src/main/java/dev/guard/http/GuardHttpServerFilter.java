@@ -21,6 +21,11 @@ import java.util.Optional;
  * server.createContext("/orders", ordersHandler).getFilters().add(guard);
  * }</pre>
  *
+ * <p>The resource's path is the raw request path decoded strictly: the JDK server decodes but
+ * never normalizes a path and picks a context by prefix of the decoded path, so a path with a dot
+ * segment, an encoded {@code /} or {@code %}, a control character or bytes that are not UTF-8 is
+ * answered 400 before the handler runs (see {@code docs/HTTP.md}, "Which path").
+ *
  * <p>The handler receives a wrapper of the exchange that sees the response complete. The
  * request's entry exits when the response is complete: when the response body is closed (or the
  * exchange, as the JDK requires of every handler), when headers are sent with no body to follow
@@ -70,11 +75,16 @@ public final class GuardHttpServerFilter extends Filter {
   @Override
   public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
     RequestView view = new RequestView(exchange);
+    String path = RoutedPath.ofRaw(view.path());
+    if (path == null) {
+      answer(exchange, InboundGate.AMBIGUOUS_PATH);
+      return;
+    }
     ContextScope scope = gate.openContext(view);
     try {
       Entry entry;
       try {
-        entry = gate.enter(view);
+        entry = gate.enter(exchange.getRequestMethod(), path);
       } catch (BlockedException refused) {
         answer(exchange, gate.refusal(refused));
         return;

@@ -29,6 +29,11 @@ import org.jspecify.annotations.Nullable;
  *     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
  * }</pre>
  *
+ * <p>The resource's path is the container's own decoded, normalized view of the request (context
+ * path, servlet path and path info), which is what it routes by; a path the container will not
+ * decode unambiguously is answered 400 before the chain runs (see {@code docs/HTTP.md}, "Which
+ * path").
+ *
  * <p>The request's entry exits when its response is complete: when the filter chain returns, or,
  * for a request put into asynchronous mode, when the asynchronous cycle completes (through an
  * {@link AsyncListener}). It exits exactly once, also when the handler throws or the client goes
@@ -80,12 +85,17 @@ public final class GuardServletFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
+    String path = routedPath(request);
+    if (path == null) {
+      answer(response, InboundGate.AMBIGUOUS_PATH);
+      return;
+    }
     RequestView view = new RequestView(request);
     ContextScope scope = gate.openContext(view);
     try {
       Entry entry;
       try {
-        entry = gate.enter(view);
+        entry = gate.enter(request.getMethod(), path);
       } catch (BlockedException refused) {
         answer(response, gate.refusal(refused));
         return;
@@ -95,6 +105,25 @@ public final class GuardServletFilter implements Filter {
     } finally {
       scope.close();
     }
+  }
+
+  /**
+   * The path the container routes the request by: its decoded, normalized view (context path,
+   * servlet path, path info), or null when it is ambiguous or the container will not say.
+   */
+  private static @Nullable String routedPath(HttpServletRequest request) {
+    String servletPath;
+    String pathInfo;
+    try {
+      servletPath = request.getServletPath();
+      pathInfo = request.getPathInfo();
+    } catch (IllegalArgumentException ambiguous) { // a container that decodes lazily refuses here
+      return null;
+    }
+    String context = request.getServletContext().getContextPath();
+    String inContext = pathInfo == null ? servletPath
+        : servletPath.isEmpty() ? pathInfo : servletPath + pathInfo;
+    return RoutedPath.ofDecoded(context.isEmpty() ? inContext : context + inContext);
   }
 
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,

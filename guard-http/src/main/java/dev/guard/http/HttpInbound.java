@@ -20,14 +20,21 @@ import java.util.function.IntPredicate;
  * }</pre>
  *
  * <p>Each request enters the resource {@code METHOD + " " + cleaned path} (for example {@code GET
- * /orders/{id}}) as an {@link dev.guard.api.EntryType#IN} call, inside the context named by
+ * /orders/{id}}; the method in upper case, a {@code HEAD} as its {@code GET}; the path as the
+ * server routes it, a path whose meaning is ambiguous answered 400) as an {@link
+ * dev.guard.api.EntryType#IN} call, inside the context named by
  * {@link #entrance} with the origin from {@link #originHeader} or {@link #origin}. A refused
  * request gets the {@link #refusalResponse} and the handler does not run. The exact behaviour is
  * in the project's {@code docs/HTTP.md}.
  */
 public final class HttpInbound {
 
-  /** The resource every request maps to once an adapter has {@link #maxResources} resources. */
+  /**
+   * The one catch-all resource, for every method: a request maps to it when its name would be a
+   * new resource beyond {@link #maxResources} (and the engine has no rules for that name), or when
+   * its name is longer than 1,024 characters. Rules on it limit that traffic like any resource's:
+   * {@code engine.loadRules(OVERFLOW_RESOURCE, List.of(FlowRule.qps(OVERFLOW_RESOURCE, 50)))}.
+   */
   public static final String OVERFLOW_RESOURCE = "{inbound overflow}";
 
   /** The default entrance (context) name. */
@@ -120,8 +127,9 @@ public final class HttpInbound {
   }
 
   /**
-   * Returns settings that clean request paths with this function: it receives the raw path
-   * (without the query) and returns the path part of the resource name. The default is {@link
+   * Returns settings that clean request paths with this function: it receives the path the server
+   * routes the request by, decoded and normalized (without the query; see {@code docs/HTTP.md},
+   * "Which path"), and returns the path part of the resource name. The default is {@link
    * PathCleaner#ids()}.
    *
    * @param cleaner maps a raw path to a path template
@@ -136,7 +144,8 @@ public final class HttpInbound {
   /**
    * Returns settings under which an adapter creates at most {@code max} resources (default 500):
    * further names map to {@value #OVERFLOW_RESOURCE}, and each such request is counted (see
-   * {@link GuardServletFilter#overflows()}).
+   * {@link GuardServletFilter#overflows()}). A name the engine has rules for keeps its own
+   * resource even then, so made-up paths filling the bound never take a path out of its rules.
    *
    * @param max the bound; {@code > 0}
    * @return the new settings

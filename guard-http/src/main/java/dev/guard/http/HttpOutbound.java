@@ -30,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  */
 public final class HttpOutbound {
 
-  /** The resource every call maps to once a client has {@link #maxResources} resources. */
+  /**
+   * The one catch-all resource a call maps to when its name would be a new resource beyond {@link
+   * #maxResources} (and the engine has no rules for that name), or is longer than 1,024
+   * characters; rules on it limit that traffic.
+   */
   public static final String OVERFLOW_RESOURCE = "{outbound overflow}";
 
   private final GuardEngine engine;

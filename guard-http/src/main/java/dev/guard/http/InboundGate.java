@@ -6,6 +6,7 @@ import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardedResource;
 import dev.guard.http.internal.ResourceTable;
+import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -32,16 +33,41 @@ final class InboundGate {
   }
 
   /**
-   * Enters the request's resource; the entry is detached from this thread so that it can exit on
-   * whichever thread completes the response.
+   * Enters the request's resource, {@code METHOD + " " + cleaned path}; the entry is detached from
+   * this thread so that it can exit on whichever thread completes the response.
    *
+   * @param method the request method as sent
+   * @param routedPath the canonical path the server routes the request by (see {@link RoutedPath})
    * @throws BlockedException if guard refuses the request
    */
-  Entry enter(InboundRequest request) {
-    String path = Objects.requireNonNull(settings.cleaner().apply(request.path()), "cleaned path");
-    GuardedResource resource = resources.handle(request.method() + " " + path);
+  Entry enter(String method, String routedPath) {
+    String path = Objects.requireNonNull(settings.cleaner().apply(routedPath), "cleaned path");
+    GuardedResource resource = resources.handle(resourceMethod(method) + " " + path);
     return resource.enterAsync();
   }
+
+  /**
+   * The method a resource is named by: upper case, and {@code HEAD} as {@code GET}, since servlets
+   * answer a HEAD with their GET code ({@code HttpServlet.doHead}) and a JDK handler sees both.
+   */
+  static String resourceMethod(String method) {
+    String upper = isUpperCase(method) ? method : method.toUpperCase(Locale.ROOT);
+    return upper.equals("HEAD") ? "GET" : upper;
+  }
+
+  private static boolean isUpperCase(String method) {
+    for (int i = 0; i < method.length(); i++) {
+      char c = method.charAt(i);
+      if (c >= 'a' && c <= 'z') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** The answer to a request whose path is ambiguous (see {@link RoutedPath}), never counted. */
+  static final RefusalResponse AMBIGUOUS_PATH = new RefusalResponse(400, "application/json",
+      "{\"status\":400,\"error\":\"Bad Request\",\"reason\":\"ambiguous path\"}", null);
 
   RefusalResponse refusal(BlockedException refused) {
     return Objects.requireNonNull(settings.refusalHandler().apply(refused), "refusal response");

@@ -51,6 +51,9 @@ abstract class InboundContract {
   /** Whether the server answers 500 to a handler exception (else it drops the connection). */
   abstract boolean answersHandlerExceptionWith500();
 
+  /** Whether the adapter runs on Jetty (else on the JDK server): see {@link PathSpellings}. */
+  abstract boolean onJetty();
+
   @BeforeEach
   void startDefault() throws Exception {
     server = start(app, HttpInbound.on(engine).entrance("shop").originHeader("X-Caller"));
@@ -133,6 +136,80 @@ abstract class InboundContract {
         .doesNotContain("GET /c", "GET /d");
     assertThat(stats(HttpInbound.OVERFLOW_RESOURCE).totalPass()).isEqualTo(2);
     assertThat(server.overflows()).isEqualTo(2);
+  }
+
+  @Test
+  void resources_fullBound_aPathWithRulesKeepsItsOwnResource() throws Exception {
+    restart(HttpInbound.on(engine).maxResources(2));
+    engine.loadRules("GET /admin", List.of(FlowRule.qps("GET /admin", 0)));
+
+    for (String path : List.of("/a", "/b", "/c")) {
+      assertThat(get(path).statusCode()).isEqualTo(200);
+    }
+    HttpResponse<String> refused = get("/admin");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"resource\":\"GET /admin\"");
+    assertThat(app.handled).hasValue(3);
+    assertThat(server.overflows()).isEqualTo(1);
+  }
+
+  @Test
+  void overflowResource_isOneCatchAllThatRulesLimit() throws Exception {
+    String overflow = HttpInbound.OVERFLOW_RESOURCE;
+    restart(HttpInbound.on(engine).maxResources(1));
+    engine.loadRules(overflow, List.of(FlowRule.qps(overflow, 2)));
+
+    assertThat(get("/a").statusCode()).isEqualTo(200);
+    assertThat(get("/b").statusCode()).isEqualTo(200);
+    HttpResponse<Void> post = client.send(HttpRequest.newBuilder(server.base().resolve("/c"))
+        .POST(HttpRequest.BodyPublishers.noBody()).build(), BodyHandlers.discarding());
+    app.awaitFinished(1);
+    HttpResponse<String> refused = get("/d");
+
+    assertThat(post.statusCode()).as("every method shares it").isEqualTo(200);
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"resource\":\"" + overflow + "\"");
+    assertThat(stats(overflow).totalPass()).isEqualTo(2);
+    assertThat(stats(overflow).totalBlock()).isEqualTo(1);
+  }
+
+  @Test
+  void longPath_entersTheCatchAll_withoutANameOfItsOwn() throws Exception {
+    String path = "/" + "x".repeat(2000);
+
+    assertThat(get(path).statusCode()).isEqualTo(200);
+
+    assertThat(stats(HttpInbound.OVERFLOW_RESOURCE).totalPass()).isEqualTo(1);
+    assertThat(engine.resources()).doesNotContain("GET " + path);
+    assertThat(server.overflows()).isEqualTo(1);
+  }
+
+  @Test
+  void spellingsOfAPath_meetItsFlowRule_orAreRefusedAsAmbiguous() throws Exception {
+    String admin = PathSpellings.ADMIN;
+    engine.loadRules(admin, List.of(FlowRule.qps(admin, 0)));
+
+    List<String> wrong =
+        PathSpellings.tryAll(server, app, onJetty(), PathSpellings.ADMIN_SPELLINGS);
+
+    assertThat(wrong).as("spellings answered otherwise than expected").isEmpty();
+    assertThat(app.handled).as("requests that reached the handler").hasValue(0);
+    assertThat(stats(admin).totalBlock())
+        .isEqualTo(PathSpellings.count(PathSpellings.ADMIN_SPELLINGS, onJetty(), 429));
+  }
+
+  @Test
+  void spellingsOfAPath_meetItsOriginDenyList() throws Exception {
+    engine.loadRules(ORDERS, List.of(AuthorityRule.deny(ORDERS, "scraper")));
+
+    List<String> wrong = PathSpellings.tryAll(server, app, onJetty(),
+        PathSpellings.ORDER_SPELLINGS, "X-Caller: scraper");
+
+    assertThat(wrong).as("spellings answered otherwise than expected").isEmpty();
+    assertThat(app.handled).as("requests that reached the handler").hasValue(0);
+    assertThat(stats(ORDERS).totalBlock())
+        .isEqualTo(PathSpellings.count(PathSpellings.ORDER_SPELLINGS, onJetty(), 429));
   }
 
   @Test
@@ -335,7 +412,7 @@ abstract class InboundContract {
 
     assertThat(head.statusCode()).isEqualTo(200);
     assertThat(stats("GET /empty").successQps()).isEqualTo(1);
-    assertThat(stats("HEAD " + ORDERS.substring(4)).successQps()).isEqualTo(1);
+    assertThat(stats(ORDERS).successQps()).as("a HEAD is guarded as its GET").isEqualTo(1);
     assertThat(engine.inboundStats().concurrency()).isZero();
   }
 

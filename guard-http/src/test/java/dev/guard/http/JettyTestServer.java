@@ -21,6 +21,8 @@ import java.util.concurrent.Executors;
 import org.eclipse.jetty.ee10.servlet.FilterHolder;
 import org.eclipse.jetty.ee10.servlet.ServletContextHandler;
 import org.eclipse.jetty.ee10.servlet.ServletHolder;
+import org.eclipse.jetty.http.UriCompliance;
+import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
@@ -32,9 +34,11 @@ final class JettyTestServer implements TestServer {
   private final GuardServletFilter guard;
   private final ExecutorService workers = Executors.newCachedThreadPool();
 
-  private JettyTestServer(TestApp app, HttpInbound inbound) throws Exception {
+  private JettyTestServer(TestApp app, HttpInbound inbound, UriCompliance uris) throws Exception {
     server = new Server();
     connector = new ServerConnector(server);
+    connector.getConnectionFactory(HttpConnectionFactory.class).getHttpConfiguration()
+        .setUriCompliance(uris);
     connector.setHost("127.0.0.1");
     connector.setPort(0);
     server.addConnector(connector);
@@ -50,7 +54,13 @@ final class JettyTestServer implements TestServer {
   }
 
   static JettyTestServer start(TestApp app, HttpInbound inbound) throws Exception {
-    return new JettyTestServer(app, inbound);
+    return new JettyTestServer(app, inbound, UriCompliance.DEFAULT);
+  }
+
+  /** Starts the application on a Jetty that accepts URIs as this compliance mode says. */
+  static JettyTestServer start(TestApp app, HttpInbound inbound, UriCompliance uris)
+      throws Exception {
+    return new JettyTestServer(app, inbound, uris);
   }
 
   private static FilterHolder holder(Filter filter) {

@@ -5,15 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
 import dev.guard.engine.GuardEngine;
+import dev.guard.engine.GuardedResource;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Rule loading, carry-over of statistics, listeners and the caps' overflow policies. */
 class RegistryTest {
+
+  private static final String OVERFLOW = GuardEngine.OVERFLOW_RESOURCE;
 
   private final List<String> events = new ArrayList<>();
   private final EngineListener recorder =
@@ -64,18 +68,65 @@ class RegistryTest {
   }
 
   @Test
-  void resourceCap_unknownResourceWhenFull_passesUntrackedAndReports() {
+  void resourceCap_unknownResourceWhenFull_runsOnTheOverflowResourceAndReports() {
     Scenario s = new Scenario(GuardEngine.builder().maxResources(1).listener(recorder));
     s.call("first");
 
     assertThat(s.call("second")).isEqualTo("P");
 
-    assertThat(s.engine.resources()).containsExactly("first");
+    assertThat(s.engine.resources()).containsExactlyInAnyOrder("first", OVERFLOW);
+    assertThat(s.engine.stats(OVERFLOW).totalPass()).isEqualTo(1);
     assertThat(s.engine.overflows(Cap.RESOURCES)).isEqualTo(1);
     assertThat(events).containsExactly("RESOURCES second");
     assertThatThrownBy(() -> s.engine.loadRules("second", List.of(FlowRule.qps("second", 1))))
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("maxResources 1");
+  }
+
+  @Test
+  void resourceCap_callsOnNewNamesWhenFull_meetSystemRulesAndCountAsInbound() {
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(2));
+    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(3)));
+    s.call("a");
+    s.call("b");
+
+    StringBuilder sprayed = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      sprayed.append(s.call("sprayed-" + i));
+    }
+
+    assertThat(sprayed).hasToString("P" + "B".repeat(49));
+    assertThat(s.engine.inboundStats().totalPass()).isEqualTo(3);
+    assertThat(s.engine.inboundStats().totalBlock()).isEqualTo(49);
+    assertThat(s.engine.stats(OVERFLOW).totalBlock()).isEqualTo(49);
+    assertThat(s.engine.resources()).hasSize(3);
+  }
+
+  @Test
+  void resourceCap_overflowResource_takesRulesWhenFull_andTheyLimitNewNames() {
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
+    s.call("a");
+
+    s.engine.loadRules(OVERFLOW, List.of(FlowRule.qps(OVERFLOW, 2)));
+
+    assertThat(s.call("b") + s.call("c") + s.call("d")).isEqualTo("PPB");
+    assertThat(s.calls("a", 3)).as("a resource of its own is not limited").isEqualTo("PPP");
+  }
+
+  @Test
+  void resourceCap_handleOnANameWhenFull_keepsItsName_andCannotTakeRules() {
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
+    s.call("a");
+
+    GuardedResource late = s.engine.resource("late");
+
+    assertThat(late.name()).isEqualTo("late");
+    assertThatThrownBy(() -> late.declare(List.of(FlowRule.qps("late", 1))))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("maxResources 1");
+    String answer = late.call("x", input -> input + "!");
+    assertThat(answer).isEqualTo("x!");
+    assertThat(s.engine.stats(OVERFLOW).totalPass()).isEqualTo(1);
   }
 
   @Test

@@ -26,7 +26,6 @@ import dev.guard.engine.internal.stat.WindowGeometry;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
@@ -426,10 +425,6 @@ public final class EngineCore implements SlotContext {
   private CallEntry decide(CallEntry entry) {
     ResourceState resource = entry.resource;
     Context context = entry.context;
-    if (!resource.tracked()) {
-      context.current = entry;
-      return entry;
-    }
     CallEntry parent = entry.parent;
     entry.node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
     entry.onContextNode = config.contextStatistics() || entry.chain.measuresContexts();
@@ -456,8 +451,7 @@ public final class EngineCore implements SlotContext {
     if (origin.isEmpty()) {
       return null;
     }
-    ClusterNode cluster = Objects.requireNonNull(resource.cluster());
-    StatisticNode node = cluster.originNode(origin);
+    StatisticNode node = resource.cluster().originNode(origin);
     if (node == null) {
       overflows.report(Cap.ORIGINS, origin);
     }
@@ -515,14 +509,12 @@ public final class EngineCore implements SlotContext {
 
   /** Records an exit; the entry lets go of a held argument however it exited. */
   private void complete(CallEntry entry) {
-    if (entry.resource.tracked()) {
-      entry.completedAt(nowMs());
-      statistics.complete(entry);
-      try {
-        entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
-      } catch (RuntimeException unexpected) {
-        reportInternalError(entry.resource(), unexpected);
-      }
+    entry.completedAt(nowMs());
+    statistics.complete(entry);
+    try {
+      entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
+    } catch (RuntimeException unexpected) {
+      reportInternalError(entry.resource(), unexpected);
     }
     entry.dropArgument();
   }

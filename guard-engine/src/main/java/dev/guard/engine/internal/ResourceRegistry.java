@@ -7,6 +7,7 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.Cap;
 import dev.guard.engine.EngineListener;
+import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -23,9 +24,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The resources of one engine, bounded by {@link Cap#RESOURCES}, and their rules. Entering an
- * unknown resource when full yields an untracked resource (admitted without statistics or checks,
- * reported); loading rules for an unknown resource when full throws, so configured protection is
- * never dropped silently. Every rule change holds the registry's rule lock (never taken on the
+ * unknown resource when full runs the call on the one overflow resource ({@link
+ * GuardEngine#OVERFLOW_RESOURCE}: its chain, so engine-wide rules and its own rules apply, and its
+ * statistics), reported; loading rules for an unknown resource when full throws, so configured
+ * protection is never dropped silently. The overflow resource is created on first use and never
+ * counts against the cap, so rules can always be loaded for it. Every rule change holds the registry's rule lock (never taken on the
  * call path of a known resource), compiles new chains and publishes them atomically.
  *
  * <p>Engine-wide rules (system protection) are part of every chain. They change under the rule
@@ -48,6 +51,7 @@ final class ResourceRegistry {
   private final Object rulesLock = new Object();
   private volatile List<DegradeRule> defaultDegradeRules = List.of();
   private volatile Set<String> excludedFromDefaults = Set.of();
+  private volatile @Nullable ResourceState overflow;
 
   ResourceRegistry(
       EngineConfig config,
@@ -60,7 +64,7 @@ final class ResourceRegistry {
     this.slotContext = slotContext;
   }
 
-  /** The state of a resource for entering it; untracked if the registry is full. */
+  /** The state of a resource for entering it; one sharing the overflow's if the registry is full. */
   ResourceState resolve(String name) {
     ResourceState state = resources.get(name);
     if (state != null) {
@@ -69,22 +73,38 @@ final class ResourceRegistry {
     ResourceState created = create(name);
     if (created == null) {
       overflows.report(Cap.RESOURCES, name);
-      return ResourceState.untracked(name);
+      return ResourceState.sharing(name, overflow());
     }
     return created;
+  }
+
+  /** The overflow resource, created (outside the cap) on first use. */
+  private ResourceState overflow() {
+    ResourceState shared = overflow;
+    if (shared != null) {
+      return shared;
+    }
+    synchronized (rulesLock) {
+      shared = resources.get(GuardEngine.OVERFLOW_RESOURCE);
+      if (shared == null) {
+        shared = ResourceState.tracked(GuardEngine.OVERFLOW_RESOURCE, config.secondWindow(),
+            config.maxOriginsPerResource());
+        shared.swapChain(compile(GuardEngine.OVERFLOW_RESOURCE, List.of(), Chain.EMPTY));
+        resources.put(GuardEngine.OVERFLOW_RESOURCE, shared);
+      }
+      overflow = shared;
+      return shared;
+    }
   }
 
   @Nullable ResourceState existing(String name) {
     return resources.get(name);
   }
 
-  /** Visits every tracked resource with its cluster node (a weakly consistent snapshot). */
+  /** Visits every resource with its cluster node (a weakly consistent snapshot). */
   void forEachTracked(java.util.function.BiConsumer<String, ClusterNode> visitor) {
     for (ResourceState state : resources.values()) {
-      ClusterNode node = state.cluster();
-      if (node != null) {
-        visitor.accept(state.name(), node);
-      }
+      visitor.accept(state.name(), state.cluster());
     }
   }
 
@@ -250,7 +270,9 @@ final class ResourceRegistry {
   void createAll(RuleSet wanted) {
     List<String> unknown = new ArrayList<>();
     for (String name : wanted.resources()) {
-      if (resources.get(name) == null) {
+      if (name.equals(GuardEngine.OVERFLOW_RESOURCE)) {
+        overflow();
+      } else if (resources.get(name) == null) {
         unknown.add(name);
       }
     }
@@ -322,6 +344,9 @@ final class ResourceRegistry {
   }
 
   private @Nullable ResourceState create(String name) {
+    if (name.equals(GuardEngine.OVERFLOW_RESOURCE)) {
+      return overflow();
+    }
     if (size.incrementAndGet() > config.maxResources()) {
       size.decrementAndGet();
       return resources.get(name);

@@ -4,7 +4,6 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
-import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -12,33 +11,48 @@ import org.jspecify.annotations.Nullable;
  * Everything an engine holds for one resource: its cluster node, its per-context nodes and its
  * compiled chain. The chain is replaced atomically when the resource's rules change; statistics
  * are never replaced.
+ *
+ * <p>A name entered once the resource cap is full gets a state that shares everything with the
+ * engine's overflow resource (its chain, nodes and statistics) but keeps the name it was entered
+ * by, so a handle on it still names, and declares rules for, the resource it was asked for.
  */
 public final class ResourceState {
 
   private final String name;
-  private final @Nullable ClusterNode cluster;
+  private final ClusterNode cluster;
   private final ConcurrentHashMap<String, DefaultNode> contextNodes = new ConcurrentHashMap<>();
-  private final @Nullable WindowGeometry geometry;
+  private final WindowGeometry geometry;
   private volatile Chain chain = Chain.EMPTY;
   /** A chain waiting for its rule set's publication; null outside {@link RuleBook#apply}. */
   private volatile @Nullable Staged staged;
   private volatile @Nullable ContextNode lastUsed;
+  /** The overflow resource whose chain and nodes this name uses; null for a resource of its own. */
+  private final @Nullable ResourceState shared;
 
   /** The per-context node used last, with its entrance: most resources see one context. */
   private record ContextNode(Entrance entrance, DefaultNode node) {}
 
-  private ResourceState(String name, @Nullable WindowGeometry geometry, int maxOrigins) {
+  private ResourceState(String name, WindowGeometry geometry, int maxOrigins) {
     this.name = name;
     this.geometry = geometry;
-    this.cluster = geometry == null ? null : new ClusterNode(geometry, maxOrigins);
+    this.cluster = new ClusterNode(geometry, maxOrigins);
+    this.shared = null;
+  }
+
+  private ResourceState(String name, ResourceState overflow) {
+    this.name = name;
+    this.geometry = overflow.geometry;
+    this.cluster = overflow.cluster;
+    this.shared = overflow;
   }
 
   static ResourceState tracked(String name, WindowGeometry geometry, int maxOrigins) {
     return new ResourceState(name, geometry, maxOrigins);
   }
 
-  static ResourceState untracked(String name) {
-    return new ResourceState(name, null, 0);
+  /** A name past the resource cap: its calls run on the overflow resource's chain and nodes. */
+  static ResourceState sharing(String name, ResourceState overflow) {
+    return new ResourceState(name, overflow);
   }
 
   /** The resource name. */
@@ -46,13 +60,8 @@ public final class ResourceState {
     return name;
   }
 
-  /** Whether the engine keeps statistics and applies rules for this resource. */
-  public boolean tracked() {
-    return cluster != null;
-  }
-
-  /** The resource-wide node; null for an untracked resource. */
-  public @Nullable ClusterNode cluster() {
+  /** The resource-wide node (the overflow resource's, for a name past the cap). */
+  public ClusterNode cluster() {
     return cluster;
   }
 
@@ -62,6 +71,9 @@ public final class ResourceState {
    * every resource), so a call that saw any resource's new chain never sees another's old one.
    */
   public Chain chain() {
+    if (shared != null) {
+      return shared.chain();
+    }
     Staged next = staged; // read before chain: see RuleBook for why this order is safe
     if (next != null && next.publication.published) {
       return next.chain;
@@ -99,6 +111,9 @@ public final class ResourceState {
    * first use.
    */
   DefaultNode nodeFor(Entrance entrance, @Nullable DefaultNode parent) {
+    if (shared != null) {
+      return shared.nodeFor(entrance, parent);
+    }
     ContextNode last = lastUsed;
     if (last != null && last.entrance() == entrance) {
       return last.node();
@@ -112,9 +127,7 @@ public final class ResourceState {
   }
 
   private DefaultNode createNode(Entrance entrance, @Nullable DefaultNode parent) {
-    ClusterNode clusterNode = Objects.requireNonNull(cluster, "untracked resource");
-    WindowGeometry windows = Objects.requireNonNull(geometry, "untracked resource");
-    DefaultNode created = new DefaultNode(name, windows, clusterNode);
+    DefaultNode created = new DefaultNode(name, geometry, cluster);
     DefaultNode raced = contextNodes.putIfAbsent(entrance.name(), created);
     if (raced != null) {
       return raced;
@@ -128,6 +141,9 @@ public final class ResourceState {
   }
 
   @Nullable DefaultNode existingNodeFor(String contextName) {
+    if (shared != null) {
+      return shared.existingNodeFor(contextName);
+    }
     return contextNodes.get(contextName);
   }
 }

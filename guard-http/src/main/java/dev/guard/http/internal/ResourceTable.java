@@ -11,11 +11,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * The resource handles one adapter has created, by resource name, bounded: once {@code max}
  * names are known, a request for a further name gets the handle of one overflow resource and is
- * counted. Names are never forgotten, so a name keeps its handle (and its statistics and rules)
- * for the adapter's life; the bound holds exactly under races because a slot is reserved before a
- * handle is created and given back if another thread won.
+ * counted, and so does a name longer than {@link #MAX_NAME_LENGTH}. A name the engine has rules
+ * for always gets its own handle, full table or not, so filling the table with made-up names
+ * never takes a configured resource out of its rules (such names are bounded by the engine's own
+ * resource cap). Names are never forgotten, so a name keeps its handle (and its statistics and
+ * rules) for the adapter's life; the bound holds exactly under races because a slot is reserved
+ * before a handle is created and given back if another thread won.
  */
 public final class ResourceTable {
+
+  /** The longest resource name that gets a resource of its own, in characters. */
+  public static final int MAX_NAME_LENGTH = 1024;
 
   private final GuardEngine engine;
   private final EntryType type;
@@ -52,15 +58,28 @@ public final class ResourceTable {
     if (known != null) {
       return known;
     }
+    if (name.length() > MAX_NAME_LENGTH) {
+      return overflowHandle();
+    }
     if (reserved.incrementAndGet() > max) {
       reserved.decrementAndGet();
       GuardedResource raced = handles.get(name);
-      return raced != null ? raced : overflowHandle();
+      if (raced != null) {
+        return raced;
+      }
+      return engine.rules(name).isEmpty() ? overflowHandle() : add(name, false);
     }
+    return add(name, true);
+  }
+
+  /** Creates and records a name's handle; gives its slot back if another thread won the race. */
+  private GuardedResource add(String name, boolean slotReserved) {
     GuardedResource created = engine.resource(name).entryType(type);
     GuardedResource raced = handles.putIfAbsent(name, created);
     if (raced != null) {
-      reserved.decrementAndGet();
+      if (slotReserved) {
+        reserved.decrementAndGet();
+      }
       return raced;
     }
     return created;
@@ -88,7 +107,7 @@ public final class ResourceTable {
   /**
    * Returns how many distinct names have their own handle.
    *
-   * @return the count, at most the bound
+   * @return the count: at most the bound, plus the names added for their rules once it was full
    */
   public int size() {
     return handles.size();
