@@ -143,7 +143,12 @@ final class Connector {
       up = link;
       if (up != null && !up.connection().isOpen()) {
         link = null;
-        closeQuietly(up);
+        Link lost = up;
+        try {
+          own.execute(() -> closeQuietly(lost)); // not on the caller's thread
+        } catch (RejectedExecutionException closing) {
+          // the client's shutdown closes it
+        }
         startIfDue();
         throw new IllegalStateException("lost the connection to " + servers());
       }
