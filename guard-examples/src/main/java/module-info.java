@@ -11,6 +11,7 @@ module dev.guard.examples {
   requires dev.guard.http;
   requires dev.guard.redis;
   requires lettuce.core;
+  requires java.logging;
   requires dev.guard.rules;
   requires dev.guard.dashboard;
 }

@@ -16,6 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * The demo's mode for several processes: each process offers {@value #OFFERED} calls per second to
@@ -89,7 +91,23 @@ final class ClusterDemo {
         "second  offered  admitted here  all (Redis)");
   }
 
+  /**
+   * Keeps the Redis client's own log lines (Lettuce and Netty log through java.util.logging here,
+   * e.g. its reconnects at INFO) out of the table, unless a logging configuration is given with
+   * {@code -Djava.util.logging.config.file=...}. Held here: java.util.logging keeps loggers weakly.
+   */
+  private static final List<Logger> CLIENT_LOGS =
+      List.of(Logger.getLogger("io.lettuce"), Logger.getLogger("io.netty"));
+
+  static void quietClientLogs() {
+    if (System.getProperty("java.util.logging.config.file") == null
+        && System.getProperty("java.util.logging.config.class") == null) {
+      CLIENT_LOGS.forEach(logger -> logger.setLevel(Level.SEVERE));
+    }
+  }
+
   static void run(PrintStream out, Options options) throws InterruptedException {
+    quietClientLogs();
     TimeSource time = TimeSource.system();
     DashboardServer dashboard = null;
     RedisClient client = RedisClient.create(options.uri());
@@ -101,6 +119,7 @@ final class ClusterDemo {
     try (RedisTokenService tokens = RedisTokenService.builder(options.uri(), NAMESPACE)
             .requestTimeout(Duration.ofMillis(100)).build();
         StatefulRedisConnection<String, String> counts = connect(client, options.uri())) {
+      tokens.awaitConnected(Duration.ofSeconds(2)); // the first rows already shared
       GuardEngine engine = GuardEngine.builder().clock(time).tokenService(tokens).build();
       Guard checkout = Guard.of("checkout").qps(LIMIT).clusterWide().on(engine);
       dashboard = Demo.dashboard(engine, null);

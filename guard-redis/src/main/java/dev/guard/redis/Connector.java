@@ -1,19 +1,14 @@
 package dev.guard.redis;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.ClientOptions;
+import dev.guard.api.TimeSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
 import io.lettuce.core.api.sync.RedisSortedSetCommands;
-import io.lettuce.core.cluster.ClusterClientOptions;
-import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.codec.StringCodec;
@@ -29,6 +24,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
@@ -37,13 +35,19 @@ import org.jspecify.annotations.Nullable;
  * The connection of a {@link RedisTokenService} to one server or to a Redis Cluster, and the one
  * Lua script every decision runs ({@code guard.lua}).
  *
- * <p>The connection is made in the background on first use. While that first attempt is still
- * under way a caller waits at most the request timeout and gets {@code null} ("not yet": the
- * service answers FAILED without counting a failure, so a slow start does not look like an
- * outage); an attempt that ends in an error throws, which the service counts as a failure, and the
- * next caller starts a new attempt. Once made, the connection reconnects by itself (Lettuce) and
- * rejects commands while disconnected, so an outage surfaces as failing commands (on a cluster a
- * command waits for its node's connection, at most the request timeout).
+ * <p>Connecting happens off the callers' threads: the first attempt starts when the connector is
+ * made, on a thread of its own that also creates the Lettuce client ({@link Clients}). {@link
+ * #link()} never waits: it returns the connection when it is up and null otherwise, so a call
+ * decides locally until the connection is ready. Attempts follow one schedule on the service's
+ * clock: a new one starts at the first {@link #link()} at least one retry interval after the
+ * previous one started (or at once through {@link #awaitConnected}). On one server Lettuce does
+ * not reconnect by itself: a lost connection is dropped and made again on that schedule, so the
+ * service, not the client library, decides when it tries again.
+ *
+ * <p>What counts as a failure (for {@link Availability}): a lost connection and having none while
+ * no attempt is under way make {@link #link()} throw; an attempt that fails tells {@code failed}
+ * when it ends (on the connector's thread). An attempt under way is no failure: a slow start does
+ * not look like an outage.
  *
  * <p>On Redis Cluster, Lettuce routes a script to the node of its first key's hash slot; every key
  * of one script call shares that slot by its {@code {..}} hash tag.
@@ -59,15 +63,29 @@ final class Connector {
       RedisScriptingCommands<String, String> scripts,
       RedisSortedSetCommands<String, String> sets) {}
 
-  private final AbstractRedisClient client;
   private final List<RedisURI> uris;
   private final boolean cluster;
-  private final long requestTimeoutNanos;
+  private final Duration requestTimeout;
+  private final Duration connectTimeout;
+  private final Duration retry;
+  private final TimeSource clock;
+  private final Runnable failed;
+  private final ThreadPoolExecutor own;
   private final Object lock = new Object();
-  private @Nullable CompletableFuture<Link> connecting;
+  private volatile Clients.@Nullable Made client; // written on the connector's thread only
   private volatile @Nullable Link link;
+  private @Nullable CompletableFuture<@Nullable Link> attempt;
+  private long attemptStartedNanos;
+  private boolean closed;
 
-  Connector(List<String> uris, boolean cluster, Duration requestTimeout, Duration connectTimeout) {
+  /**
+   * Makes the connector and starts the first attempt in the background.
+   *
+   * @param retry the least time between two attempts, on {@code clock}
+   * @param failed told when an attempt fails
+   */
+  Connector(List<String> uris, boolean cluster, Duration requestTimeout, Duration connectTimeout,
+      Duration retry, TimeSource clock, Runnable failed) {
     this.uris = new ArrayList<>();
     for (String uri : uris) {
       RedisURI parsed = RedisURI.create(uri);
@@ -75,31 +93,20 @@ final class Connector {
       this.uris.add(parsed);
     }
     this.cluster = cluster;
-    this.requestTimeoutNanos = requestTimeout.toNanos();
-    SocketOptions socket = SocketOptions.builder().connectTimeout(connectTimeout).build();
-    if (cluster) {
-      RedisClusterClient clusterClient = RedisClusterClient.create(this.uris);
-      // a node's connection is made on its first command: accept commands while it is being
-      // made (each still fails after the request timeout when the node is down)
-      clusterClient.setOptions(ClusterClientOptions.builder()
-          .autoReconnect(true)
-          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
-          .timeoutOptions(TimeoutOptions.enabled(requestTimeout))
-          .socketOptions(socket)
-          .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-              .enableAllAdaptiveRefreshTriggers()
-              .build())
-          .build());
-      this.client = clusterClient;
-    } else {
-      RedisClient single = RedisClient.create();
-      single.setOptions(ClientOptions.builder()
-          .autoReconnect(true)
-          .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-          .timeoutOptions(TimeoutOptions.enabled(requestTimeout))
-          .socketOptions(socket)
-          .build());
-      this.client = single;
+    this.requestTimeout = requestTimeout;
+    this.connectTimeout = connectTimeout;
+    this.retry = retry;
+    this.clock = clock;
+    this.failed = failed;
+    this.own = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+        task -> {
+          Thread thread = new Thread(task, "guard-redis connect " + servers());
+          thread.setDaemon(true);
+          return thread;
+        });
+    own.allowCoreThreadTimeOut(true);
+    synchronized (lock) {
+      start();
     }
   }
 
@@ -118,53 +125,149 @@ final class Connector {
   }
 
   /**
-   * The connection; null while the first attempt is still under way after waiting the request
-   * timeout for it.
+   * The connection if it is up; null while an attempt is under way (one is started if it is due).
+   * Never waits.
    *
-   * @throws IllegalStateException if the attempt failed (a new one starts with the next call)
+   * @throws IllegalStateException if the connection was lost, or there is none and no attempt is
+   *     under way (a failure)
    */
   @Nullable Link link() {
-    Link ready = link;
-    if (ready != null) {
-      return ready;
+    Link up = link;
+    if (up != null && up.connection().isOpen()) {
+      return up;
     }
-    CompletableFuture<Link> pending;
     synchronized (lock) {
-      if (link != null) {
-        return link;
+      if (closed) {
+        return null;
       }
-      if (connecting == null || connecting.isCompletedExceptionally()) {
-        connecting = connectAsync();
-      }
-      pending = connecting;
-    }
-    try {
-      Link made = pending.get(requestTimeoutNanos, TimeUnit.NANOSECONDS);
-      synchronized (lock) {
-        if (link == null) {
-          link = made;
+      up = link;
+      if (up != null && !up.connection().isOpen()) {
+        link = null;
+        Link lost = up;
+        try {
+          own.execute(() -> closeQuietly(lost)); // not on the caller's thread
+        } catch (RejectedExecutionException closing) {
+          // the client's shutdown closes it
         }
-        return link;
+        startIfDue();
+        throw new IllegalStateException("lost the connection to " + servers());
       }
-    } catch (TimeoutException notYet) {
-      return null;
-    } catch (InterruptedException interrupted) {
-      Thread.currentThread().interrupt();
-      return null;
-    } catch (ExecutionException failed) {
-      throw new IllegalStateException("cannot connect to " + servers(), failed.getCause());
+      if (up != null || attempt != null || startIfDue()) {
+        return up;
+      }
+      throw new IllegalStateException("not connected to " + servers()
+          + "; the next attempt starts one retry interval after the last");
     }
   }
 
-  private CompletableFuture<Link> connectAsync() {
-    if (client instanceof RedisClusterClient clusterClient) {
-      // the first connection learns the topology first (asynchronously, like the connection)
-      return clusterClient.refreshPartitionsAsync().toCompletableFuture()
-          .thenCompose(topology -> clusterClient.connectAsync(StringCodec.UTF8))
-          .thenApply(Connector::clusterLink);
+  /**
+   * Waits until the connection is up, at most {@code timeout} of real time; starts an attempt at
+   * once if none is under way.
+   *
+   * @return whether the connection is up
+   */
+  boolean awaitConnected(Duration timeout) {
+    CompletableFuture<@Nullable Link> pending;
+    synchronized (lock) {
+      Link up = link;
+      if (closed || up != null && up.connection().isOpen()) {
+        return !closed;
+      }
+      if (attempt == null) {
+        start();
+      }
+      pending = attempt;
     }
-    return ((RedisClient) client).connectAsync(StringCodec.UTF8, uris.get(0))
-        .toCompletableFuture().thenApply(Connector::singleLink);
+    if (pending == null) {
+      return false;
+    }
+    try {
+      return pending.get(timeout.toNanos(), TimeUnit.NANOSECONDS) != null;
+    } catch (TimeoutException | ExecutionException notYet) {
+      return false;
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+
+  /** Starts an attempt if none is under way and the last one started a retry interval ago. */
+  private boolean startIfDue() {
+    if (attempt != null) {
+      return false;
+    }
+    if (clock.nanoTime() - attemptStartedNanos - retry.toNanos() < 0) {
+      return false;
+    }
+    start();
+    return attempt != null;
+  }
+
+  /**
+   * Starts an attempt on the connector's thread; the future ends with the connection, or with
+   * null once a failure was told.
+   */
+  private void start() {
+    attemptStartedNanos = clock.nanoTime();
+    CompletableFuture<@Nullable Link> started = new CompletableFuture<>();
+    try {
+      own.execute(() -> connect().whenComplete((made, error) -> settle(started, made)));
+    } catch (RejectedExecutionException closing) {
+      return;
+    }
+    attempt = started;
+  }
+
+  /** Takes an attempt's outcome in: keeps the connection, or tells the failure (own thread). */
+  private void settle(CompletableFuture<@Nullable Link> started, @Nullable Link made) {
+    boolean keep;
+    synchronized (lock) {
+      if (attempt == started) {
+        attempt = null;
+      }
+      keep = made != null && !closed;
+      if (keep) {
+        link = made;
+      }
+    }
+    if (made != null) {
+      if (!keep) {
+        closeQuietly(made);
+      }
+      started.complete(keep ? made : null);
+      return;
+    }
+    try {
+      own.execute(() -> {
+        failed.run();
+        started.complete(null);
+      });
+    } catch (RejectedExecutionException closing) {
+      started.complete(null);
+    }
+  }
+
+  /** Connects (creating the client first); runs on the connector's thread. */
+  private CompletableFuture<Link> connect() {
+    try {
+      Clients.Made made = client;
+      if (made == null) {
+        made = cluster
+            ? Clients.cluster(uris, requestTimeout, connectTimeout, retry)
+            : Clients.single(requestTimeout, connectTimeout);
+        client = made;
+      }
+      if (made.client() instanceof RedisClusterClient clusterClient) {
+        // the first connection learns the topology first (asynchronously, like the connection)
+        return clusterClient.refreshPartitionsAsync().toCompletableFuture()
+            .thenCompose(topology -> clusterClient.connectAsync(StringCodec.UTF8))
+            .thenApply(Connector::clusterLink);
+      }
+      return ((RedisClient) made.client()).connectAsync(StringCodec.UTF8, uris.get(0))
+          .toCompletableFuture().thenApply(Connector::singleLink);
+    } catch (RuntimeException failure) {
+      return CompletableFuture.failedFuture(failure);
+    }
   }
 
   private static Link clusterLink(StatefulRedisClusterConnection<String, String> c) {
@@ -173,6 +276,14 @@ final class Connector {
 
   private static Link singleLink(StatefulRedisConnection<String, String> c) {
     return new Link(c, c.sync(), c.sync());
+  }
+
+  private static void closeQuietly(Link broken) {
+    try {
+      broken.connection().close();
+    } catch (RuntimeException ignored) {
+      // closing a broken connection may fail; it is gone either way
+    }
   }
 
   /** Runs the script (loading it again when the server lost it); returns its reply list. */
@@ -184,22 +295,27 @@ final class Connector {
     }
   }
 
-  /** Closes the connection and releases the client's threads. */
+  /** Closes the connection, waits for an attempt under way and releases the client's threads. */
   void close() {
     Link open;
-    CompletableFuture<Link> pending;
     synchronized (lock) {
+      closed = true;
       open = link;
       link = null;
-      pending = connecting;
-      connecting = null;
     }
     if (open != null) {
-      open.connection().close();
-    } else if (pending != null) {
-      pending.thenAccept(late -> late.connection().close());
+      closeQuietly(open);
     }
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    own.shutdown();
+    try {
+      own.awaitTermination(10, TimeUnit.SECONDS);
+    } catch (InterruptedException interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Clients.Made made = client;
+    if (made != null) {
+      made.shutdown();
+    }
   }
 
   private static String readScript() {

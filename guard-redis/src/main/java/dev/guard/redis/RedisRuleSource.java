@@ -65,7 +65,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
 
   private RedisRuleSource(Builder b) {
     super("redis:" + b.key + "@" + RuleKeyLink.address(b.uri), b.pollInterval);
-    this.link = new RuleKeyLink(b.uri, b.key, b.connectTimeout, this::noticed);
+    this.link = new RuleKeyLink(name(), b.uri, b.key, b.connectTimeout, this::noticed);
     this.notices = Executors.newSingleThreadExecutor(task -> {
       Thread thread = new Thread(task, "guard-redis-rules notices " + b.key);
       thread.setDaemon(true);
@@ -169,9 +169,13 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
    * @throws ConcurrentModificationException if another writer changed the key since this source
    *     last read it: nothing was stored, and the attached engine now has what the key holds
    *     (read {@link dev.guard.engine.GuardEngine#ruleSet()} again and retry)
-   * @throws UncheckedIOException if Redis could not be reached: before the set was applied
-   *     (nothing changed), or while storing it (the engine keeps the new set until the key is read
-   *     successfully again)
+   * @throws UncheckedIOException if nothing was stored: Redis could not be reached (checked
+   *     before the set is applied: nothing changed), or it failed or refused the store after the
+   *     set was applied (the engine goes back to the document it last applied from the key, or,
+   *     if none, keeps the new set until the next successful read)
+   * @throws RuleWriteOutcomeUnknownException if the set was sent to Redis and no answer came
+   *     within the connect timeout, so it may or may not be stored (the engine keeps the new set
+   *     until the next successful read applies what the key holds)
    * @throws IllegalArgumentException if a rule is of a kind the format does not know
    * @throws IllegalStateException if the source is closed
    */
@@ -189,6 +193,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
       throw new UncheckedIOException(new IOException(
           "cannot write " + name() + ": Redis could not be reached; nothing was applied or stored"));
     }
+    link.reach(); // nothing is applied while Redis cannot be reached
     RuleSink sink = sink();
     if (sink != null) {
       sink.apply(rules);
@@ -196,11 +201,14 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
     boolean stored;
     try {
       stored = link.store(seen, document);
-    } catch (RuntimeException unreachable) {
+    } catch (UncheckedIOException notStored) {
+      seenKnown = false;
+      restore(sink);
+      throw notStored;
+    } catch (RuleWriteOutcomeUnknownException unknown) {
       applied = null; // the next successful read applies what the key holds
       seenKnown = false;
-      throw new UncheckedIOException(new IOException(
-          "cannot write " + name() + ": " + unreachable.getMessage(), unreachable));
+      throw unknown;
     }
     if (!stored) {
       applied = null;
@@ -212,6 +220,21 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
     seenKnown = true;
     applied = document;
     failing = null;
+  }
+
+  /** After a store that did not happen: the engine takes the document last applied again. */
+  private void restore(@Nullable RuleSink sink) {
+    String previous = applied;
+    applied = null;
+    if (sink == null || previous == null) {
+      return; // the next successful read applies what the key holds
+    }
+    try {
+      sink.apply(RuleFormat.parse(previous));
+      applied = previous;
+    } catch (InvalidRulesException refused) {
+      // the engine heard why; the next successful read tries again
+    }
   }
 
   /** Ends the notice thread and closes the connections, once polling stopped. */

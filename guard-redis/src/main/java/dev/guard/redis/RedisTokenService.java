@@ -27,6 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * RedisTokenService tokens = RedisTokenService.connect("redis://localhost:6379", "shop");
+ * tokens.awaitConnected(Duration.ofSeconds(2));   // optional: calls decide locally until then
  * GuardEngine engine = GuardEngine.builder().tokenService(tokens).build();
  *
  * // Redis Cluster, leased mode: take up to 8 permits per round trip
@@ -51,10 +52,18 @@ import org.jspecify.annotations.Nullable;
  * failuresBeforeBackOff} failures in a row the service stops asking for the back-off period
  * (default 1 s) and answers FAILED at once, then lets requests probe again; listeners ({@link
  * Builder#onAvailability}, {@link #addAvailabilityListener}, and so an engine's {@code
- * EngineListener}) hear each change once. While the first connection is still being made, calls
- * answer FAILED without counting failures, so a slow start is not reported as an outage; a
- * connection attempt that fails counts as one failure. A script the server lost (restart,
- * failover) is loaded again transparently.
+ * EngineListener}) hear each change once. A script the server lost (restart, failover) is loaded
+ * again transparently.
+ *
+ * <p>The connection (docs/BEHAVIOUR.md, "On Redis"): {@link #connect} and {@link Builder#build()}
+ * return at once and connect in the background, on a thread of the service; no call ever waits
+ * for a connection to be made: until it is up, calls answer FAILED at once and decide locally,
+ * without counting failures while an attempt is under way (a slow start is no outage). {@link
+ * #awaitConnected} lets an application wait for it at start-up. A failed attempt counts as one
+ * failure; a lost connection is made again on the service's own schedule: an attempt at the first
+ * call at least one back-off period (default 1 s, {@link Builder#backOff}, on {@link
+ * Builder#clock}) after the previous attempt started, so decisions are shared again within about
+ * that period after Redis answers, whatever the length of the outage.
  *
  * <p>Thread-safe.
  */
@@ -93,7 +102,6 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private record Held(String key, String member, long expiresAtNanos) {}
 
   private RedisTokenService(Builder b) {
-    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.connectTimeout);
     this.namespace = b.namespace;
     this.instanceId = b.instanceId;
     this.instanceExpiryMs = Long.toString(b.instanceExpiry.toMillis());
@@ -108,11 +116,14 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     if (listener != null) {
       availability.addListener(listener::accept);
     }
+    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.connectTimeout,
+        b.backOff, b.clock, availability::failed);
   }
 
   /**
-   * Connects to Redis with the default settings. The connection is made in the background: the
-   * service answers {@link TokenResult#FAILED} until it is up.
+   * Connects to Redis with the default settings. Returns at once: the connection is made in the
+   * background, and the service answers {@link TokenResult#FAILED} (calls decide locally) until it
+   * is up; {@link #awaitConnected} waits for it.
    *
    * @param uri the server, e.g. {@code redis://localhost:6379}
    * @param namespace the namespace whose flow ids are shared; not blank, without {@code '{'},
@@ -145,6 +156,31 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   public String instanceId() {
     return instanceId;
+  }
+
+  /**
+   * Waits until the connection to Redis is up, at most {@code timeout}, and tells whether it is.
+   * Starts an attempt at once if none is under way. Optional: an application that wants shared
+   * decisions from its first call waits here at start-up; calls made meanwhile decide locally.
+   *
+   * <pre>{@code
+   * RedisTokenService tokens = RedisTokenService.connect("redis://redis:6379", "shop");
+   * if (!tokens.awaitConnected(Duration.ofSeconds(2))) {
+   *   log.warn("Redis not reachable yet: cluster rules decide locally until it is");
+   * }
+   * }</pre>
+   *
+   * @param timeout the longest wait, real time; zero or positive
+   * @return whether the service is connected (false once closed, or when the attempt failed or
+   *     did not end within the timeout)
+   * @throws IllegalArgumentException if the timeout is negative
+   */
+  public boolean awaitConnected(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+    }
+    return !closed && connector.awaitConnected(timeout);
   }
 
   /**
@@ -495,7 +531,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
 
     /**
-     * Sets how long a connection attempt may take in the background (default 1 s).
+     * Sets how long a connection attempt may take in the background (default 1 s); calls never
+     * wait for it.
      *
      * @param timeout positive
      * @return this builder
@@ -533,7 +570,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
 
     /**
-     * Sets after how many failures in a row the service stops asking, and for how long.
+     * Sets after how many failures in a row the service stops asking, and for how long. The
+     * period is also the retry interval of the connection: an attempt starts at most once per
+     * period.
      *
      * @param failures failures in a row; {@code > 0}
      * @param period how long to answer FAILED without asking; zero or positive
@@ -565,9 +604,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
 
     /**
-     * Sets the time source of the back-off period and of leases (default {@link
-     * TimeSource#system()}); the shared windows run on the Redis server's clock unless {@link
-     * #windowClock} says otherwise.
+     * Sets the time source of the back-off period, of the connection's retry schedule and of
+     * leases (default {@link TimeSource#system()}); the shared windows run on the Redis server's
+     * clock unless {@link #windowClock} says otherwise.
      *
      * @param timeSource the time source
      * @return this builder
@@ -593,7 +632,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
 
     /**
-     * Creates the service; the connection is made in the background.
+     * Creates the service and returns at once; the connection is made in the background ({@link
+     * RedisTokenService#awaitConnected} waits for it).
      *
      * @return the service
      * @throws IllegalArgumentException if several servers are given without {@link #cluster()}

@@ -2,6 +2,7 @@ package dev.guard.redis;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SocketOptions;
@@ -10,7 +11,10 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +43,7 @@ final class RuleKeyLink {
   /** What a writer publishes on the key's channel; any message makes subscribers re-read. */
   static final String NOTICE = "changed";
 
+  private final String name;
   private final RedisClient client;
   private final RedisURI uri;
   private final String key;
@@ -46,7 +51,13 @@ final class RuleKeyLink {
   private @Nullable StatefulRedisConnection<String, String> commands;
   private @Nullable StatefulRedisPubSubConnection<String, String> subscription;
 
-  RuleKeyLink(String uri, String key, Duration timeout, Runnable onNotice) {
+  /**
+   * Makes the link; it connects at the first call.
+   *
+   * @param name the source's name, for messages
+   */
+  RuleKeyLink(String name, String uri, String key, Duration timeout, Runnable onNotice) {
+    this.name = name;
     this.uri = RedisURI.create(uri);
     this.uri.setTimeout(timeout);
     this.uri.setClientName("guard-rules");
@@ -84,23 +95,51 @@ final class RuleKeyLink {
   }
 
   /**
+   * Makes sure both connections are up, connecting and subscribing if needed.
+   *
+   * @throws UncheckedIOException if Redis could not be reached
+   */
+  void reach() {
+    try {
+      connected();
+    } catch (RuntimeException unreachable) {
+      drop();
+      throw notStored("Redis could not be reached (" + unreachable.getMessage() + ")", unreachable);
+    }
+  }
+
+  /**
    * Stores a document and publishes the notice, if the key holds what was expected.
    *
    * @param expected what the key must hold: {@code null} for absent
    * @param document the new document
    * @return whether it was stored
-   * @throws RuntimeException if Redis could not be reached or answered with an error
+   * @throws UncheckedIOException if nothing was stored: Redis could not be reached, or it answered
+   *     with an error (the script stops before it stores)
+   * @throws RuleWriteOutcomeUnknownException if the script was sent and no answer came (a
+   *     timeout, a lost connection): Redis may still store the document
    */
   boolean store(@Nullable String expected, String document) {
+    reach();
+    StatefulRedisConnection<String, String> open = Objects.requireNonNull(commands, "commands");
     String expectation = expected == null ? "absent" : "present";
     try {
-      Long stored = connected().sync().eval(STORE, ScriptOutputType.INTEGER,
+      Long stored = open.sync().eval(STORE, ScriptOutputType.INTEGER,
           new String[] {key}, expectation, expected == null ? "" : expected, document, NOTICE);
       return stored != null && stored == 1L;
-    } catch (RuntimeException failure) {
+    } catch (RedisCommandExecutionException refused) {
+      throw notStored("Redis refused it (" + refused.getMessage() + ")", refused);
+    } catch (RuntimeException noAnswer) {
       drop();
-      throw failure;
+      throw new RuleWriteOutcomeUnknownException("cannot tell whether " + name + " stored the "
+          + "rule set: it was sent and no answer came (" + noAnswer.getMessage() + "); Redis may "
+          + "still store it, and then every instance applies it", noAnswer);
     }
+  }
+
+  private UncheckedIOException notStored(String why, Throwable cause) {
+    return new UncheckedIOException(
+        new IOException("cannot write " + name + ": " + why + "; nothing was stored", cause));
   }
 
   private StatefulRedisConnection<String, String> connected() {

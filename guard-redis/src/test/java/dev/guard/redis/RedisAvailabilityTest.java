@@ -98,6 +98,11 @@ class RedisAvailabilityTest {
       assertThat(answer(service, TokenResult.Status.OK)).isTrue();
 
       redis.kill();
+      // the outage is reported once the attempt to connect again has failed (a few ms here)
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (service.available() && System.nanoTime() - deadline < 0) {
+        service.requestToken(RULE, 1, false);
+      }
       for (int i = 0; i < 20; i++) {
         service.requestToken(RULE, 1, false);
       }

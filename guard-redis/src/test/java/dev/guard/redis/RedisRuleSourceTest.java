@@ -172,6 +172,35 @@ class RedisRuleSourceTest {
   }
 
   @Test
+  void write_whileRedisIsStopped_saysItsOutcomeIsUnknown_andEveryInstanceAppliesItOnResume()
+      throws Exception {
+    setKey(RuleFormat.write(rules("search", 50)));
+    Heard heardB = new Heard();
+    GuardEngine a = engine(new Heard());
+    GuardEngine b = engine(heardB);
+    RedisRuleSource onA = source();
+    a.attach(onA);
+    b.attach(source());
+    heardB.next();
+
+    redis.pause();
+    try {
+      assertThatThrownBy(() -> onA.write(rules("search", 80)))
+          .isInstanceOf(RuleWriteOutcomeUnknownException.class)
+          .hasMessageContaining(onA.name());
+      assertThat(a.ruleSet()).as("kept until a read tells").isEqualTo(rules("search", 80));
+    } finally {
+      redis.resume();
+    }
+
+    assertThat(heardB.next()).isEqualTo("applied 1 added, 1 removed on [search]");
+    assertThat(b.ruleSet()).isEqualTo(rules("search", 80));
+    assertThat(RuleFormat.parse(key())).isEqualTo(rules("search", 80));
+    onA.write(rules("search", 90)); // the writer knows the key again: no conflict reported
+    assertThat(RuleFormat.parse(key())).isEqualTo(rules("search", 90));
+  }
+
+  @Test
   void handEditWithoutNotice_isPickedUpByThePoll() throws Exception {
     setKey(RuleFormat.write(rules("search", 50)));
     Heard heard = new Heard();

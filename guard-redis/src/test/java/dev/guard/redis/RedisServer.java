@@ -68,6 +68,23 @@ final class RedisServer implements AutoCloseable {
     process.waitFor(10, TimeUnit.SECONDS);
   }
 
+  /** Stops the server with SIGSTOP: its sockets stay open and nothing answers. */
+  void pause() throws IOException, InterruptedException {
+    signal("-STOP");
+  }
+
+  /** Lets a paused server run again (SIGCONT): it answers what it received meanwhile. */
+  void resume() throws IOException, InterruptedException {
+    signal("-CONT");
+  }
+
+  private void signal(String which) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", which, Long.toString(process.pid())).start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill " + which + " " + process.pid() + " failed");
+    }
+  }
+
   @Override
   public void close() throws InterruptedException {
     kill();
