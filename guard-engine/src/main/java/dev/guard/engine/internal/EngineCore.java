@@ -456,7 +456,8 @@ public final class EngineCore implements SlotContext {
         return entry;
       }
     } catch (RuntimeException unexpected) {
-      internalErrors.report(resource.name(), unexpected); // fail open: the call goes ahead
+      entry.chain = Chain.EMPTY; // fail open: the call goes ahead unguarded, no slot sees its exit
+      internalErrors.report(resource.name(), unexpected);
     } catch (Error fatal) {
       entry.markExitedUnseen();
       discardIfIdle(context);

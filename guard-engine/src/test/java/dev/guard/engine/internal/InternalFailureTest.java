@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.BlockedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.TimeSource;
+import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
+import dev.guard.api.rule.ParamFlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
@@ -147,6 +149,41 @@ class InternalFailureTest {
 
     assertThat(running(core, "r")).isZero();
     assertThat(reported).containsExactly("r: exit fails on purpose");
+  }
+
+  @Test
+  void exit_whenAnEarlySlotThrows_stillLetsTheLaterSlotsGiveBackWhatTheyHold() {
+    EngineCore core = engine(new FailingKind<>(
+        new dev.guard.engine.internal.authority.AuthoritySlotKind(), Failure.EXIT, null));
+    core.load("r", List.of(AuthorityRule.deny("r", "bot"), ParamFlowRule.concurrency("r", 0, 1)));
+
+    for (int call = 0; call < 3; call++) {
+      CallEntry entry = core.enter(
+          new CallSite(core.resolve("r"), EntryType.OUT, 1, false, null, ""), false,
+          new Object[] {"v"});
+      assertThat(entry.refusal()).as("call %d", call).isNull();
+      entry.close();
+    }
+
+    assertThat(reported).hasSize(3);
+  }
+
+  @Test
+  void enter_whenALateSlotThrows_theEarlierSlotsGiveBackWhatTheyGranted() {
+    EngineCore core = engine(failingFlow(Failure.ENTER));
+    core.load("r", List.of(FlowRule.qps("r", 1), ParamFlowRule.concurrency("r", 0, 1)));
+    Object[] value = {"v"};
+    CallSite site = new CallSite(core.resolve("r"), EntryType.OUT, 1, false, null, "");
+
+    CallEntry unguarded = core.enter(site, false, value);
+    core.load("r", List.of(ParamFlowRule.concurrency("r", 0, 1))); // the failing slot is gone
+    CallEntry next = core.enter(site, false, value);
+
+    assertThat(unguarded.refusal()).isNull();
+    assertThat(next.refusal()).as("the unguarded call holds no place of the value").isNull();
+    next.close();
+    unguarded.close();
+    assertThat(core.enter(site, false, value).refusal()).isNull();
   }
 
   @Test
