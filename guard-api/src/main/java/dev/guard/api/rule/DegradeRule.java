@@ -104,6 +104,7 @@ public record DegradeRule(
           "must be a ratio in [0, 1] for strategy " + strategy);
     }
     Checks.atMost("threshold", threshold, RuleLimits.MAX_COUNT);
+    threshold += 0.0; // -0 is 0, so equal thresholds make equal rules
     if (strategy == DegradeStrategy.SLOW_CALL_RATIO) {
       Checks.notNegative("slowCallThreshold", slowCallThreshold);
       Checks.atMost("slowCallThreshold", slowCallThreshold, RuleLimits.MAX_DURATION);

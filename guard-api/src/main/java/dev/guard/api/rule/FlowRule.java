@@ -82,6 +82,7 @@ public record FlowRule(
     Objects.requireNonNull(grade, "grade");
     Checks.finiteNonNegative("count", count);
     Checks.atMost("count", count, RuleLimits.MAX_COUNT);
+    count += 0.0; // -0 is 0, so equal thresholds make equal rules
     Objects.requireNonNull(limitApp, "limitApp");
     limitApp = limitApp.isBlank() ? DEFAULT_APP : limitApp.strip();
     Objects.requireNonNull(strategy, "strategy");
