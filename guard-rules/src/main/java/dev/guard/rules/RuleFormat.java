@@ -210,8 +210,7 @@ public final class RuleFormat {
       parser = MAPPER.createParser(json);
       return MAPPER.readTree(parser);
     } catch (JacksonException unreadable) {
-      String[] error = JsonErrors.describe(unreadable, parser, ROOT);
-      throw invalid(error[0], error[1]);
+      throw new InvalidRulesException(List.of(JsonErrors.describe(unreadable, parser, ROOT)));
     } catch (IOException impossible) { // a string is read without I/O
       throw new UncheckedIOException(impossible);
     }

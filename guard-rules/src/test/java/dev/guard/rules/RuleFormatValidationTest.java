@@ -346,23 +346,25 @@ class RuleFormatValidationTest {
         Arguments.of("{\"version\": 1,\n \"flow\": [",
             "rules.flow[0]: is not valid JSON: the document ends inside a value (line 2, column 11)"),
         Arguments.of("{\"version\": 1, 'flow': []}",
-            "rules: field names must be in double quotes, found ''' (line 1, column 17)"),
+            "rules: is not valid JSON: field names must be in double quotes, found ''' (line 1, column 17)"),
         Arguments.of("{\"version\": 1, \"flow\": [{\"qps\": NaN}]}",
             "rules.flow[0].qps: must be a finite number, was NaN (line 1, column"),
         Arguments.of("{\"version\": 1, \"flow\": [{\"qps\": -Infinity}]}",
             "rules.flow[0].qps: must be a finite number, was -Infinity (line 1, column"),
         Arguments.of("{\"version\": 1, \"flow\": [] // rules\n}",
-            "rules.flow: must not contain comments (JSON has none) (line 1, column"),
+            "rules.flow: is not valid JSON: comments are not JSON (line 1, column"),
         Arguments.of("{\"version\": 1, \"flow\": [{\"qps\": +1}]}",
-            "rules.flow[0].qps: a number must not start with '+' (line 1, column"),
+            "rules.flow[0].qps: is not valid JSON: a number must not start with '+' (line 1, column"),
         Arguments.of("{\"version\": 01}",
-            "rules.version: a number must not start with 0 (line 1, column"),
+            "rules.version: is not valid JSON: a number must not start with 0 (line 1, column"),
         Arguments.of("{\"version\": tru}",
             "rules.version: is not valid JSON: unexpected text 'tru' (line 1, column"),
         Arguments.of("{\"version\": \"\\q\"}",
-            "rules.version: a string has an unknown escape sequence (line 1, column"),
+            "rules.version: is not valid JSON: a string has an unknown escape sequence (line 1,"
+                + " column"),
         Arguments.of("{\"version\": \"\u0001\"}",
-            "rules.version: a control character in a string must be escaped (line 1, column"));
+            "rules.version: is not valid JSON: a control character in a string must be escaped"
+                + " (line 1, column"));
   }
 
   @ParameterizedTest

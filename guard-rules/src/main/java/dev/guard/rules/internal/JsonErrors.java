@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
+import dev.guard.api.rule.RuleError;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +33,8 @@ public final class JsonErrors {
     }
   }
 
+  private static final String INVALID = "is not valid JSON: ";
+
   private static final String LIMIT = "\\((\\d+)\\) exceeds the maximum allowed \\((\\d+)";
 
   private static final List<Wording> WORDINGS = List.of(
@@ -45,25 +48,28 @@ public final class JsonErrors {
           "a number must be at most %2$s characters long, was %1$s"),
       wording("^Duplicate field '(.*)'", "must not repeat the field \"%s\" in one object"),
       wording("^Non-standard token '(-?\\w+)'", "must be a finite number, was %s"),
-      wording("comment", "must not contain comments (JSON has none)"),
+      syntax("comment", "comments are not JSON"),
       new Wording(Pattern.compile(
           "^Unexpected character \\('(.)' \\(code \\d+\\)\\): was expecting double-quote"),
-          "field names must be in double quotes, found '%s'", true),
-      wording("plus sign", "a number must not start with '+'"),
-      wording("^Invalid numeric value: Leading zeroes", "a number must not start with 0"),
-      wording("^Unexpected character \\('(.)' \\(code \\d+\\)\\)",
-          "is not valid JSON: unexpected character '%s'"),
-      wording("^Unrecognized token '([^']*)'", "is not valid JSON: unexpected text '%s'"),
-      wording("^Unexpected end-of-input", "is not valid JSON: the document ends inside a value"),
-      wording("^Trailing token", "is not valid JSON: there is more after the document's object"),
-      wording("^Illegal unquoted character", "a control character in a string must be escaped"),
-      wording("^Unrecognized character escape", "a string has an unknown escape sequence"),
-      wording("^Invalid numeric value", "is not valid JSON: a number is malformed"));
+          INVALID + "field names must be in double quotes, found '%s'", true),
+      syntax("plus sign", "a number must not start with '+'"),
+      syntax("^Invalid numeric value: Leading zeroes", "a number must not start with 0"),
+      syntax("^Unexpected character \\('(.)' \\(code \\d+\\)\\)", "unexpected character '%s'"),
+      syntax("^Unrecognized token '([^']*)'", "unexpected text '%s'"),
+      syntax("^Unexpected end-of-input", "the document ends inside a value"),
+      syntax("^Trailing token", "there is more after the document's object"),
+      syntax("^Illegal unquoted character", "a control character in a string must be escaped"),
+      syntax("^Unrecognized character escape", "a string has an unknown escape sequence"),
+      syntax("^Invalid numeric value", "a number is malformed"));
 
   private JsonErrors() {}
 
   private static Wording wording(String regex, String message) {
     return new Wording(Pattern.compile(regex), message, false);
+  }
+
+  private static Wording syntax(String regex, String message) {
+    return wording(regex, INVALID + message);
   }
 
   /**
@@ -72,9 +78,9 @@ public final class JsonErrors {
    * @param unreadable what Jackson threw
    * @param parser the parser that was reading, for the position and path; null if none
    * @param root the path of the document's object
-   * @return the path and the message
+   * @return the error, at the path where the parser was
    */
-  public static String[] describe(JacksonException unreadable, @Nullable JsonParser parser,
+  public static RuleError describe(JacksonException unreadable, @Nullable JsonParser parser,
       String root) {
     String original = String.valueOf(unreadable.getOriginalMessage());
     String message = "is not valid JSON";
@@ -92,7 +98,7 @@ public final class JsonErrors {
         ? path(context.getParent(), root) // the object's own path, not its last field's
         : path(context, root);
     JsonLocation location = parser != null ? parser.currentLocation() : unreadable.getLocation();
-    return new String[] {path, message + where(location)};
+    return new RuleError(path, message + where(location));
   }
 
   private static String path(@Nullable JsonStreamContext context, String root) {
