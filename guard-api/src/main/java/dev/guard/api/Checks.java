@@ -122,4 +122,76 @@ public final class Checks {
     }
     return value;
   }
+
+  /**
+   * Checks an upper bound of a duration (its lower bound is checked separately).
+   *
+   * @param field the field name
+   * @param value the value
+   * @param max the longest value allowed
+   * @return the value
+   * @throws NullPointerException if {@code value} is null
+   * @throws IllegalArgumentException if {@code value} is longer than {@code max}
+   */
+  public static Duration atMost(String field, @Nullable Duration value, Duration max) {
+    Objects.requireNonNull(value, field);
+    if (value.compareTo(max) > 0) {
+      throw invalid(field, value, "must be at most " + max);
+    }
+    return value;
+  }
+
+  /**
+   * Checks an upper bound of a number (its lower bound is checked separately).
+   *
+   * @param field the field name
+   * @param value the value
+   * @param max the largest value allowed
+   * @return the value
+   * @throws IllegalArgumentException if {@code value} is greater than {@code max}
+   */
+  public static double atMost(String field, double value, double max) {
+    if (value > max) {
+      throw invalid(field, value, "must be at most " + number(max));
+    }
+    return value;
+  }
+
+  /**
+   * Checks an upper bound of a whole number (its lower bound is checked separately).
+   *
+   * @param field the field name
+   * @param value the value
+   * @param max the largest value allowed
+   * @return the value
+   * @throws IllegalArgumentException if {@code value} is greater than {@code max}
+   */
+  public static int atMost(String field, int value, int max) {
+    if (value > max) {
+      throw invalid(field, value, "must be at most " + max);
+    }
+    return value;
+  }
+
+  /**
+   * Checks that a duration is a whole number of milliseconds.
+   *
+   * @param field the field name
+   * @param value the value
+   * @return the value
+   * @throws NullPointerException if {@code value} is null
+   * @throws IllegalArgumentException if {@code value} has a fraction of a millisecond
+   */
+  public static Duration wholeMillis(String field, @Nullable Duration value) {
+    Objects.requireNonNull(value, field);
+    if (value.getNano() % 1_000_000 != 0) {
+      throw invalid(field, value, "must be whole milliseconds");
+    }
+    return value;
+  }
+
+  private static String number(double value) {
+    return value == Math.rint(value) && Math.abs(value) < 1e15
+        ? Long.toString((long) value) : Double.toString(value);
+  }
 }

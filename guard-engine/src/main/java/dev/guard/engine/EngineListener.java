@@ -75,10 +75,16 @@ public interface EngineListener {
   default void onBlocks(BlockLogEntry entry) {}
 
   /**
-   * Called when a protection failed unexpectedly while deciding a call. The call is admitted and
-   * counted as passed (fail-open), so statistics stay balanced.
+   * Called when guard itself failed: a protection threw while deciding a call, while seeing it
+   * end, or while its rules were compiled. Such a failure never reaches the caller (fail-open): a
+   * call being decided is admitted and counted as passed, so statistics stay balanced; an exit
+   * completes; a chain compiled on the call path (a resource's first use, a guard's first call)
+   * is left without the failing protection; a rule change asked for explicitly ({@code
+   * applyRules}, {@code loadRules}, {@code loadSystemRules}) is refused with an {@link
+   * dev.guard.api.rule.InvalidRulesException} and changes nothing. See docs/BEHAVIOUR.md, "When
+   * guard itself fails".
    *
-   * @param resource the resource being entered
+   * @param resource the resource being entered, exited or compiled
    * @param error the unexpected error
    */
   default void onInternalError(String resource, Throwable error) {}

@@ -278,6 +278,9 @@ public final class GuardEngine {
    * threshold. CPU usage and load come from the engine's {@link #systemStatus()}.
    *
    * @param rules the complete new list of system rules (empty switches system protection off)
+   * @throws dev.guard.api.rule.InvalidRulesException if the engine could not compile its chains
+   *     with the rules (a failure of guard itself, also reported to {@link
+   *     EngineListener#onInternalError}); the rules in force are unchanged
    */
   public void loadSystemRules(List<SystemRule> rules) {
     core.loadSystemRules(List.copyOf(rules));

@@ -2,7 +2,6 @@ package dev.guard.rules;
 
 import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.util.DefaultIndenter;
@@ -19,12 +18,17 @@ import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.internal.Fields;
+import dev.guard.rules.internal.JsonErrors;
 import dev.guard.rules.internal.KindFormat;
 import dev.guard.rules.internal.Kinds;
+import dev.guard.rules.internal.NonFiniteNumbers;
 import dev.guard.rules.internal.Problems;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The JSON rule format: one document describes an engine's whole rule set, every kind in its own
@@ -47,7 +51,8 @@ import java.util.Objects;
  * <p>Reading is safe on untrusted input: Jackson's tree model only (no class is ever named or
  * instantiated from the input), at most {@value #MAX_DOCUMENT_CHARS} characters, nesting at most
  * {@value #MAX_NESTING} deep, strings at most {@value #MAX_STRING_CHARS} characters, duplicate
- * field names refused. Thread-safe.
+ * field names refused, numbers that no {@code double} holds ({@code 1e400}) refused. Errors
+ * name the JSON path where one is known. Thread-safe.
  */
 public final class RuleFormat {
 
@@ -76,6 +81,7 @@ public final class RuleFormat {
           .build())
       .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
       .build();
 
   private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter()
@@ -105,18 +111,13 @@ public final class RuleFormat {
     if (json.isBlank()) {
       throw invalid(ROOT, "the document is empty");
     }
-    JsonNode root;
-    try {
-      root = MAPPER.readTree(json);
-    } catch (JacksonException unreadable) {
-      throw invalid(ROOT, "is not valid JSON" + where(unreadable.getLocation()) + ": "
-          + unreadable.getOriginalMessage());
-    }
+    JsonNode root = read(json);
     if (root == null || !root.isObject()) {
       throw invalid(ROOT, "must be a JSON object, was "
           + (root == null ? "nothing" : Fields.show(root)));
     }
     Problems problems = new Problems();
+    NonFiniteNumbers.refuse(root, ROOT, problems);
     Fields document = new Fields((ObjectNode) root, ROOT, problems);
     readVersion(document);
     List<Rule> rules = new ArrayList<>();
@@ -203,11 +204,16 @@ public final class RuleFormat {
     }
   }
 
-  private static String where(JsonLocation location) {
-    if (location == null || location.getLineNr() < 1) {
-      return "";
+  private static @Nullable JsonNode read(String json) {
+    JsonParser parser = null;
+    try {
+      parser = MAPPER.createParser(json);
+      return MAPPER.readTree(parser);
+    } catch (JacksonException unreadable) {
+      throw new InvalidRulesException(List.of(JsonErrors.describe(unreadable, parser, ROOT)));
+    } catch (IOException impossible) { // a string is read without I/O
+      throw new UncheckedIOException(impossible);
     }
-    return " at line " + location.getLineNr() + ", column " + location.getColumnNr();
   }
 
   private static InvalidRulesException invalid(String path, String message) {

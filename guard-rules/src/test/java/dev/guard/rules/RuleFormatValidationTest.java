@@ -39,7 +39,25 @@ class RuleFormatValidationTest {
         Arguments.of("{\"resource\": \"a\", \"qps\": -5}",
             List.of(at + "qps: must be finite and >= 0, was -5")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1e999}",
-            List.of(at + "qps: must be finite and >= 0, was Infinity")),
+            List.of(at + "qps: must be a finite number, was 1E+999")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1000000000000}",
+            List.of(at + "qps: must be at most 1000000000, was 1000000000000")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"PT2562048H\"}}",
+            List.of(at + "warmUp.period: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"warmUp\": {\"period\": \"PT1S\", "
+                + "\"coldFactor\": 2147483647}}",
+            List.of(at + "warmUp.coldFactor: must be at most 100, was 2147483647")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"pacing\": {\"maxQueueing\": \"PT25H\"}}",
+            List.of(at + "pacing.maxQueueing: must be at most PT24H, was \"PT25H\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"cluster\": {\"flowId\": \"f\", "
+                + "\"window\": \"PT2562048H\"}}",
+            List.of(at + "cluster.window: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"cluster\": {\"flowId\": \"f\", "
+                + "\"window\": \"PT20S\", \"buckets\": 20000}}",
+            List.of(at + "cluster.buckets: must be at most 1000, was 20000")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"cluster\": {\"flowId\": \"f\", "
+                + "\"leaseTime\": \"PT2562048H\"}}",
+            List.of(at + "cluster.leaseTime: must be at most PT24H, was \"PT2562048H\"")),
         Arguments.of("{\"resource\": \"a\", \"qps\": \"5\"}",
             List.of(at + "qps: must be a number, was \"5\"")),
         Arguments.of("{\"resource\": \"a\", \"concurrency\": -1}",
@@ -148,7 +166,22 @@ class RuleFormatValidationTest {
             List.of(at + "exceptions[1].value: must differ from the other exceptions' values, "
                 + "was \"x\"")),
         Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"maxValues\": 1}",
-            List.of(at + "maxValues: must be >= 2, was 1")));
+            List.of(at + "maxValues: must be >= 2, was 1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"maxValues\": 2000000000}",
+            List.of(at + "maxValues: must be at most 10000000, was 2000000000")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": -2147483648, \"count\": 1}",
+            List.of(at + "argumentIndex: must be from -255 to 255, was -2147483648")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"period\": \"PT2562048H\"}",
+            List.of(at + "period: must be whole milliseconds from 1 ms to 1 day, was "
+                + "\"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+                + "\"pacing\": {\"maxQueueing\": \"PT2562048H\"}}",
+            List.of(at + "pacing.maxQueueing: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": "
+                + "\"double\", \"exceptions\": [{\"value\": 1e400, \"count\": 1}]}",
+            List.of(at + "exceptions[0].value: must be a finite number, was 1E+400")));
   }
 
   @ParameterizedTest
@@ -185,6 +218,19 @@ class RuleFormatValidationTest {
                 + "10")),
         Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"probes\": 0}",
             List.of(at + "probes: must be > 0, was 0")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"openFor\": \"PT2562048H\"}",
+            List.of(at + "openFor: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"window\": \"PT2562048H\"}",
+            List.of(at + "window: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"probeTimeout\": \"PT2562048H\"}",
+            List.of(at + "probeTimeout: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"r\", \"slowCallRatio\": 0.5, \"slowerThan\": \"PT2562048H\"}",
+            List.of(at + "slowerThan: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"resource\": \"r\", \"errorCount\": 1e12}",
+            List.of(at + "errorCount: must be at most 1000000000, was 1E+12")),
+        Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"window\": \"PT20S\", "
+                + "\"buckets\": 20000}",
+            List.of(at + "buckets: must be at most 1000, was 20000")),
         Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"open\": \"PT1S\"}",
             List.of(at + "open: is not a field here; the fields are [resource, slowCallRatio, "
                 + "errorRatio, errorCount, slowerThan, minCalls, window, buckets, openFor, probes, "
@@ -249,6 +295,12 @@ class RuleFormatValidationTest {
             List.of(at + "maxSystemLoad: must be finite and >= 0, was -0.5")),
         Arguments.of("{\"maxCpuUsage\": 1.5}",
             List.of(at + "maxCpuUsage: must be in [0, 1], was 1.5")),
+        Arguments.of("{\"maxAverageRt\": \"PT2562048H\"}",
+            List.of(at + "maxAverageRt: must be at most PT24H, was \"PT2562048H\"")),
+        Arguments.of("{\"maxInboundQps\": 1e300}",
+            List.of(at + "maxInboundQps: must be at most 1000000000, was 1E+300")),
+        Arguments.of("{\"maxSystemLoad\": 20000}",
+            List.of(at + "maxSystemLoad: must be at most 10000, was 20000")),
         Arguments.of("{\"resource\": \"x\"}",
             List.of(at + "resource: is not a field here; the fields are [maxInboundQps, "
                 + "maxConcurrency, maxAverageRt, maxSystemLoad, maxCpuUsage]")),
@@ -288,19 +340,38 @@ class RuleFormatValidationTest {
   static Stream<Arguments> syntax() {
     return Stream.of(
         Arguments.of("{\"version\": 1, \"version\": 1}",
-            "rules: is not valid JSON at line 1, column 25: Duplicate field 'version'"),
+            "rules.version: must not repeat the field \"version\" in one object (line 1, column 25)"),
         Arguments.of("{\"version\": 1} {}",
-            "rules: is not valid JSON at line 1, column 16: Trailing token"),
+            "rules: is not valid JSON: there is more after the document's object (line 1, column"),
         Arguments.of("{\"version\": 1,\n \"flow\": [",
-            "rules: is not valid JSON at line 2, column 11: Unexpected end-of-input"),
+            "rules.flow[0]: is not valid JSON: the document ends inside a value (line 2, column 11)"),
         Arguments.of("{\"version\": 1, 'flow': []}",
-            "rules: is not valid JSON at line 1, column 16: Unexpected character"));
+            "rules: is not valid JSON: field names must be in double quotes, found ''' (line 1, column 17)"),
+        Arguments.of("{\"version\": 1, \"flow\": [{\"qps\": NaN}]}",
+            "rules.flow[0].qps: must be a finite number, was NaN (line 1, column"),
+        Arguments.of("{\"version\": 1, \"flow\": [{\"qps\": -Infinity}]}",
+            "rules.flow[0].qps: must be a finite number, was -Infinity (line 1, column"),
+        Arguments.of("{\"version\": 1, \"flow\": [] // rules\n}",
+            "rules.flow: is not valid JSON: comments are not JSON (line 1, column"),
+        Arguments.of("{\"version\": 1, \"flow\": [{\"qps\": +1}]}",
+            "rules.flow[0].qps: is not valid JSON: a number must not start with '+' (line 1, column"),
+        Arguments.of("{\"version\": 01}",
+            "rules.version: is not valid JSON: a number must not start with 0 (line 1, column"),
+        Arguments.of("{\"version\": tru}",
+            "rules.version: is not valid JSON: unexpected text 'tru' (line 1, column"),
+        Arguments.of("{\"version\": \"\\q\"}",
+            "rules.version: is not valid JSON: a string has an unknown escape sequence (line 1,"
+                + " column"),
+        Arguments.of("{\"version\": \"\u0001\"}",
+            "rules.version: is not valid JSON: a control character in a string must be escaped"
+                + " (line 1, column"));
   }
 
   @ParameterizedTest
   @MethodSource("syntax")
   void parse_malformedJson_reportsWhere(String json, String expectedStart) {
-    assertThat(errors(json)).singleElement().asString().startsWith(expectedStart);
+    assertThat(errors(json)).singleElement().asString().startsWith(expectedStart)
+        .doesNotContain("Feature", "StreamReadConstraints", "`", "enable", "jackson");
   }
 
   @Test
@@ -308,7 +379,9 @@ class RuleFormatValidationTest {
     String deep = "{\"version\": 1, \"x\": " + "[".repeat(100) + "]".repeat(100) + "}";
 
     assertThat(errors(deep)).singleElement().asString()
-        .startsWith("rules: is not valid JSON").contains("nesting depth");
+        .startsWith("rules.x[0][0][0][0][0][0][0][0][0][0][0][0][0][0][0][0]: must nest arrays and"
+            + " objects at most 16 deep, was 17 deep (line 1, column")
+        .doesNotContain("StreamReadConstraints", "`");
   }
 
   @Test
@@ -325,6 +398,8 @@ class RuleFormatValidationTest {
         + "a".repeat(RuleFormat.MAX_STRING_CHARS + 1) + "\", \"qps\": 1}]}";
 
     assertThat(errors(longName)).singleElement().asString()
-        .startsWith("rules: is not valid JSON").contains("String value length");
+        .startsWith("rules.flow[0].resource: a string must be at most 4096 characters long, was"
+            + " 4097 (line 1, column")
+        .doesNotContain("StreamReadConstraints", "`");
   }
 }

@@ -19,11 +19,11 @@ import java.util.Objects;
  * @param fallbackToLocal when the token service fails or is absent: true checks the rule against
  *     the instance's own statistics, false lets the call pass
  * @param window the length of the token service's window for this flow id; whole milliseconds,
- *     positive
- * @param buckets how many buckets the window has; positive, dividing {@code window} into whole
- *     milliseconds
+ *     positive, at most {@link RuleLimits#MAX_DURATION}
+ * @param buckets how many buckets the window has; from 1 to {@link RuleLimits#MAX_BUCKETS},
+ *     dividing {@code window} into whole milliseconds
  * @param leaseTime how long a concurrency token lives when its holder never gives it back;
- *     positive
+ *     positive, at most {@link RuleLimits#MAX_DURATION}
  */
 public record ClusterMode(
     String flowId,
@@ -63,14 +63,17 @@ public record ClusterMode(
     }
     Objects.requireNonNull(threshold, "threshold");
     Checks.positive("window", window);
+    Checks.atMost("window", window, RuleLimits.MAX_DURATION);
     if (buckets <= 0) {
       throw Checks.invalid("buckets", buckets, "must be > 0");
     }
-    if (window.toNanos() % 1_000_000L != 0 || window.toMillis() % buckets != 0) {
+    Checks.atMost("buckets", buckets, RuleLimits.MAX_BUCKETS);
+    if (window.getNano() % 1_000_000 != 0 || window.toMillis() % buckets != 0) {
       throw Checks.invalid(
           "window", window, "must be whole milliseconds divisible by buckets (" + buckets + ")");
     }
     Checks.positive("leaseTime", leaseTime);
+    Checks.atMost("leaseTime", leaseTime, RuleLimits.MAX_DURATION);
   }
 
   /**

@@ -33,20 +33,23 @@ import org.jspecify.annotations.Nullable;
  * @param resource the protected resource; not blank
  * @param strategy what the breaker measures
  * @param threshold the value above which the breaker opens: a ratio in {@code [0, 1]} for the
- *     ratio strategies, a number of errors ({@code >= 0}) for {@link DegradeStrategy#ERROR_COUNT}
+ *     ratio strategies, a number of errors (from 0 to {@link RuleLimits#MAX_COUNT}) for {@link
+ *     DegradeStrategy#ERROR_COUNT}
  * @param slowCallThreshold for {@link DegradeStrategy#SLOW_CALL_RATIO}: a call whose response
- *     time (whole milliseconds) is greater than this is slow; not negative. Null for the other
- *     strategies
+ *     time (whole milliseconds) is greater than this is slow; from zero to {@link
+ *     RuleLimits#MAX_DURATION}. Null for the other strategies
  * @param minCalls the fewest completed calls in the window before the breaker may open; {@code >
  *     0}
- * @param statWindow the length of the sliding window; positive whole milliseconds
- * @param windowBuckets how many buckets the window slides by; {@code > 0} and dividing {@code
- *     statWindow} into whole milliseconds (1 = a tumbling window)
+ * @param statWindow the length of the sliding window; positive whole milliseconds, at most {@link
+ *     RuleLimits#MAX_DURATION}
+ * @param windowBuckets how many buckets the window slides by; from 1 (a tumbling window) to {@link
+ *     RuleLimits#MAX_BUCKETS}, dividing {@code statWindow} into whole milliseconds
  * @param openFor how long an opened breaker refuses calls before it lets a probe through;
- *     positive
+ *     positive whole milliseconds, at most {@link RuleLimits#MAX_DURATION}
  * @param maxProbes how many probe calls a half-open breaker admits; {@code > 0}
  * @param probeTimeout how long a half-open breaker waits for its probes before it counts them as
- *     failed; positive, or null for {@code openFor}
+ *     failed; positive whole milliseconds, at most {@link RuleLimits#MAX_DURATION}, or null for
+ *     {@code openFor}
  */
 public record DegradeRule(
     String resource,
@@ -100,18 +103,19 @@ public record DegradeRule(
       throw Checks.invalid("threshold", threshold,
           "must be a ratio in [0, 1] for strategy " + strategy);
     }
+    Checks.atMost("threshold", threshold, RuleLimits.MAX_COUNT);
+    threshold += 0.0; // -0 is 0, so equal thresholds make equal rules
     if (strategy == DegradeStrategy.SLOW_CALL_RATIO) {
       Checks.notNegative("slowCallThreshold", slowCallThreshold);
+      Checks.atMost("slowCallThreshold", slowCallThreshold, RuleLimits.MAX_DURATION);
     } else if (slowCallThreshold != null) {
       throw Checks.invalid("slowCallThreshold", slowCallThreshold,
           "must be null for strategy " + strategy);
     }
     Checks.positive("minCalls", minCalls);
     long windowMs = wholeMillis("statWindow", statWindow);
-    if (windowMs > Integer.MAX_VALUE) {
-      throw Checks.invalid("statWindow", statWindow, "must be at most " + Integer.MAX_VALUE + " ms");
-    }
     Checks.positive("windowBuckets", windowBuckets);
+    Checks.atMost("windowBuckets", windowBuckets, RuleLimits.MAX_BUCKETS);
     if (windowMs % windowBuckets != 0) {
       throw Checks.invalid("windowBuckets", windowBuckets,
           "must divide statWindow (" + windowMs + " ms) into whole milliseconds");
@@ -125,10 +129,8 @@ public record DegradeRule(
 
   private static long wholeMillis(String field, @Nullable Duration value) {
     Duration checked = Checks.positive(field, value);
-    if (checked.toNanos() % 1_000_000L != 0) {
-      throw Checks.invalid(field, checked, "must be whole milliseconds");
-    }
-    return checked.toMillis();
+    Checks.atMost(field, checked, RuleLimits.MAX_DURATION);
+    return Checks.wholeMillis(field, checked).toMillis();
   }
 
   /**

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param resource the protected resource; not blank
  * @param grade what {@code count} limits
  * @param count the threshold: calls per second for {@link FlowGrade#QPS}, concurrent calls for
- *     {@link FlowGrade#CONCURRENCY}; finite and {@code >= 0} (0 refuses every call)
+ *     {@link FlowGrade#CONCURRENCY}; from 0 (refuses every call) to {@link RuleLimits#MAX_COUNT}
  * @param limitApp which callers the rule applies to: {@value #DEFAULT_APP} (everyone), {@value
  *     #OTHER_APP} (origins not named by another rule of the resource) or one origin name; blank
  *     means {@value #DEFAULT_APP}
@@ -34,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * @param behavior refuse or pace once the rate is reached; only {@link ControlBehavior#REJECT}
  *     for concurrency
  * @param warmUp how the rate warms up; null for a constant rate (always null for concurrency)
- * @param maxQueueingTime the longest a paced call may wait; zero or positive (zero means strict
- *     spacing: early calls are refused, none waits)
+ * @param maxQueueingTime the longest a paced call may wait; from zero (strict spacing: early calls
+ *     are refused, none waits) to {@link RuleLimits#MAX_DURATION}
  * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
  *     rule decided by this instance alone (only QPS rules may be cluster rules)
  */
@@ -81,11 +81,14 @@ public record FlowRule(
     resource = Checks.notBlank("resource", resource);
     Objects.requireNonNull(grade, "grade");
     Checks.finiteNonNegative("count", count);
+    Checks.atMost("count", count, RuleLimits.MAX_COUNT);
+    count += 0.0; // -0 is 0, so equal thresholds make equal rules
     Objects.requireNonNull(limitApp, "limitApp");
     limitApp = limitApp.isBlank() ? DEFAULT_APP : limitApp.strip();
     Objects.requireNonNull(strategy, "strategy");
     Objects.requireNonNull(behavior, "behavior");
     Checks.notNegative("maxQueueingTime", maxQueueingTime);
+    Checks.atMost("maxQueueingTime", maxQueueingTime, RuleLimits.MAX_DURATION);
     if (strategy == FlowStrategy.DIRECT) {
       if (refResource != null) {
         throw Checks.invalid(

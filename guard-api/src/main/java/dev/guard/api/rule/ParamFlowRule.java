@@ -36,7 +36,8 @@ import java.util.Objects;
  * @param resource the protected resource; not blank
  * @param argumentIndex which argument of a call holds the value: 0 is the first; a negative index
  *     counts from the end of each call's arguments (−1 is the last), resolved per call; a call
- *     without that argument passes
+ *     without that argument passes. From −{@link RuleLimits#MAX_ARGUMENT_INDEX} to {@link
+ *     RuleLimits#MAX_ARGUMENT_INDEX}
  * @param grade {@link FlowGrade#QPS} (calls per period) or {@link FlowGrade#CONCURRENCY} (calls
  *     running at once), per value
  * @param count the threshold of each value without an exception; {@code >= 0} (0 refuses every
@@ -46,14 +47,15 @@ import java.util.Objects;
  * @param period the token period of a QPS rule: {@code count} tokens per period; whole
  *     milliseconds, from 1 ms to {@link #MAX_PERIOD}; {@link #DEFAULT_PERIOD} for concurrency
  * @param behavior {@link ControlBehavior#REJECT} or (QPS only) {@link ControlBehavior#PACING}
- * @param maxQueueingTime the longest a paced call may wait; zero or positive, and zero unless the
- *     behaviour is pacing (zero means strict spacing: an early call is refused, none waits)
+ * @param maxQueueingTime the longest a paced call may wait; from zero to {@link
+ *     RuleLimits#MAX_DURATION}, and zero unless the behaviour is pacing (zero means strict spacing: an early call is refused, none waits)
  * @param exceptions values with their own threshold, matched with {@code equals}, so each must be
  *     of the argument's runtime type ({@code 1} as an {@code Integer} never matches an argument
- *     {@code 1L}); thresholds {@code >= 0}
+ *     {@code 1L}), and a number must be finite; thresholds {@code >= 0}
  * @param valueType the runtime type of the values; every exception value must be an instance of
  *     it. {@code Object.class} when unknown
- * @param maxValues how many values the engine remembers for this rule; {@code >= 2}. When a new
+ * @param maxValues how many values the engine remembers for this rule; from 2 to {@link
+ *     RuleLimits#MAX_VALUES}. When a new
  *     value does not fit, the values used least recently are forgotten and start over as if never
  *     seen (a full bucket)
  */
@@ -74,8 +76,8 @@ public record ParamFlowRule(
   /** The default token period: one second. */
   public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
 
-  /** The longest token period: one day. */
-  public static final Duration MAX_PERIOD = Duration.ofDays(1);
+  /** The longest token period: one day ({@link RuleLimits#MAX_DURATION}). */
+  public static final Duration MAX_PERIOD = RuleLimits.MAX_DURATION;
 
   /** The most tokens a value can hold: {@code count + burst} (and any exception threshold + burst). */
   public static final int MAX_TOKENS = (1 << 24) - 1;
@@ -85,6 +87,8 @@ public record ParamFlowRule(
 
   /** The most values remembered by default, whatever the period. */
   public static final int MAX_DEFAULT_VALUES = 200_000;
+
+  private static final int MAX_ARGUMENT_INDEX = RuleLimits.MAX_ARGUMENT_INDEX;
 
   /**
    * Validates the fields and copies the exceptions.
@@ -106,17 +110,23 @@ public record ParamFlowRule(
    */
   public ParamFlowRule {
     resource = Checks.notBlank("resource", resource);
+    if (argumentIndex < -MAX_ARGUMENT_INDEX || argumentIndex > MAX_ARGUMENT_INDEX) {
+      throw Checks.invalid("argumentIndex", argumentIndex,
+          "must be from -" + MAX_ARGUMENT_INDEX + " to " + MAX_ARGUMENT_INDEX);
+    }
     Objects.requireNonNull(grade, "grade");
     Checks.nonNegative("count", count);
     Checks.nonNegative("burst", burst);
     checkPeriod(period);
     Objects.requireNonNull(behavior, "behavior");
     Checks.notNegative("maxQueueingTime", maxQueueingTime);
+    Checks.atMost("maxQueueingTime", maxQueueingTime, RuleLimits.MAX_DURATION);
     Objects.requireNonNull(valueType, "valueType");
     exceptions = Map.copyOf(Objects.requireNonNull(exceptions, "exceptions"));
     if (maxValues < 2) {
       throw Checks.invalid("maxValues", maxValues, "must be >= 2");
     }
+    Checks.atMost("maxValues", maxValues, RuleLimits.MAX_VALUES);
     checkShape(grade, burst, period, behavior, maxQueueingTime);
     checkThreshold("count", count, burst);
     for (Map.Entry<Object, Integer> exception : exceptions.entrySet()) {
@@ -170,7 +180,9 @@ public record ParamFlowRule(
    * @return the default bound
    */
   public static int defaultMaxValues(Duration period) {
-    long seconds = Math.max(1, (period.toMillis() + 999) / 1000);
+    long cap = MAX_DEFAULT_VALUES / VALUES_PER_SECOND;
+    long seconds = period.getSeconds() >= cap ? cap
+        : Math.max(1, period.getSeconds() + (period.getNano() > 0 ? 1 : 0));
     return (int) Math.min(MAX_DEFAULT_VALUES, VALUES_PER_SECOND * seconds);
   }
 
@@ -285,7 +297,7 @@ public record ParamFlowRule(
 
   private static void checkPeriod(Duration period) {
     Checks.positive("period", period);
-    if (period.toNanos() % 1_000_000L != 0 || period.compareTo(MAX_PERIOD) > 0) {
+    if (period.compareTo(MAX_PERIOD) > 0 || period.getNano() % 1_000_000 != 0) {
       throw Checks.invalid("period", period, "must be whole milliseconds from 1 ms to 1 day");
     }
   }
@@ -322,6 +334,10 @@ public record ParamFlowRule(
     Objects.requireNonNull(threshold, "threshold");
     Checks.nonNegative("exceptions[" + value + "]", threshold);
     checkThreshold("exceptions[" + value + "]", threshold, burst);
+    if (value instanceof Double number && !Double.isFinite(number)
+        || value instanceof Float single && !Float.isFinite(single)) {
+      throw Checks.invalid("exceptions", value, "must hold finite numbers");
+    }
     if (!valueType.isInstance(value)) {
       throw Checks.invalid("exceptions", value + " (" + value.getClass().getName() + ")",
           "must hold values of valueType " + valueType.getName()

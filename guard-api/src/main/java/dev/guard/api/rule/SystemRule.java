@@ -23,14 +23,16 @@ import org.jspecify.annotations.Nullable;
  * <p>The constructor validates every threshold and throws {@link IllegalArgumentException} naming
  * the field and the value, so an invalid threshold is never silently ignored.
  *
- * @param maxInboundQps the most inbound calls per second (counting this one); finite and {@code
- *     >= 0}; 0 refuses every inbound call
+ * @param maxInboundQps the most inbound calls per second (counting this one); from 0 (refuses
+ *     every inbound call) to {@link RuleLimits#MAX_COUNT}
  * @param maxConcurrency the most inbound calls running at once; {@code >= 0}
  * @param maxAverageRt the longest average response time of inbound calls (in the second-level
- *     window) at which calls are still admitted; not negative; compared in milliseconds
+ *     window) at which calls are still admitted; from zero to {@link RuleLimits#MAX_DURATION};
+ *     compared in milliseconds
  * @param maxSystemLoad the 1-minute load average per usable CPU above which the capacity test
  *     runs: calls are refused only while more inbound calls run than the measured capacity (peak
- *     completions per second × minimum response time) can serve; finite and {@code >= 0}
+ *     completions per second × minimum response time) can serve; from 0 to {@link
+ *     RuleLimits#MAX_SYSTEM_LOAD}
  * @param maxCpuUsage the share of the CPU the process may use above which inbound calls are
  *     refused; in {@code [0, 1]}
  */
@@ -63,15 +65,18 @@ public record SystemRule(
   public SystemRule {
     if (maxInboundQps != null) {
       Checks.finiteNonNegative("maxInboundQps", maxInboundQps);
+      Checks.atMost("maxInboundQps", maxInboundQps, RuleLimits.MAX_COUNT);
     }
     if (maxConcurrency != null) {
       Checks.nonNegative("maxConcurrency", maxConcurrency);
     }
     if (maxAverageRt != null) {
       Checks.notNegative("maxAverageRt", maxAverageRt);
+      Checks.atMost("maxAverageRt", maxAverageRt, RuleLimits.MAX_DURATION);
     }
     if (maxSystemLoad != null) {
       Checks.finiteNonNegative("maxSystemLoad", maxSystemLoad);
+      Checks.atMost("maxSystemLoad", maxSystemLoad, RuleLimits.MAX_SYSTEM_LOAD);
     }
     if (maxCpuUsage != null && !(maxCpuUsage >= 0 && maxCpuUsage <= 1)) {
       throw Checks.invalid("maxCpuUsage", maxCpuUsage, "must be in [0, 1]");

@@ -12,8 +12,10 @@ import java.time.Duration;
  * FlowRule rule = FlowRule.qps("createOrder", 100).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
  * }</pre>
  *
- * @param period how long full traffic takes to warm a cold resource; positive
- * @param coldFactor the cold rate is {@code count / coldFactor}; greater than 1
+ * @param period how long full traffic takes to warm a cold resource; positive, at most {@link
+ *     RuleLimits#MAX_DURATION}
+ * @param coldFactor the cold rate is {@code count / coldFactor}; from 2 to {@link
+ *     RuleLimits#MAX_COLD_FACTOR}
  */
 public record WarmUp(Duration period, int coldFactor) {
 
@@ -29,9 +31,11 @@ public record WarmUp(Duration period, int coldFactor) {
    */
   public WarmUp {
     Checks.positive("warmUpPeriod", period);
+    Checks.atMost("warmUpPeriod", period, RuleLimits.MAX_DURATION);
     if (coldFactor <= 1) {
       throw Checks.invalid("coldFactor", coldFactor, "must be > 1");
     }
+    Checks.atMost("coldFactor", coldFactor, RuleLimits.MAX_COLD_FACTOR);
   }
 
   /**

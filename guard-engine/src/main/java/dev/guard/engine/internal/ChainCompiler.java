@@ -41,12 +41,13 @@ final class ChainCompiler {
    *     resource has no rules of
    * @param previous the chain being replaced
    * @param context engine services
+   * @param kinds the slot kinds to compile, in slot order ({@link #KINDS} in an engine)
    * @return the new chain
    * @throws IllegalArgumentException if a rule names another resource, is of an unknown kind or
    *     of an engine-wide kind, or a kind refuses its rules
    */
   static Chain compile(String resource, List<? extends Rule> rules, List<? extends Rule> defaults,
-      Chain previous, SlotContext context) {
+      Chain previous, SlotContext context, List<SlotKind<?>> kinds) {
     List<Rule> unique = List.copyOf(new LinkedHashSet<>(rules));
     for (Rule rule : unique) {
       SlotKind<?> kind = kindOf(rule);
@@ -68,20 +69,20 @@ final class ChainCompiler {
     if (unique.isEmpty() && engineWide.isEmpty() && defaults.isEmpty()) {
       return Chain.EMPTY;
     }
-    List<SlotKind<?>> kinds = new ArrayList<>();
+    List<SlotKind<?>> present = new ArrayList<>();
     List<Slot> slots = new ArrayList<>();
     boolean measuresContexts = false;
-    for (SlotKind<?> kind : KINDS) {
+    for (SlotKind<?> kind : kinds) {
       List<Rule> source = kind.engineWide()
           ? engineWide
           : ownRules(kind, unique).isEmpty() ? List.copyOf(defaults) : unique;
       if (!ownRules(kind, source).isEmpty()) {
-        kinds.add(kind);
+        present.add(kind);
         slots.add(compileKind(kind, resource, source, previous, context));
         measuresContexts |= measuresContexts(kind, source);
       }
     }
-    return slots.isEmpty() ? Chain.EMPTY : new Chain(unique, kinds, slots, measuresContexts);
+    return slots.isEmpty() ? Chain.EMPTY : new Chain(unique, present, slots, measuresContexts);
   }
 
   /**

@@ -16,6 +16,7 @@ import dev.guard.engine.SystemStatus;
 import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.degrade.DegradeSlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -55,6 +56,7 @@ public final class EngineCore implements SlotContext {
   private final BlockLog blockLog;
   private final @Nullable TokenService tokenService;
   private final RuleBook ruleBook;
+  private final InternalErrors internalErrors;
 
   /**
    * Creates the core.
@@ -80,14 +82,25 @@ public final class EngineCore implements SlotContext {
    */
   public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
       SystemStatus systemStatus, @Nullable TokenService tokenService) {
+    this(clock, config, listeners, systemStatus, tokenService, ChainCompiler.KINDS);
+  }
+
+  /**
+   * Creates the core with the slot kinds its chains are compiled from (tests replace one with a
+   * kind that fails on purpose).
+   */
+  EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
+      SystemStatus systemStatus, @Nullable TokenService tokenService, List<SlotKind<?>> kinds) {
     this.tokenService = tokenService;
     this.clock = clock;
     this.originNanos = clock.coarseNanoTime();
     this.config = config;
     this.listeners = List.copyOf(listeners);
     this.overflows = new Overflows(this.listeners);
+    this.internalErrors = new InternalErrors(this.listeners);
     this.contexts = new ContextRegistry(config.maxContexts(), overflows);
-    this.resources = new ResourceRegistry(config, overflows, this.listeners, this);
+    this.resources =
+        new ResourceRegistry(config, overflows, this.listeners, internalErrors, this, kinds);
     this.inbound = new StatisticNode(config.secondWindow());
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
@@ -160,6 +173,8 @@ public final class EngineCore implements SlotContext {
    * SystemRule#INBOUND}.
    *
    * @param rules the new system rules (empty switches system protection off)
+   * @throws dev.guard.api.rule.InvalidRulesException if the chains cannot be compiled with them
+   *     (an internal error, reported to the listeners); nothing changed then
    */
   public void loadSystemRules(List<SystemRule> rules) {
     List<SystemRule> loaded = List.copyOf(rules);
@@ -172,7 +187,7 @@ public final class EngineCore implements SlotContext {
       replaced.add(previous);
       system.load(loaded);
       return true;
-    });
+    }, () -> system.load(replaced.get(0)));
     if (replaced.isEmpty()) {
       return;
     }
@@ -436,7 +451,8 @@ public final class EngineCore implements SlotContext {
         return entry;
       }
     } catch (RuntimeException unexpected) {
-      reportInternalError(resource.name(), unexpected);
+      entry.chain = Chain.EMPTY; // fail open: the call goes ahead unguarded, no slot sees its exit
+      internalErrors.report(resource.name(), unexpected);
     } catch (Error fatal) {
       entry.markExitedUnseen();
       discardIfIdle(context);
@@ -514,7 +530,7 @@ public final class EngineCore implements SlotContext {
     try {
       entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
     } catch (RuntimeException unexpected) {
-      reportInternalError(entry.resource(), unexpected);
+      internalErrors.report(entry.resource(), unexpected); // the caller never sees it
     }
     entry.dropArgument();
   }
@@ -532,16 +548,6 @@ public final class EngineCore implements SlotContext {
     for (EngineListener listener : listeners) {
       try {
         listener.onBreakerStateChanged(transition);
-      } catch (RuntimeException ignored) {
-        // listeners must not break the call path
-      }
-    }
-  }
-
-  private void reportInternalError(String resource, Throwable error) {
-    for (EngineListener listener : listeners) {
-      try {
-        listener.onInternalError(resource, error);
       } catch (RuntimeException ignored) {
         // listeners must not break the call path
       }

@@ -10,6 +10,7 @@ import dev.guard.engine.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
  * degrade rule of its own and is not excluded. They change like the engine-wide rules: under the
  * rule lock, recompiling every resource's chain and keeping the breakers of unchanged rules.
+ *
+ * <p>A chain that fails to compile for a reason other than a refusal of its rules (an {@link
+ * IllegalArgumentException}) is guard's own failure, reported to {@link
+ * EngineListener#onInternalError}: a rule change asked for explicitly is refused with an {@link
+ * InvalidRulesException} and changes nothing; a chain compiled on the call path (a resource's
+ * first chain, a guard's declaration) fails open: the resource keeps the chain it had, or gets none.
+ * Engine-wide changes also compile a chain for no resource ({@link #PROBE}), so a change that no
+ * resource could compile is refused even before the first resource exists.
  */
 final class ResourceRegistry {
 
@@ -47,21 +56,30 @@ final class ResourceRegistry {
   private final Overflows overflows;
   private final List<EngineListener> listeners;
   private final SlotContext slotContext;
+  private final InternalErrors internalErrors;
+  private final List<SlotKind<?>> kinds;
   /** Held by every rule change, so changes apply one at a time. */
   private final Object rulesLock = new Object();
   private volatile List<DegradeRule> defaultDegradeRules = List.of();
   private volatile Set<String> excludedFromDefaults = Set.of();
   private volatile @Nullable ResourceState overflow;
 
+  /** The name an engine-wide change is compiled for once besides every resource's. */
+  static final String PROBE = "__probe__";
+
   ResourceRegistry(
       EngineConfig config,
       Overflows overflows,
       List<EngineListener> listeners,
-      SlotContext slotContext) {
+      InternalErrors internalErrors,
+      SlotContext slotContext,
+      List<SlotKind<?>> kinds) {
     this.config = config;
     this.overflows = overflows;
     this.listeners = listeners;
+    this.internalErrors = internalErrors;
     this.slotContext = slotContext;
+    this.kinds = List.copyOf(kinds);
   }
 
   /** The state of a resource for entering it; one sharing the overflow's if the registry is full. */
@@ -155,7 +173,18 @@ final class ResourceRegistry {
     synchronized (rulesLock) {
       Chain old = state.chain();
       List<? extends Rule> wanted = merge ? ChainCompiler.merge(old.rules(), rules) : rules;
-      Chain next = compile(state.name(), wanted, old);
+      Chain next;
+      try {
+        next = compile(state.name(), wanted, old);
+      } catch (IllegalArgumentException refused) {
+        throw refused;
+      } catch (RuntimeException failure) {
+        RuleError error = internalErrors.uncompilable(state.name(), failure);
+        if (merge) {
+          return; // a declaration runs on a guard's first call: fail open, keep the old chain
+        }
+        throw new InvalidRulesException(List.of(error));
+      }
       if (next.rules().equals(old.rules())) {
         return;
       }
@@ -183,16 +212,23 @@ final class ResourceRegistry {
    * @param change applies the new engine-wide rules under the rule lock; false when they are
    *     unchanged
    */
-  void changeEngineWide(BooleanSupplier change) {
+  void changeEngineWide(BooleanSupplier change, Runnable undo) {
     synchronized (rulesLock) {
       if (!change.getAsBoolean()) {
         return;
       }
       List<Change> changes = new ArrayList<>();
-      for (ResourceState state : resources.values()) {
-        Chain old = state.chain();
-        changes.add(new Change(state.name(), state, old,
-            compile(state.name(), old.rules(), old)));
+      String compiling = PROBE;
+      try {
+        compile(PROBE, List.of(), Chain.EMPTY);
+        for (ResourceState state : resources.values()) {
+          compiling = state.name();
+          Chain old = state.chain();
+          changes.add(new Change(compiling, state, old, compile(compiling, old.rules(), old)));
+        }
+      } catch (RuntimeException failure) {
+        undo.run();
+        throw new InvalidRulesException(List.of(refusal(compiling, failure)));
       }
       publish(changes);
     }
@@ -311,8 +347,15 @@ final class ResourceRegistry {
         if (everyChain || !next.rules().equals(old.rules())) {
           changes.add(new Change(name, state, old, next));
         }
-      } catch (IllegalArgumentException invalid) {
-        errors.add(new RuleError(name, String.valueOf(invalid.getMessage())));
+      } catch (RuntimeException failure) {
+        errors.add(refusal(name, failure));
+      }
+    }
+    if (everyChain) {
+      try {
+        compile(PROBE, List.of(), Chain.EMPTY);
+      } catch (RuntimeException failure) {
+        errors.add(refusal(PROBE, failure));
       }
     }
     if (!errors.isEmpty()) {
@@ -326,10 +369,15 @@ final class ResourceRegistry {
    * resource's chain; breakers of default rules equal to earlier ones keep their state.
    */
   void loadDefaults(List<DegradeRule> rules, Set<String> excluded) {
+    List<DegradeRule> previousRules = defaultDegradeRules;
+    Set<String> previousExcluded = excludedFromDefaults;
     changeEngineWide(() -> {
       defaultDegradeRules = List.copyOf(rules);
       excludedFromDefaults = Set.copyOf(excluded);
       return true;
+    }, () -> {
+      defaultDegradeRules = previousRules;
+      excludedFromDefaults = previousExcluded;
     });
   }
 
@@ -340,7 +388,27 @@ final class ResourceRegistry {
   private Chain compile(String name, List<? extends Rule> rules, Chain previous) {
     List<DegradeRule> defaults =
         excludedFromDefaults.contains(name) ? List.of() : defaultDegradeRules;
-    return ChainCompiler.compile(name, rules, defaults, previous, slotContext);
+    return ChainCompiler.compile(name, rules, defaults, previous, slotContext, kinds);
+  }
+
+  /** Why a resource's chain did not compile: its rules were refused, or guard failed (reported). */
+  private RuleError refusal(String name, RuntimeException failure) {
+    return failure instanceof IllegalArgumentException refused
+        ? new RuleError(name, String.valueOf(refused.getMessage()))
+        : internalErrors.uncompilable(name, failure);
+  }
+
+  /**
+   * A resource's first chain, compiled on the call path: a failure fails open (the resource has
+   * no protection until its rules change) and is reported.
+   */
+  private Chain firstChain(String name) {
+    try {
+      return compile(name, List.of(), Chain.EMPTY);
+    } catch (RuntimeException failure) {
+      internalErrors.report(name, failure);
+      return Chain.EMPTY;
+    }
   }
 
   private @Nullable ResourceState create(String name) {
@@ -357,7 +425,7 @@ final class ResourceRegistry {
     synchronized (rulesLock) {
       raced = resources.get(name);
       if (raced == null) {
-        fresh.swapChain(compile(name, List.of(), Chain.EMPTY));
+        fresh.swapChain(firstChain(name));
         raced = resources.putIfAbsent(name, fresh);
       }
     }

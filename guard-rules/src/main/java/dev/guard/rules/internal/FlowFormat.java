@@ -171,8 +171,8 @@ final class FlowFormat implements KindFormat<FlowRule> {
     Duration checkedWindow = window == null ? ClusterMode.DEFAULT_WINDOW : window;
     int checkedBuckets = buckets == null ? ClusterMode.DEFAULT_BUCKETS : buckets;
     if (window != null || buckets != null) {
-      valid &= fields.check(window != null ? "window" : "buckets",
-          () -> ClusterMode.global("id").withWindow(checkedBuckets, checkedWindow));
+      valid &= fields.build(() -> ClusterMode.global("id").withWindow(checkedBuckets,
+          checkedWindow), Map.of("window", "window", "buckets", "buckets")) != null;
     }
     if (leaseTime != null) {
       valid &= fields.check("leaseTime", () -> ClusterMode.global("id").withLeaseTime(leaseTime));

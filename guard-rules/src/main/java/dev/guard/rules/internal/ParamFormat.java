@@ -40,6 +40,7 @@ final class ParamFormat implements KindFormat<ParamFlowRule> {
 
   private static final Map<String, String> PATHS = Map.of(
       "resource", "resource",
+      "argumentIndex", "argumentIndex",
       "burst", "burst",
       "period", "period",
       "behavior", "pacing",
@@ -190,7 +191,7 @@ final class ParamFormat implements KindFormat<ParamFlowRule> {
     } else if (valueType == Long.class || valueType == Object.class && node.isIntegralNumber()) {
       value = node.isIntegralNumber() && node.canConvertToLong() ? node.longValue() : null;
     } else if (valueType == Double.class || valueType == Object.class && node.isNumber()) {
-      value = node.isNumber() ? node.doubleValue() : null;
+      value = node.isNumber() && Double.isFinite(node.doubleValue()) ? node.doubleValue() : null;
     } else if (valueType == Boolean.class || valueType == Object.class && node.isBoolean()) {
       value = node.isBoolean() ? node.booleanValue() : null;
     }

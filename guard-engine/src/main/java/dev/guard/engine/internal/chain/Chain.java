@@ -65,7 +65,9 @@ public final class Chain {
 
   /**
    * Runs the slots' entry decisions in order until one refuses, then abandons the slots that had
-   * admitted the call, last first.
+   * admitted the call, last first. A slot that throws is treated like one that refuses (the
+   * slots before it give back what they granted), and its exception is rethrown for the engine
+   * to handle.
    *
    * @param entry the entry
    * @return null when every slot admitted the entry, else the first refusal
@@ -74,28 +76,47 @@ public final class Chain {
     Slot[] all = slots;
     for (int i = 0; i < all.length; i++) {
       entry.grantCursor(i);
-      BlockedException refusal = all[i].enter(entry);
+      BlockedException refusal;
+      try {
+        refusal = all[i].enter(entry);
+      } catch (RuntimeException failure) {
+        abandon(all, i - 1, entry);
+        throw failure;
+      }
       if (refusal != null) {
-        for (int j = i - 1; j >= 0; j--) {
-          entry.grantCursor(j);
-          all[j].abandon(entry);
-        }
+        abandon(all, i - 1, entry);
         return refusal;
       }
     }
     return null;
   }
 
+  private static void abandon(Slot[] all, int last, CallEntry entry) {
+    for (int j = last; j >= 0; j--) {
+      entry.grantCursor(j);
+      all[j].abandon(entry);
+    }
+  }
+
   /**
-   * Lets every slot see an admitted entry's outcome.
+   * Lets every slot see an admitted entry's outcome. A slot that throws does not keep the later
+   * ones from seeing it; the first exception is rethrown once every slot has run.
    *
    * @param entry the exiting entry
    */
   public void exit(CallEntry entry) {
     Slot[] all = slots;
+    @Nullable RuntimeException first = null;
     for (int i = 0; i < all.length; i++) {
       entry.grantCursor(i);
-      all[i].exit(entry);
+      try {
+        all[i].exit(entry);
+      } catch (RuntimeException failure) {
+        first = first == null ? failure : first;
+      }
+    }
+    if (first != null) {
+      throw first;
     }
   }
 
