@@ -56,6 +56,8 @@ public final class EngineCore implements SlotContext {
   private final BlockLog blockLog;
   private final @Nullable TokenService tokenService;
   private final RuleBook ruleBook;
+  private final TokenService.@Nullable AvailabilityListener availabilityForwarder;
+  private volatile boolean closed;
 
   /**
    * Creates the core.
@@ -96,13 +98,55 @@ public final class EngineCore implements SlotContext {
     this.blockLog = new BlockLog(this.listeners, config.blockLogger(), config.blockLogLines());
     this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
     if (tokenService != null && !this.listeners.isEmpty()) {
-      tokenService.addAvailabilityListener(new AvailabilityForwarder(this.listeners, tokenService));
+      this.availabilityForwarder = new AvailabilityForwarder(this.listeners, tokenService);
+      tokenService.addAvailabilityListener(availabilityForwarder);
+    } else {
+      this.availabilityForwarder = null;
     }
   }
 
-  /** Forwards a token service's availability changes to the engine's listeners. */
-  private record AvailabilityForwarder(List<EngineListener> listeners, TokenService service)
-      implements TokenService.AvailabilityListener {
+  /**
+   * Closes the engine once: its availability listener leaves the token service, the background
+   * recorder forgets it, and later calls pass unchecked (docs/BEHAVIOUR.md, "Closing an engine").
+   * Idempotent and thread-safe.
+   */
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    MetricsRecorder.unwatch(this);
+    TokenService service = tokenService;
+    TokenService.AvailabilityListener forwarder = availabilityForwarder;
+    if (service != null && forwarder != null) {
+      service.removeAvailabilityListener(forwarder);
+    }
+  }
+
+  /**
+   * Whether {@link #close()} ran.
+   *
+   * @return true once closed
+   */
+  public boolean closed() {
+    return closed;
+  }
+
+  /**
+   * Forwards a token service's availability changes to the engine's listeners; compared by
+   * identity, so that closing one engine removes only its own.
+   */
+  private static final class AvailabilityForwarder implements TokenService.AvailabilityListener {
+    private final List<EngineListener> listeners;
+    private final TokenService service;
+
+    AvailabilityForwarder(List<EngineListener> listeners, TokenService service) {
+      this.listeners = listeners;
+      this.service = service;
+    }
+
     @Override
     public void availabilityChanged(boolean available) {
       for (EngineListener listener : listeners) {
@@ -426,7 +470,8 @@ public final class EngineCore implements SlotContext {
   private CallEntry decide(CallEntry entry) {
     ResourceState resource = entry.resource;
     Context context = entry.context;
-    if (!resource.tracked()) {
+    if (!resource.tracked() || closed) {
+      entry.unchecked = true;
       context.current = entry;
       return entry;
     }
@@ -515,7 +560,7 @@ public final class EngineCore implements SlotContext {
 
   /** Records an exit; the entry lets go of a held argument however it exited. */
   private void complete(CallEntry entry) {
-    if (entry.resource.tracked()) {
+    if (entry.resource.tracked() && !entry.unchecked) {
       entry.completedAt(nowMs());
       statistics.complete(entry);
       try {
