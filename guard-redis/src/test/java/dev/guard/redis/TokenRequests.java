@@ -2,6 +2,8 @@ package dev.guard.redis;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.TokenResult;
+import dev.guard.testkit.ManualClock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -24,6 +26,25 @@ final class TokenRequests {
       }
       TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
     }
+  }
+
+  /**
+   * Builds a service for the token-service contract, on the test's manual clock (windows, leases,
+   * instance expiry), and waits until it is connected (at most 10 s).
+   */
+  static RedisTokenService connected(RedisTokenService.Builder builder, ManualClock clock,
+      int maxRequestsPerSecond) throws InterruptedException {
+    if (maxRequestsPerSecond > 0) {
+      builder.maxRequestsPerSecond(maxRequestsPerSecond);
+    }
+    RedisTokenService service = builder.clock(clock).windowClock(clock)
+        .requestTimeout(Duration.ofSeconds(1)) // the machine is shared: count decisions only
+        .build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (service.instances("contract").isEmpty() && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
+    }
+    return service;
   }
 
   /**
