@@ -58,11 +58,19 @@ final class TokenRequests {
   /** Each service asks {@code callsEach} times for one permit, all on their own threads at once. */
   static Race race(List<RedisTokenService> services, FlowRule rule, int callsEach)
       throws InterruptedException {
+    return race(services, services.stream().map(s -> rule).toList(), callsEach);
+  }
+
+  /** Like {@link #race(List, FlowRule, int)}, each service with its own version of the rule. */
+  static Race race(List<RedisTokenService> services, List<FlowRule> rules, int callsEach)
+      throws InterruptedException {
     AtomicInteger ok = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
-    for (RedisTokenService service : services) {
+    for (int i = 0; i < services.size(); i++) {
+      RedisTokenService service = services.get(i);
+      FlowRule rule = rules.get(i);
       Thread thread = new Thread(() -> {
         try {
           start.await();
