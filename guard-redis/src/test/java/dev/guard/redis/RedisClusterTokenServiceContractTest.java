@@ -29,8 +29,8 @@ class RedisClusterTokenServiceContractTest extends TokenServiceContract {
     String namespace = "contract-" + UUID.randomUUID();
     return () -> {
       try {
-        return TokenRequests.connected(
-            RedisTokenService.builder(redis.seed(), namespace).cluster(), clock, maxRequestsPerSecond);
+        return TokenRequests.connected(RedisTokenService.builder(redis.seed(), namespace).cluster(),
+            clock, maxRequestsPerSecond);
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(interrupted);

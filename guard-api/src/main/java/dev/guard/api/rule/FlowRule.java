@@ -37,10 +37,10 @@ import org.jspecify.annotations.Nullable;
  * @param maxQueueingTime the longest a paced call may wait; zero or positive (zero means strict
  *     spacing: early calls are refused, none waits)
  * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
- *     rule decided by this instance alone; a cluster rule neither warms up nor paces ({@code warmUp}
- *     null, {@code behavior} {@link ControlBehavior#REJECT}): a QPS cluster rule is counted in the
- *     token service's shared window, a concurrency cluster rule holds the service's concurrency
- *     tokens
+ *     rule decided by this instance alone. A cluster rule neither warms up nor paces ({@code
+ *     warmUp} null, {@code behavior} {@link ControlBehavior#REJECT}); a QPS cluster rule is
+ *     counted in the token service's shared window, a concurrency cluster rule holds the
+ *     service's concurrency tokens
  */
 public record FlowRule(
     String resource,
