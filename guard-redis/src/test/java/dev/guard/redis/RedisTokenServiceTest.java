@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BlockedException;
 import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.DegradeRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -185,5 +186,19 @@ class RedisTokenServiceTest {
     engine.loadRules("orders", List.of(rule));
     assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.FAILED);
     assertThat(calls(engine, 30)).isEqualTo("P".repeat(30)); // failures pass by the rule's choice
+  }
+
+  @Test
+  void grantsOfCallsABreakerRefuses_areGivenBackToTheSharedWindow() throws Exception {
+    FlowRule rule = rule(1, ClusterMode.global("orders")); // 10 per window in the cluster
+    RedisTokenService a = service("a");
+    RedisTokenService b = service("b");
+    assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
+    GuardEngine engine = engine(a);
+    engine.loadRules("orders", List.of(rule, DegradeRule.errorCount("orders", 1)));
+    engine.breakers("orders").forEach(breaker -> breaker.forceOpen());
+    assertThat(calls(engine, 20)).isEqualTo("B".repeat(20)); // each granted, then refused
+    assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")
+        .as("only the first answer is counted").isEqualTo(TokenResult.ok(8));
   }
 }
