@@ -11,8 +11,9 @@ import java.util.TreeMap;
  * window (docs/BEHAVIOUR.md, "Cluster flow control", "the rolling-deploy rule"). A request is
  * decided on the window of its own rule's geometry against its own rule's capacity, so while two
  * rule versions share a flow id each holds all the flow id's traffic to its own limit, and no
- * version's request resets another's window. A geometry no request used for one window length is
- * dropped with its counts.
+ * version's request resets another's window. A geometry that appears starts with the most passes
+ * another window holds for its span (in its current bucket); one no request used for one window
+ * length is dropped with its counts.
  *
  * <p>Bucket {@code b} of a geometry covers {@code [b × bucketMs, (b+1) × bucketMs)}; the window at
  * {@code now} is the buckets {@code current − buckets + 1 .. current}, and the bucket after the
@@ -43,11 +44,20 @@ final class FlowWindows {
   /** Decides a request of {@code permits} for a rule of this geometry and threshold. */
   TokenResult decide(long nowMs, long bucketMs, int buckets, double threshold, int permits,
       boolean prioritized) {
-    Window own = windows.computeIfAbsent(new Geometry(bucketMs, buckets), Window::new);
-    own.lastSeenMs = nowMs;
     prune(nowMs);
     long current = Math.floorDiv(nowMs, bucketMs);
     long first = current - buckets + 1;
+    Geometry geometry = new Geometry(bucketMs, buckets);
+    Window own = windows.get(geometry);
+    if (own == null) {
+      own = new Window(geometry);
+      long seed = seed(first * bucketMs, nowMs);
+      if (seed > 0) {
+        own.passes.put(current, seed);
+      }
+      windows.put(geometry, own);
+    }
+    own.lastSeenMs = nowMs;
     long passed = 0;
     for (long pass : own.passes.subMap(first, true, current, true).values()) {
       passed += pass;
@@ -68,6 +78,25 @@ final class FlowWindows {
       }
     }
     return TokenResult.BLOCKED;
+  }
+
+  /**
+   * The passes a new window starts with: the most any live window holds from {@code fromMs} to
+   * now (buckets overlapping the span count whole), placed in the new window's current bucket, so
+   * they leave it later than they would have, never earlier.
+   */
+  private long seed(long fromMs, long nowMs) {
+    long seed = 0;
+    for (Window window : windows.values()) {
+      long bucketMs = window.geometry.bucketMs();
+      long held = 0;
+      for (long pass : window.passes.subMap(Math.floorDiv(fromMs, bucketMs), true,
+          Math.floorDiv(nowMs, bucketMs), true).values()) {
+        held += pass;
+      }
+      seed = Math.max(seed, held);
+    }
+    return seed;
   }
 
   /** Takes a grant's permits out of the bucket of every window that counted them. */

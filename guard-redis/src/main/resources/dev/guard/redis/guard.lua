@@ -10,7 +10,9 @@
 --   "<geometry>:<bucket index>" -> passes counted in that bucket (the bucket after the current one
 --   holds permits taken ahead by prioritized requests). Every grant is counted in every live
 --   geometry's window; a request is decided on its own geometry's window against its own
---   capacity. A geometry no request used for its window length is dropped with its buckets.
+--   capacity. A geometry that appears is seeded with the most passes another live window holds
+--   for its span, in its current bucket; one no request used for its window length is dropped
+--   with its buckets.
 --   instances: a sorted set, instance id -> last request (ms), written by every request, counted
 --   for a per-instance threshold.
 --   ARGV: op, limit, count per second, per-instance (1/0), bucket ms, buckets, permits,
@@ -168,11 +170,30 @@ local wanted = tonumber(ARGV[11])
 local instances = liveInstances(ARGV[4], KEYS[2], ARGV[9], tonumber(ARGV[10]))
 
 local geometry = bucketMs .. ':' .. buckets
-redis.call('HSET', KEYS[1], 'v:' .. geometry, string.format('%d', now))
+local appeared = redis.call('HSET', KEYS[1], 'v:' .. geometry, string.format('%d', now)) == 1
 local live, ttl = liveWindows(KEYS[1])
 
 local current = math.floor(now / bucketMs)
 local first = current - buckets + 1
+
+-- A geometry that appears starts with what the other windows hold for its span (the most any of
+-- them counted), in its current bucket: it leaves later than it would have, never earlier.
+if appeared then
+  local seed = 0
+  for g, geo in pairs(live) do
+    if g ~= geometry then
+      local held = 0
+      for b = math.floor(first * bucketMs / geo[1]), math.floor(now / geo[1]) do
+        local field = g .. ':' .. string.format('%d', b)
+        held = held + (tonumber(redis.call('HGET', KEYS[1], field)) or 0)
+      end
+      seed = math.max(seed, held)
+    end
+  end
+  if seed > 0 then
+    redis.call('HINCRBY', KEYS[1], geometry .. ':' .. string.format('%d', current), seed)
+  end
+end
 local fields = {}
 for b = first, current + 1 do
   fields[#fields + 1] = geometry .. ':' .. string.format('%d', b)

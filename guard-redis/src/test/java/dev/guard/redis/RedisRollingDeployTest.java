@@ -80,11 +80,9 @@ class RedisRollingDeployTest {
     List<Integer> admitted = admittedPerSecond(version(100, 10, Duration.ofSeconds(1)),
         version(100, 20, Duration.ofSeconds(2)), 4);
     System.out.println("racing 1 s and 2 s windows at 100/s admitted per second: " + admitted);
-    assertThat(admitted).allSatisfy(n -> assertThat(n).isBetween(100, 200));
-    for (int i = 1; i < admitted.size(); i++) {
-      assertThat(admitted.get(i - 1) + admitted.get(i))
-          .as("two seconds: the new window's 200 plus at most the old window's 100")
-          .isLessThanOrEqualTo(300);
-    }
+    // second 1: the new version may spend its 2 s window at once; after that the old version's
+    // 1 s window is full each second (it counts the new version's passes), and the new version
+    // stops at its own 200 per 2 s: whatever the interleaving of the racing calls
+    assertThat(admitted).containsExactly(200, 100, 100, 100);
   }
 }

@@ -310,6 +310,21 @@ public abstract class TokenServiceContract {
   }
 
   @Test
+  void versions_aVersionThatAppears_startsWithThePassesTheOthersCounted() {
+    FlowRule shorter = FlowRule.qps("contract", 1)
+        .withCluster(ClusterMode.global(FLOW_ID).withWindow(5, Duration.ofSeconds(5)));
+    TokenService old = join(0);
+    TokenService updated = join(0);
+    assertThat(granted(old, rule(1), 4)).isEqualTo(4);
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(granted(old, rule(1), 2)).isEqualTo(2);
+    assertThat(untilRefused(updated, shorter))
+        .as("its window starts with the 6 passes of the last 5 s").isZero();
+    clock.advance(Duration.ofSeconds(5)); // the seeded passes leave with the bucket they were put in
+    expect(untilRefused(updated, shorter), 5);
+  }
+
+  @Test
   void versions_withOtherCounts_shareTheWindow_eachUpToItsOwnCapacity() {
     TokenService generous = join(0);
     TokenService strict = join(0);
