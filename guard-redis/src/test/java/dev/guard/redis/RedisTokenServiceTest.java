@@ -201,4 +201,21 @@ class RedisTokenServiceTest {
     assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")
         .as("only the first answer is counted").isEqualTo(TokenResult.ok(8));
   }
+
+  @Test
+  void clusterConcurrency_oneExportAtATimeOverTwoEngines_givenBackAtExit() throws Exception {
+    FlowRule one = FlowRule.concurrency("orders", 1).withCluster(ClusterMode.global("exports"));
+    RedisTokenService a = service("a");
+    RedisTokenService b = service("b");
+    firstAnswer(a, rule(1, ClusterMode.global("warm-up"))); // both connected
+    firstAnswer(b, rule(1, ClusterMode.global("warm-up")));
+    GuardEngine onA = engine(a);
+    GuardEngine onB = engine(b);
+    onA.loadRules("orders", List.of(one));
+    onB.loadRules("orders", List.of(one));
+    try (Entry running = onA.enter("orders")) {
+      assertThat(calls(onB, 3)).as("the cluster's one token is held on A").isEqualTo("BBB");
+    }
+    assertThat(calls(onB, 3)).as("given back at each exit").isEqualTo("PPP");
+  }
 }
