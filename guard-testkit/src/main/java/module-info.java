@@ -9,6 +9,7 @@ module dev.guard.testkit {
   requires transitive dev.guard.dsl;
   requires transitive net.jqwik.api;
   requires transitive org.assertj.core;
+  requires transitive org.junit.jupiter.api;
 
   exports dev.guard.testkit;
 }

@@ -153,43 +153,50 @@ public final class Guard {
   }
 
   /**
-   * Makes the most recent {@code qps} rule a cluster rule: the engine's token service (see {@code
-   * GuardEngine.Builder#tokenService}) decides it from a window shared by every instance with the
-   * same flow id. When the service fails or is absent, the rule is checked locally or passes, as
-   * {@code mode} says.
+   * Makes the most recent {@code qps} or {@code concurrency} rule a cluster rule: the engine's
+   * token service (see {@code GuardEngine.Builder#tokenService}) decides it for every instance
+   * with the same flow id, a QPS rule from a shared window, a concurrency rule from shared
+   * concurrency tokens. When the service fails or is absent, the rule is checked locally or
+   * passes, as {@code mode} says. A cluster rule neither warms up nor paces.
    *
    * @param mode the flow id, threshold type, fallback and window
    * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code
+   *     concurrency} rule
+   * @throws IllegalArgumentException if the rule warms up or paces
    */
   public Guard cluster(ClusterMode mode) {
     Objects.requireNonNull(mode, "mode");
-    return shapeLastQps("cluster", rule -> rule.withCluster(mode));
+    return clusterLast("cluster", rule -> mode);
   }
 
   /**
-   * Makes the most recent {@code qps} rule one threshold for the whole cluster, shared under the
+   * Makes the most recent {@code qps} or {@code concurrency} rule one threshold for the whole
+   * cluster, shared under the resource's name as flow id, checked locally when the token service
+   * fails: {@code Guard.of("export").concurrency(4).clusterWide()} lets 4 exports run at once in
+   * the whole cluster.
+   *
+   * @return the new guard
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code
+   *     concurrency} rule
+   * @throws IllegalArgumentException if the rule warms up or paces
+   */
+  public Guard clusterWide() {
+    return clusterLast("clusterWide", rule -> ClusterMode.global(rule.resource()));
+  }
+
+  /**
+   * Makes the most recent {@code qps} or {@code concurrency} rule a per-instance share of a
+   * cluster threshold: the cluster admits the count times the live instances, under the
    * resource's name as flow id, checked locally when the token service fails.
    *
    * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
-   */
-  public Guard clusterWide() {
-    return shapeLastQps("clusterWide",
-        rule -> rule.withCluster(ClusterMode.global(rule.resource())));
-  }
-
-  /**
-   * Makes the most recent {@code qps} rule a per-instance share of a cluster threshold: the
-   * cluster admits {@code qps} times the live instances, under the resource's name as flow id,
-   * checked locally when the token service fails.
-   *
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code
+   *     concurrency} rule
+   * @throws IllegalArgumentException if the rule warms up or paces
    */
   public Guard perInstance() {
-    return shapeLastQps("perInstance",
-        rule -> rule.withCluster(ClusterMode.perInstance(rule.resource())));
+    return clusterLast("perInstance", rule -> ClusterMode.perInstance(rule.resource()));
   }
 
   /**
@@ -1017,6 +1024,11 @@ public final class Guard {
       }
       return change.apply(rule);
     }));
+  }
+
+  private Guard clusterLast(String step, Function<FlowRule, ClusterMode> mode) {
+    return withLast(last().mapLastRule(step, FlowRule.class,
+        rule -> rule.withCluster(mode.apply(rule))));
   }
 
   private Guard shapeLastPerValue(

@@ -46,9 +46,10 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Most code uses the {@code Guard} DSL instead of entering resources directly. Engines are
- * thread-safe; the call path takes no lock.
+ * thread-safe; the call path takes no lock. An engine that is no longer needed is {@linkplain
+ * #close() closed}.
  */
-public final class GuardEngine {
+public final class GuardEngine implements AutoCloseable {
 
   /** The resource name of default rules, which apply to every resource without rules of their kind. */
   public static final String EVERY_RESOURCE = "*";
@@ -69,9 +70,15 @@ public final class GuardEngine {
   public static final String OVERFLOW_RESOURCE = "{resource overflow}";
 
   private final EngineCore core;
+  private final boolean shared;
 
   GuardEngine(EngineCore core) {
+    this(core, false);
+  }
+
+  private GuardEngine(EngineCore core, boolean shared) {
     this.core = core;
+    this.shared = shared;
   }
 
   /**
@@ -516,6 +523,33 @@ public final class GuardEngine {
   }
 
   /**
+   * Closes the engine: the availability listener it registered with its token service is removed,
+   * the background metrics recorder stops recording it (its thread ends when no engine is left),
+   * and from now on every call passes <em>unchecked</em>: no rule is applied and nothing is
+   * recorded, as for a resource over the resource cap (docs/BEHAVIOUR.md, "Closing an engine").
+   * Calls admitted before still exit normally (concurrency tokens are given back). Statistics,
+   * history and rules stay readable; rules may still be loaded but are not applied. The token
+   * service is not closed: it belongs to whoever built it. Idempotent and thread-safe.
+   *
+   * <pre>{@code
+   * try (GuardEngine engine = GuardEngine.builder().tokenService(tokens).build()) {
+   *   serve(engine);
+   * }
+   * }</pre>
+   *
+   * @throws IllegalStateException for the {@linkplain #shared() shared engine}, which every guard
+   *     that is never bound to an engine uses for the life of the process
+   */
+  @Override
+  public void close() {
+    if (shared) {
+      throw new IllegalStateException("the shared engine cannot be closed: unbound guards use it"
+          + " for the life of the process; build an engine of your own to close it");
+    }
+    core.close();
+  }
+
+  /**
    * Returns the token service that decides this engine's cluster-mode flow rules, if it has one
    * ({@link Builder#tokenService}): dashboards show its state and the instances sharing a limit.
    *
@@ -589,7 +623,7 @@ public final class GuardEngine {
   }
 
   private static final class SharedEngine {
-    static final GuardEngine INSTANCE = builder().build();
+    static final GuardEngine INSTANCE = new GuardEngine(builder().build().core, true);
   }
 
   /**

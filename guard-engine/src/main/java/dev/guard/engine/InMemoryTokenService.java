@@ -27,12 +27,15 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Decisions (docs/BEHAVIOUR.md, "Cluster flow control"): a flow id's window holds the passes of
- * the last {@code window} in {@code buckets} buckets; it admits {@code threshold × window} permits
+ * the last {@code window} in {@code buckets} buckets (one window per geometry that the rules of
+ * the flow id use, each counting every pass: "the rolling-deploy rule"); it admits {@code
+ * threshold × window} permits
  * ({@code threshold = count}, times the connected instances for {@link
  * ClusterThreshold#PER_INSTANCE}). A prioritized request that does not fit may take permits from
  * the next bucket when the passes that then slide out make room, and waits until that bucket
  * starts. Each namespace answers at most {@code maxRequestsPerSecond} requests per second (more are
- * answered {@link TokenResult#TOO_MANY_REQUESTS}, so the callers fall back).
+ * answered {@link TokenResult#TOO_MANY_REQUESTS}, so the callers fall back). A grant given back
+ * ({@link TokenService#giveBack}) leaves the bucket that counted it.
  *
  * <p>Thread-safe: every decision is taken under one lock.
  */
@@ -130,8 +133,24 @@ public final class InMemoryTokenService {
           return refused;
         }
         ClusterMode mode = Objects.requireNonNull(rule.cluster());
-        long now = clock.millis();
-        return namespace.window(mode).decide(now, threshold(rule), permits, prioritized);
+        return namespace.windows.computeIfAbsent(mode.flowId(), id -> new FlowWindows())
+            .decide(clock.millis(), mode.bucketMs(), mode.buckets(), threshold(rule), permits,
+                prioritized);
+      }
+    }
+
+    /** Takes a grant's permits out of the buckets that counted them (exact). */
+    @Override
+    public void giveBack(FlowRule rule, int permits, TokenResult grant) {
+      ClusterMode mode = rule.cluster();
+      if (mode == null || permits <= 0 || grant.tokenId() == 0) {
+        return;
+      }
+      synchronized (InMemoryTokenService.this) {
+        FlowWindows windows = namespace.windows.get(mode.flowId());
+        if (!closed && windows != null) {
+          windows.giveBack(clock.millis(), grant.tokenId(), permits);
+        }
       }
     }
 
@@ -237,23 +256,13 @@ public final class InMemoryTokenService {
   /** A namespace: its windows per flow id, its request limiter and its connected clients. */
   private static final class Namespace {
     final String name;
-    final Map<String, FlowWindow> windows = new HashMap<>();
+    final Map<String, FlowWindows> windows = new HashMap<>();
     final Map<String, Long> inFlight = new HashMap<>();
     final RequestLimiter limiter = new RequestLimiter();
     int connected;
 
     Namespace(String name) {
       this.name = name;
-    }
-
-    /** The flow id's window, rebuilt (empty) when the rule's window geometry changed. */
-    FlowWindow window(ClusterMode mode) {
-      FlowWindow window = windows.get(mode.flowId());
-      if (window == null || window.buckets != mode.buckets() || window.bucketMs != mode.bucketMs()) {
-        window = new FlowWindow(mode.buckets(), mode.bucketMs());
-        windows.put(mode.flowId(), window);
-      }
-      return window;
     }
   }
 
@@ -303,82 +312,6 @@ public final class InMemoryTokenService {
       }
       count[slot]++;
       return true;
-    }
-  }
-
-  /**
-   * The passes of one flow id in a bucketed sliding window, and the permits prioritized requests
-   * took from the next bucket (counted as its passes when it starts).
-   */
-  static final class FlowWindow {
-    final int buckets;
-    final long bucketMs;
-    private final long[] start;
-    private final long[] pass;
-    private long borrowedFor = Long.MIN_VALUE;
-    private long borrowed;
-
-    FlowWindow(int buckets, long bucketMs) {
-      this.buckets = buckets;
-      this.bucketMs = bucketMs;
-      this.start = new long[buckets];
-      this.pass = new long[buckets];
-      Arrays.fill(start, Long.MIN_VALUE);
-    }
-
-    TokenResult decide(long nowMs, double threshold, int permits, boolean prioritized) {
-      long current = Math.floorDiv(nowMs, bucketMs);
-      settle(current);
-      double capacity = threshold * buckets * bucketMs / 1000.0;
-      long passed = 0;
-      for (long b = current - buckets + 1; b <= current; b++) {
-        passed += passOf(b);
-      }
-      double remaining = capacity - passed - permits;
-      if (remaining >= 0) {
-        bucket(current);
-        pass[slot(current)] += permits;
-        return TokenResult.ok((long) Math.floor(remaining));
-      }
-      if (prioritized) {
-        long sliding = passOf(current - buckets + 1);
-        long pending = borrowedFor == current + 1 ? borrowed : 0;
-        if (passed - sliding + pending + permits <= capacity) {
-          borrowedFor = current + 1;
-          borrowed = pending + permits;
-          return TokenResult.shouldWait((current + 1) * bucketMs - nowMs);
-        }
-      }
-      return TokenResult.BLOCKED;
-    }
-
-    /** Counts permits borrowed for a bucket that has started as that bucket's passes. */
-    private void settle(long current) {
-      if (borrowed > 0 && borrowedFor <= current) {
-        if (borrowedFor > current - buckets) {
-          bucket(borrowedFor);
-          pass[slot(borrowedFor)] += borrowed;
-        }
-        borrowed = 0;
-        borrowedFor = Long.MIN_VALUE;
-      }
-    }
-
-    private long passOf(long b) {
-      int s = slot(b);
-      return start[s] == b ? pass[s] : 0;
-    }
-
-    private void bucket(long b) {
-      int s = slot(b);
-      if (start[s] != b) {
-        start[s] = b;
-        pass[s] = 0;
-      }
-    }
-
-    private int slot(long b) {
-      return (int) Math.floorMod(b, (long) buckets);
     }
   }
 }

@@ -14,7 +14,9 @@ import java.util.Objects;
  *     request (rounded down; {@code -1} when the service does not say); otherwise 0
  * @param waitMs for {@link Status#SHOULD_WAIT}: how long the caller waits before it passes;
  *     otherwise 0
- * @param tokenId for a granted concurrency token: the id that gives it back; otherwise 0
+ * @param tokenId for a granted concurrency token: the id that gives it back; for a granted QPS
+ *     request ({@code OK}, {@code SHOULD_WAIT}): the service's own id of the grant, which {@link
+ *     TokenService#giveBack} reads (0: none); otherwise 0
  */
 public record TokenResult(Status status, long remaining, long waitMs, long tokenId) {
 
@@ -80,6 +82,28 @@ public record TokenResult(Status status, long remaining, long waitMs, long token
    */
   public static TokenResult shouldWait(long waitMs) {
     return new TokenResult(Status.SHOULD_WAIT, 0, waitMs, 0);
+  }
+
+  /**
+   * A granted QPS request that the service can take back.
+   *
+   * @param remaining permits left after this request ({@code -1}: not said)
+   * @param grantId the service's id of the grant, for {@link TokenService#giveBack}
+   * @return the answer
+   */
+  public static TokenResult granted(long remaining, long grantId) {
+    return new TokenResult(Status.OK, remaining, 0, grantId);
+  }
+
+  /**
+   * A granted prioritized request that passes after a wait and that the service can take back.
+   *
+   * @param waitMs how long to wait, in ms; {@code >= 0}
+   * @param grantId the service's id of the grant, for {@link TokenService#giveBack}
+   * @return the answer
+   */
+  public static TokenResult grantedAfter(long waitMs, long grantId) {
+    return new TokenResult(Status.SHOULD_WAIT, 0, waitMs, grantId);
   }
 
   /**

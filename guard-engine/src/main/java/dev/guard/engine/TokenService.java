@@ -5,8 +5,10 @@ import java.util.OptionalInt;
 
 /**
  * Decides cluster-mode flow rules ({@link FlowRule#cluster()} not null) for several instances at
- * once, from windows shared per flow id. The engine takes one on {@link
- * GuardEngine.Builder#tokenService}; every call of a cluster rule asks it.
+ * once: QPS rules from windows shared per flow id, concurrency rules from concurrency tokens
+ * shared per flow id. The engine takes one on {@link GuardEngine.Builder#tokenService}; every call
+ * of a cluster rule asks it, and a call that a later rule or slot refuses gives its grant back
+ * ({@link #giveBack}, {@link #releaseConcurrency}).
  *
  * <p>How the engine acts on an answer: {@link TokenResult.Status#OK} passes, {@link
  * TokenResult.Status#SHOULD_WAIT} waits through the engine's time source and passes, {@link
@@ -15,7 +17,10 @@ import java.util.OptionalInt;
  * check the rule against this instance's statistics, or pass.
  *
  * <p>Implementations must be thread-safe and answer quickly: a call waits for the answer.
- * docs/BEHAVIOUR.md ("Cluster flow control") states the decision formulas.
+ * docs/BEHAVIOUR.md ("Cluster flow control") states the decision formulas, including what holds
+ * while instances disagree about a flow id's rule ("the rolling-deploy rule"). A new backend
+ * proves that it makes the same decisions by running guard-testkit's {@code
+ * TokenServiceContract}.
  */
 public interface TokenService {
 
@@ -26,14 +31,31 @@ public interface TokenService {
    *     threshold per second (of the cluster or of each instance)
    * @param permits how many passes; {@code > 0}
    * @param prioritized whether the call may take passes from the next bucket and wait for them
-   * @return the answer; never null
+   * @return the answer; never null. A granted answer ({@code OK}, {@code SHOULD_WAIT}) may carry
+   *     a {@link TokenResult#tokenId()} that {@link #giveBack} uses to find where it was counted
    */
   TokenResult requestToken(FlowRule rule, int permits, boolean prioritized);
 
   /**
-   * Asks for a concurrency token of a cluster rule: granted while fewer than the threshold are
-   * held. A token not given back expires after the rule's {@link
-   * dev.guard.api.rule.ClusterMode#leaseTime()}. The default answers {@link TokenResult#FAILED}.
+   * Gives back the permits of a QPS grant whose call never ran (a later rule or slot refused it),
+   * so the shared window does not count them. Exact where the service can tell where the grant
+   * was counted (its {@link TokenResult#tokenId()}): the permits leave that bucket, as if never
+   * granted; a grant whose bucket has left the window is not counted any more and nothing
+   * changes. A service may return the permits to a local share instead (leased mode). Never
+   * throws; failures are ignored (the permits then stay counted). The default does nothing.
+   *
+   * @param rule the rule the grant was for
+   * @param permits the permits granted; {@code > 0}
+   * @param grant the granted answer of {@link #requestToken}
+   */
+  default void giveBack(FlowRule rule, int permits, TokenResult grant) {}
+
+  /**
+   * Asks for a concurrency token of a cluster concurrency rule: granted while the flow id's held
+   * permits plus {@code permits} stay within the threshold. A token not given back (its holder
+   * died) expires after the rule's {@link dev.guard.api.rule.ClusterMode#leaseTime()}. The
+   * engine asks on entry and gives the token back on exit. The default answers {@link
+   * TokenResult#FAILED} (the rule falls back).
    *
    * @param rule the rule with its cluster mode
    * @param permits how many concurrent slots; {@code > 0}
@@ -75,6 +97,15 @@ public interface TokenService {
    *     not throw
    */
   default void addAvailabilityListener(AvailabilityListener listener) {}
+
+  /**
+   * Removes a listener added with {@link #addAvailabilityListener} (compared by identity); an
+   * unknown listener is ignored. {@link GuardEngine#close()} removes the one its engine added.
+   * The default does nothing.
+   *
+   * @param listener the listener
+   */
+  default void removeAvailabilityListener(AvailabilityListener listener) {}
 
   /** Hears a token service's backend become unavailable or available again. */
   @FunctionalInterface

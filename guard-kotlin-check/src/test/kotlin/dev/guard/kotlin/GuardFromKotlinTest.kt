@@ -181,4 +181,16 @@ class GuardFromKotlinTest {
         val refused = Guard.of("orders").qps(100).perInstance().on(refusing).decorate { "never" }
         assertThatThrownBy { refused.get() }.isInstanceOf(FlowBlockedException::class.java)
     }
+
+    @Test
+    fun clusterConcurrency_andAnEngineClosedByUse() {
+        val service = InMemoryTokenService(clock)
+        GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build().use { a ->
+            val export = Guard.of("export").concurrency(1).clusterWide().on(a)
+            export.run {
+                assertThatThrownBy { export.run { } }.isInstanceOf(FlowBlockedException::class.java)
+            }
+            export.run { } // the token was given back at exit
+        }
+    }
 }

@@ -38,6 +38,10 @@ final class Availability {
     listeners.add(listener);
   }
 
+  void removeListener(TokenService.AvailabilityListener listener) {
+    listeners.removeIf(held -> held == listener);
+  }
+
   boolean available() {
     synchronized (lock) {
       return available;

@@ -44,6 +44,16 @@ final class Leases {
     return false;
   }
 
+  /**
+   * Takes back permits of a grant whose call never ran, if the lease still runs (they were counted
+   * in its bucket); after the lease ended they are lost like any permit left in it.
+   */
+  synchronized void giveBack(int permits, long nowNanos) {
+    if (held && nowNanos - deadlineNanos < 0) {
+      remaining += permits;
+    }
+  }
+
   /** How many permits the next request asks for: the lease size, at least {@code permits}. */
   synchronized int wanted(int permits) {
     return Math.max(size, permits);

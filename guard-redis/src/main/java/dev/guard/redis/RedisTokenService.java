@@ -220,6 +220,11 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   }
 
   @Override
+  public void removeAvailabilityListener(AvailabilityListener listener) {
+    availability.removeListener(Objects.requireNonNull(listener, "listener"));
+  }
+
+  @Override
   public TokenResult requestToken(FlowRule rule, int permits, boolean prioritized) {
     ClusterMode mode = rule.cluster();
     if (mode == null || permits <= 0 || closed) {
@@ -251,13 +256,52 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
         long granted = (Long) answer.get(2);
         long leftMicros = (Long) answer.get(3);
         leases.keep(granted - permits, sentAt + leftMicros * 1000, clock.nanoTime());
+        return TokenResult.ok((Long) answer.get(1)); // given back to the lease
       }
-      return TokenResult.ok((Long) answer.get(1));
+      return TokenResult.granted((Long) answer.get(1), grantId((Long) answer.get(4)));
     }
     if (code == 1) {
-      return TokenResult.shouldWait(Math.max(0, (Long) answer.get(1)));
+      return TokenResult.grantedAfter(Math.max(0, (Long) answer.get(1)),
+          grantId((Long) answer.get(2)));
     }
     return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.BLOCKED;
+  }
+
+  /**
+   * Gives a grant back: exactly, to the bucket of every window that counted it (one script call),
+   * or in leased mode, for a grant without an id, to the running lease (no round trip; after the
+   * lease ended the permits are lost, as any left in it). Failures are counted and ignored.
+   */
+  @Override
+  public void giveBack(FlowRule rule, int permits, TokenResult grant) {
+    ClusterMode mode = rule.cluster();
+    if (mode == null || permits <= 0 || closed) {
+      return;
+    }
+    Flow flow = flow(mode.flowId());
+    Leases leases = flow.leases();
+    if (grant.tokenId() == 0) {
+      if (leases != null) {
+        leases.giveBack(permits, clock.nanoTime());
+      }
+      return;
+    }
+    Connector.Link link = link();
+    if (link == null) {
+      return;
+    }
+    try {
+      Connector.run(link, new String[] {flow.tokenKeys()[0]}, new String[] {"g", "0",
+          Integer.toString(permits), Long.toString(grant.tokenId() >> 1), windowTime()});
+      availability.succeeded();
+    } catch (RuntimeException failure) {
+      availability.failed();
+    }
+  }
+
+  /** A grant's id: the window time (ms) its permits were counted at, never 0. */
+  private static long grantId(long countedAtMs) {
+    return countedAtMs << 1 | 1L;
   }
 
   @Override

@@ -3,17 +3,27 @@
 -- limit is set, the last key is the namespace's request counter: a hash, field "<100 ms bucket
 -- index>" -> requests answered in that bucket; the last 10 buckets must hold fewer than the limit.
 --
--- 't' (permits of a QPS rule). KEYS: the flow id's window, its instances[, the request counter].
---   window: a hash, field "<bucket index>" -> passes of that bucket (the bucket after the current
---   one holds permits taken ahead by prioritized requests), field "g" -> the window's geometry
---   "<bucketMs>:<buckets>" (a change starts afresh). instances: a sorted set, instance id -> last
---   request (server ms), written by every request, counted for a per-instance threshold.
+-- 't' (permits of a QPS rule). KEYS: the flow id's windows, its instances[, the request counter].
+--   windows: a hash with one window per geometry "<bucketMs>:<buckets>" that the flow id's rules
+--   use (the rolling-deploy rule: instances with different rule versions never reset each
+--   other's window): field "v:<geometry>" -> the last request of that geometry (ms), field
+--   "<geometry>:<bucket index>" -> passes counted in that bucket (the bucket after the current one
+--   holds permits taken ahead by prioritized requests). Every grant is counted in every live
+--   geometry's window; a request is decided on its own geometry's window against its own
+--   capacity. A geometry that appears is seeded with the most passes another live window holds
+--   for its span, in its current bucket; one no request used for its window length is dropped
+--   with its buckets.
+--   instances: a sorted set, instance id -> last request (ms), written by every request, counted
+--   for a per-instance threshold.
 --   ARGV: op, limit, count per second, per-instance (1/0), bucket ms, buckets, permits,
 --   prioritized (1/0), instance id, instance expiry ms, wanted (>= permits: the lease asked for)
---   Returns {0, remaining, granted, microseconds left in the bucket} OK, {1, waitMs} SHOULD_WAIT,
---   {2, 0} BLOCKED, {3, 0} TOO_MANY_REQUESTS.
+--   Returns {0, remaining, granted, microseconds left in the bucket, counted at ms} OK,
+--   {1, waitMs, counted at ms} SHOULD_WAIT, {2, 0} BLOCKED, {3, 0} TOO_MANY_REQUESTS.
+-- 'g' (give back permits of a grant). KEYS: the flow id's windows. ARGV: op, 0, permits, counted
+--   at ms. Takes the permits out of the bucket holding that time in every live window (a bucket
+--   that left its window is not counted any more). Returns {0}.
 -- 'a' (a concurrency token). KEYS: the flow id's held tokens, its instances[, the request counter].
---   held: a sorted set, "<instance>:<token>:<permits>" -> expiry (server ms), trimmed here.
+--   held: a sorted set, "<instance>:<token>:<permits>" -> expiry (ms), trimmed here.
 --   ARGV: op, limit, count, per-instance (1/0), member, permits, lease ms, instance id,
 --   instance expiry ms. Returns {0} OK, {2} BLOCKED, {3} TOO_MANY_REQUESTS.
 -- 'l' (count a request only, for Redis Cluster where the counter lives on another node).
@@ -91,6 +101,67 @@ if op == 'a' then
   return {0}
 end
 
+-- The live geometries of a flow id's windows ({bucketMs, buckets} by "<bucketMs>:<buckets>"),
+-- after dropping stale geometries and buckets that left their window; and the longest life a
+-- live window needs (ms).
+local function liveWindows(key)
+  local all = redis.call('HGETALL', key)
+  local live = {}
+  local stale = {}
+  local ttl = 0
+  for i = 1, #all, 2 do
+    local g = string.match(all[i], '^v:(.+)$')
+    if g then
+      local bm, n = string.match(g, '^(%d+):(%d+)$')
+      bm = tonumber(bm)
+      n = tonumber(n)
+      if now - tonumber(all[i + 1]) > bm * n then
+        stale[#stale + 1] = all[i]
+      else
+        live[g] = {bm, n}
+        ttl = math.max(ttl, bm * (n + 2))
+      end
+    end
+  end
+  for i = 1, #all, 2 do
+    local g, b = string.match(all[i], '^(%d+:%d+):(%-?%d+)$')
+    if g then
+      local geo = live[g]
+      if geo == nil or tonumber(b) < math.floor(now / geo[1]) - geo[2] + 1 then
+        stale[#stale + 1] = all[i]
+      end
+    end
+  end
+  for i = 1, #stale, 1000 do
+    redis.call('HDEL', key, unpack(stale, i, math.min(i + 999, #stale)))
+  end
+  return live, ttl
+end
+
+local function bucketField(g, geo, atMs)
+  return g .. ':' .. string.format('%d', math.floor(atMs / geo[1]))
+end
+
+if op == 'g' then
+  local live = liveWindows(KEYS[1])
+  local permits = tonumber(ARGV[3])
+  local atMs = tonumber(ARGV[4])
+  for g, geo in pairs(live) do
+    local field = bucketField(g, geo, atMs)
+    if atMs >= (math.floor(now / geo[1]) - geo[2] + 1) * geo[1] then
+      local held = tonumber(redis.call('HGET', KEYS[1], field))
+      if held then
+        if held <= permits then
+          redis.call('HDEL', KEYS[1], field)
+        else
+          redis.call('HINCRBY', KEYS[1], field, -permits)
+        end
+      end
+    end
+  end
+  return {0}
+end
+
 local count = tonumber(ARGV[3])
 local bucketMs = tonumber(ARGV[5])
 local buckets = tonumber(ARGV[6])
@@ -99,23 +170,33 @@ local wanted = tonumber(ARGV[11])
 local instances = liveInstances(ARGV[4], KEYS[2], ARGV[9], tonumber(ARGV[10]))
 
 local geometry = bucketMs .. ':' .. buckets
-if redis.call('HGET', KEYS[1], 'g') ~= geometry then
-  redis.call('DEL', KEYS[1])
-  redis.call('HSET', KEYS[1], 'g', geometry)
-end
+local appeared = redis.call('HSET', KEYS[1], 'v:' .. geometry, string.format('%d', now)) == 1
+local live, ttl = liveWindows(KEYS[1])
 
 local current = math.floor(now / bucketMs)
 local first = current - buckets + 1
-for _, field in ipairs(redis.call('HKEYS', KEYS[1])) do
-  local b = tonumber(field)
-  if b and b < first then
-    redis.call('HDEL', KEYS[1], field)
+
+-- A geometry that appears starts with what the other windows hold for its span (the most any of
+-- them counted), in its current bucket: it leaves later than it would have, never earlier.
+if appeared then
+  local seed = 0
+  for g, geo in pairs(live) do
+    if g ~= geometry then
+      local held = 0
+      for b = math.floor(first * bucketMs / geo[1]), math.floor(now / geo[1]) do
+        local field = g .. ':' .. string.format('%d', b)
+        held = held + (tonumber(redis.call('HGET', KEYS[1], field)) or 0)
+      end
+      seed = math.max(seed, held)
+    end
+  end
+  if seed > 0 then
+    redis.call('HINCRBY', KEYS[1], geometry .. ':' .. string.format('%d', current), seed)
   end
 end
-
 local fields = {}
 for b = first, current + 1 do
-  fields[#fields + 1] = string.format('%d', b)
+  fields[#fields + 1] = geometry .. ':' .. string.format('%d', b)
 end
 local values = redis.call('HMGET', KEYS[1], unpack(fields))
 local passed = 0
@@ -125,17 +206,24 @@ end
 local sliding = tonumber(values[1]) or 0
 local ahead = tonumber(values[buckets + 1]) or 0
 
+-- counts permits at a time in every live window
+local function countAll(atMs, n)
+  for g, geo in pairs(live) do
+    redis.call('HINCRBY', KEYS[1], bucketField(g, geo, atMs), n)
+  end
+  redis.call('PEXPIRE', KEYS[1], ttl)
+end
+
 local capacity = count * instances * buckets * bucketMs / 1000
-local ttl = bucketMs * (buckets + 2)
 local granted = math.min(wanted, math.floor(capacity - passed))
 if granted >= permits then
-  redis.call('HINCRBY', KEYS[1], fields[buckets], granted)
-  redis.call('PEXPIRE', KEYS[1], ttl)
-  return {0, math.floor(capacity - passed - granted), granted, (current + 1) * bucketMs * 1000 - nowUs}
+  countAll(now, granted)
+  return {0, math.floor(capacity - passed - granted), granted,
+    (current + 1) * bucketMs * 1000 - nowUs, now}
 end
 if ARGV[8] == '1' and passed - sliding + ahead + permits <= capacity then
-  redis.call('HINCRBY', KEYS[1], fields[buckets + 1], permits)
-  redis.call('PEXPIRE', KEYS[1], ttl)
-  return {1, (current + 1) * bucketMs - now}
+  countAll((current + 1) * bucketMs, permits)
+  return {1, (current + 1) * bucketMs - now, (current + 1) * bucketMs}
 end
+redis.call('PEXPIRE', KEYS[1], ttl)
 return {2, 0}

@@ -2,6 +2,8 @@ package dev.guard.redis;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.TokenResult;
+import dev.guard.testkit.ManualClock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -27,6 +29,25 @@ final class TokenRequests {
   }
 
   /**
+   * Builds a service for the token-service contract, on the test's manual clock (windows, leases,
+   * instance expiry), and waits until it is connected (at most 10 s).
+   */
+  static RedisTokenService connected(RedisTokenService.Builder builder, ManualClock clock,
+      int maxRequestsPerSecond) throws InterruptedException {
+    if (maxRequestsPerSecond > 0) {
+      builder.maxRequestsPerSecond(maxRequestsPerSecond);
+    }
+    RedisTokenService service = builder.clock(clock).windowClock(clock)
+        .requestTimeout(Duration.ofSeconds(1)) // the machine is shared: count decisions only
+        .build();
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (service.instances("contract").isEmpty() && System.nanoTime() < deadline) {
+      TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
+    }
+    return service;
+  }
+
+  /**
    * What racing instances were answered.
    *
    * @param ok requests answered OK
@@ -37,11 +58,19 @@ final class TokenRequests {
   /** Each service asks {@code callsEach} times for one permit, all on their own threads at once. */
   static Race race(List<RedisTokenService> services, FlowRule rule, int callsEach)
       throws InterruptedException {
+    return race(services, services.stream().map(s -> rule).toList(), callsEach);
+  }
+
+  /** Like {@link #race(List, FlowRule, int)}, each service with its own version of the rule. */
+  static Race race(List<RedisTokenService> services, List<FlowRule> rules, int callsEach)
+      throws InterruptedException {
     AtomicInteger ok = new AtomicInteger();
     AtomicInteger failed = new AtomicInteger();
     CountDownLatch start = new CountDownLatch(1);
     List<Thread> threads = new ArrayList<>();
-    for (RedisTokenService service : services) {
+    for (int i = 0; i < services.size(); i++) {
+      RedisTokenService service = services.get(i);
+      FlowRule rule = rules.get(i);
       Thread thread = new Thread(() -> {
         try {
           start.await();

@@ -184,13 +184,26 @@ class RuleFormatTest {
         {"version": 1, "flow": [
           {"resource": "a", "qps": 10, "cluster": {"threshold": "ALL", "fallbackToLocal": 1,
             "window": "PT1S", "buckets": 3}},
-          {"resource": "c", "concurrency": 2, "cluster": {"flowId": "c"}}
+          {"resource": "c", "qps": 2, "warmUp": {"period": "PT5S"}, "cluster": {"flowId": "c"}},
+          {"resource": "d", "qps": 2, "pacing": {}, "cluster": {"flowId": "d"}}
         ]}"""))
         .hasMessageContaining("rules.flow[0].cluster.flowId: is required")
         .hasMessageContaining("rules.flow[0].cluster.threshold: must be GLOBAL or PER_INSTANCE")
         .hasMessageContaining("rules.flow[0].cluster.fallbackToLocal: must be true or false")
         .hasMessageContaining("rules.flow[0].cluster.window: must be whole milliseconds")
-        .hasMessageContaining("rules.flow[1].cluster: must be null for grade CONCURRENCY");
+        .hasMessageContaining("rules.flow[1].warmUp: must be null for a cluster rule")
+        .hasMessageContaining("rules.flow[2].pacing: must be REJECT for a cluster rule");
+  }
+
+  @Test
+  void cluster_concurrencyRule_roundTrips() {
+    RuleSet rules = RuleFormat.parse("""
+        {"version": 1, "flow": [
+          {"resource": "export", "concurrency": 4, "cluster": {"flowId": "export"}}
+        ]}""");
+    FlowRule expected = FlowRule.concurrency("export", 4).withCluster(ClusterMode.global("export"));
+    assertThat(rules.rules()).containsExactly(expected);
+    assertThat(RuleFormat.parse(RuleFormat.write(rules)).rules()).containsExactly(expected);
   }
 
   @Test

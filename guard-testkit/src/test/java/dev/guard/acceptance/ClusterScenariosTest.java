@@ -52,11 +52,14 @@ class ClusterScenariosTest {
     at(900);
     assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
     // 10 passed - 10 sliding out + 0 taken + 1 <= 10, then 10 - 10 + 1 + 1 <= 10
-    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.shouldWait(100));
-    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.shouldWait(100));
+    assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.shouldWait(100));
+    assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.shouldWait(100));
 
     at(1000); // the 2 taken passes are the new bucket's
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.ok(7));
+    assertThat(client.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.ok(7));
   }
 
   @Test
@@ -67,7 +70,8 @@ class ClusterScenariosTest {
       client.requestToken(rule, 1, false);
     }
     at(930);
-    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.shouldWait(70));
+    assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.shouldWait(70));
   }
 
   @Test
@@ -81,20 +85,29 @@ class ClusterScenariosTest {
     }
     assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
     at(1500); // the oldest bucket (all 10 passes) slides out at T0 + 2000
-    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.shouldWait(500));
+    assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.shouldWait(500));
     at(2000);
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.ok(8));
+    assertThat(client.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.ok(8));
   }
 
   @Test
-  void tokenService_changedWindow_startsAFreshWindow() {
+  void tokenService_changedWindow_startsWithTheOldWindowsPasses_andLeavesItIntact() {
     TokenService client = service.connect("shop");
     for (int i = 0; i < 10; i++) {
       client.requestToken(global(10), 1, false);
     }
     FlowRule rebuilt = FlowRule.qps("R", 10)
         .withCluster(ClusterMode.global("orders").withWindow(5, Duration.ofSeconds(1)));
-    assertThat(client.requestToken(rebuilt, 1, false)).isEqualTo(TokenResult.ok(9));
+    assertThat(client.requestToken(rebuilt, 1, false))
+        .as("the new version's window starts with the 10 passes").isEqualTo(TokenResult.BLOCKED);
+    assertThat(client.requestToken(global(10), 1, false))
+        .as("the old version's window still holds its 10 passes")
+        .isEqualTo(TokenResult.BLOCKED);
+    at(1000);
+    assertThat(client.requestToken(rebuilt, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(client.requestToken(global(10), 1, false).remaining()).isEqualTo(8);
   }
 
   @Test
@@ -103,15 +116,18 @@ class ClusterScenariosTest {
     InMemoryTokenService.Client b = service.connect("shop");
     FlowRule rule = FlowRule.qps("R", 3).withCluster(ClusterMode.perInstance("orders"));
 
-    assertThat(a.requestToken(rule, 4, false)).isEqualTo(TokenResult.ok(2));
-    assertThat(b.requestToken(rule, 2, false)).isEqualTo(TokenResult.ok(0));
+    assertThat(a.requestToken(rule, 4, false)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.ok(2));
+    assertThat(b.requestToken(rule, 2, false)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.ok(0));
     assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
     assertThat(a.instances("orders")).hasValue(2);
 
     b.close();
     at(1000);
     // a counts itself: never a threshold of 0
-    assertThat(a.requestToken(rule, 3, false)).isEqualTo(TokenResult.ok(0));
+    assertThat(a.requestToken(rule, 3, false)).usingRecursiveComparison().ignoringFields("tokenId")
+        .isEqualTo(TokenResult.ok(0));
     assertThat(service.connected("shop")).isEqualTo(1);
   }
 

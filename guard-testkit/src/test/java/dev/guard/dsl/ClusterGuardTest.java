@@ -7,6 +7,7 @@ import dev.guard.Guard;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class ClusterGuardTest {
@@ -24,10 +25,20 @@ class ClusterGuardTest {
   }
 
   @Test
-  void clusterSteps_needAQpsRule() {
-    assertThatThrownBy(() -> Guard.of("orders").concurrency(3).clusterWide())
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("clusterWide");
+  void clusterWide_onConcurrency_makesAClusterConcurrencyRule() {
+    assertThat(Guard.of("export").concurrency(3).clusterWide().rules())
+        .containsExactly(FlowRule.concurrency("export", 3).withCluster(ClusterMode.global("export")));
+  }
+
+  @Test
+  void clusterSteps_onAWarmUpOrPacedRule_areRefusedNamingTheField() {
+    assertThatThrownBy(() -> Guard.of("orders").qps(10).warmUp(Duration.ofSeconds(5)).clusterWide())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("warmUp must be null for a cluster rule");
+    assertThatThrownBy(() -> Guard.of("orders").qps(10).clusterWide().pacing(Duration.ZERO))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("behavior must be REJECT for a cluster rule")
+        .hasMessageContaining("PACING");
   }
 
   @Test
@@ -36,8 +47,9 @@ class ClusterGuardTest {
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("flowId");
     assertThatThrownBy(() -> ClusterMode.global("x").withWindow(3, java.time.Duration.ofMillis(1000)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("window");
-    assertThatThrownBy(() -> FlowRule.concurrency("r", 1).withCluster(ClusterMode.global("x")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cluster");
+    assertThatThrownBy(() -> FlowRule.qps("r", 1).withWarmUp(Duration.ofSeconds(1), 3)
+        .withCluster(ClusterMode.global("x")))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("warmUp");
   }
 
   @Test

@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Makes a QPS flow rule a cluster rule: the engine's token service decides its calls from a window
- * shared by every instance that uses the same {@code flowId}, instead of the instance's own
- * statistics.
+ * Makes a flow rule a cluster rule: the engine's token service decides its calls for every
+ * instance that uses the same {@code flowId}, instead of the instance's own statistics (a QPS rule
+ * from a shared window, a concurrency rule from shared concurrency tokens).
  *
  * <pre>{@code
  * FlowRule rule = FlowRule.qps("createOrder", 1000).withCluster(ClusterMode.global("orders"));

@@ -37,7 +37,10 @@ import org.jspecify.annotations.Nullable;
  * @param maxQueueingTime the longest a paced call may wait; from zero (strict spacing: early calls
  *     are refused, none waits) to {@link RuleLimits#MAX_DURATION}
  * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
- *     rule decided by this instance alone (only QPS rules may be cluster rules)
+ *     rule decided by this instance alone. A cluster rule neither warms up nor paces ({@code
+ *     warmUp} null, {@code behavior} {@link ControlBehavior#REJECT}); a QPS cluster rule is
+ *     counted in the token service's shared window, a concurrency cluster rule holds the
+ *     service's concurrency tokens
  */
 public record FlowRule(
     String resource,
@@ -105,9 +108,13 @@ public record FlowRule(
       throw Checks.invalid(
           "warmUp", warmUp, "must be null for grade CONCURRENCY (warm-up needs a rate)");
     }
-    if (grade == FlowGrade.CONCURRENCY && cluster != null) {
-      throw Checks.invalid(
-          "cluster", cluster, "must be null for grade CONCURRENCY (only QPS rules are shared)");
+    if (cluster != null && warmUp != null) {
+      throw Checks.invalid("warmUp", warmUp,
+          "must be null for a cluster rule (the token service's shared window does not warm up)");
+    }
+    if (cluster != null && behavior != ControlBehavior.REJECT) {
+      throw Checks.invalid("behavior", behavior,
+          "must be REJECT for a cluster rule (the token service's shared window does not pace)");
     }
   }
 
@@ -271,7 +278,7 @@ public record FlowRule(
    *
    * @param newCluster the cluster mode; null for a local rule
    * @return the new rule
-   * @throws IllegalArgumentException if the rule is not a QPS rule
+   * @throws IllegalArgumentException if the rule warms up or paces
    */
   public FlowRule withCluster(@Nullable ClusterMode newCluster) {
     return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,

@@ -42,6 +42,8 @@ public final class CallEntry implements Entry {
   @Nullable DefaultNode node;
   @Nullable StatisticNode originNode;
   boolean onContextNode;
+  /** Entered on a closed engine: nothing was decided or recorded, so nothing is at exit. */
+  boolean unchecked;
   Chain chain;
   long createMs;
   int depth;
@@ -93,6 +95,7 @@ public final class CallEntry implements Entry {
     node = null;
     originNode = null;
     onContextNode = false;
+    unchecked = false;
     chain = resource.chain();
     type = site.type();
     count = site.permits();

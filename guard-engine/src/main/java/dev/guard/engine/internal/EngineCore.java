@@ -57,6 +57,8 @@ public final class EngineCore implements SlotContext {
   private final @Nullable TokenService tokenService;
   private final RuleBook ruleBook;
   private final InternalErrors internalErrors;
+  private final TokenService.@Nullable AvailabilityListener availabilityForwarder;
+  private volatile boolean closed;
 
   /**
    * Creates the core.
@@ -108,13 +110,55 @@ public final class EngineCore implements SlotContext {
     this.blockLog = new BlockLog(this.listeners, config.blockLogger(), config.blockLogLines());
     this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
     if (tokenService != null && !this.listeners.isEmpty()) {
-      tokenService.addAvailabilityListener(new AvailabilityForwarder(this.listeners, tokenService));
+      this.availabilityForwarder = new AvailabilityForwarder(this.listeners, tokenService);
+      tokenService.addAvailabilityListener(availabilityForwarder);
+    } else {
+      this.availabilityForwarder = null;
     }
   }
 
-  /** Forwards a token service's availability changes to the engine's listeners. */
-  private record AvailabilityForwarder(List<EngineListener> listeners, TokenService service)
-      implements TokenService.AvailabilityListener {
+  /**
+   * Closes the engine once: its availability listener leaves the token service, the background
+   * recorder forgets it, and later calls pass unchecked (docs/BEHAVIOUR.md, "Closing an engine").
+   * Idempotent and thread-safe.
+   */
+  public void close() {
+    synchronized (this) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+    }
+    MetricsRecorder.unwatch(this);
+    TokenService service = tokenService;
+    TokenService.AvailabilityListener forwarder = availabilityForwarder;
+    if (service != null && forwarder != null) {
+      service.removeAvailabilityListener(forwarder);
+    }
+  }
+
+  /**
+   * Whether {@link #close()} ran.
+   *
+   * @return true once closed
+   */
+  public boolean closed() {
+    return closed;
+  }
+
+  /**
+   * Forwards a token service's availability changes to the engine's listeners; compared by
+   * identity, so that closing one engine removes only its own.
+   */
+  private static final class AvailabilityForwarder implements TokenService.AvailabilityListener {
+    private final List<EngineListener> listeners;
+    private final TokenService service;
+
+    AvailabilityForwarder(List<EngineListener> listeners, TokenService service) {
+      this.listeners = listeners;
+      this.service = service;
+    }
+
     @Override
     public void availabilityChanged(boolean available) {
       for (EngineListener listener : listeners) {
@@ -440,6 +484,11 @@ public final class EngineCore implements SlotContext {
   private CallEntry decide(CallEntry entry) {
     ResourceState resource = entry.resource;
     Context context = entry.context;
+    if (closed) {
+      entry.unchecked = true;
+      context.current = entry;
+      return entry;
+    }
     CallEntry parent = entry.parent;
     entry.node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
     entry.onContextNode = config.contextStatistics() || entry.chain.measuresContexts();
@@ -525,12 +574,14 @@ public final class EngineCore implements SlotContext {
 
   /** Records an exit; the entry lets go of a held argument however it exited. */
   private void complete(CallEntry entry) {
-    entry.completedAt(nowMs());
-    statistics.complete(entry);
-    try {
-      entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
-    } catch (RuntimeException unexpected) {
-      internalErrors.report(entry.resource(), unexpected); // the caller never sees it
+    if (!entry.unchecked) {
+      entry.completedAt(nowMs());
+      statistics.complete(entry);
+      try {
+        entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
+      } catch (RuntimeException unexpected) {
+        internalErrors.report(entry.resource(), unexpected); // the caller never sees it
+      }
     }
     entry.dropArgument();
   }

@@ -7,13 +7,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Records the metrics history of engines that run on real time once a second, on one daemon
  * thread for the whole JVM, so that the history, the totals and the block log stay complete when
  * nothing reads them (docs/BEHAVIOUR.md, "Metrics history"). Engines are held weakly: an engine
- * the application dropped is forgotten, and the thread ends when no engine is left (the next
- * engine starts a new one).
+ * the application dropped is forgotten; a closed engine is removed at once ({@link #unwatch}). The
+ * thread ends when no engine is left (woken at once when the last one is removed; the next engine
+ * starts a new one). Each loop carries the generation it was started in, so a loop woken after a
+ * newer one started ends instead of running beside it.
  */
 public final class MetricsRecorder {
 
@@ -23,6 +26,8 @@ public final class MetricsRecorder {
   private final Consumer<Runnable> threads;
   private final List<WeakReference<EngineCore>> engines = new ArrayList<>(); // guarded by this
   private boolean running; // guarded by this
+  private long generation; // guarded by this: the generation of the loop that should run
+  private @Nullable Thread worker; // guarded by this: the thread of the running loop, once started
 
   /**
    * Creates a recorder.
@@ -42,28 +47,77 @@ public final class MetricsRecorder {
     SHARED.add(core);
   }
 
+  /**
+   * Stops recording an engine (it closed); the thread ends now if it was the last one.
+   *
+   * @param core the engine
+   */
+  public static void unwatch(EngineCore core) {
+    SHARED.remove(core);
+  }
+
+  /**
+   * How many engines the JVM's recorder watches (those closed or collected are not counted once
+   * it noticed).
+   *
+   * @return the watched engines
+   */
+  public static int watchedEngines() {
+    return SHARED.watched();
+  }
+
   synchronized void add(EngineCore core) {
     engines.add(new WeakReference<>(core));
     if (!running) {
       running = true;
-      threads.accept(this::loop);
+      long mine = ++generation;
+      threads.accept(() -> loop(mine));
     }
   }
 
-  private void loop() {
-    while (recordAll()) {
+  synchronized void remove(EngineCore core) {
+    engines.removeIf(ref -> ref.get() == core || ref.get() == null);
+    if (engines.isEmpty() && running) {
+      running = false;
+      generation++;
+      Thread thread = worker;
+      worker = null;
+      if (thread != null) {
+        LockSupport.unpark(thread);
+      }
+    }
+  }
+
+  private void loop(long mine) {
+    synchronized (this) {
+      if (mine == generation) {
+        worker = Thread.currentThread();
+      }
+    }
+    while (recordAll(mine)) {
       LockSupport.parkNanos(INTERVAL_NANOS);
     }
   }
 
   /**
-   * Records every watched engine that is still reachable once.
+   * Records every watched engine that is still reachable once, for the current loop.
    *
    * @return false, with the loop marked stopped, when no engine is left
    */
   boolean recordAll() {
+    long current;
+    synchronized (this) {
+      current = generation;
+    }
+    return recordAll(current);
+  }
+
+  private boolean recordAll(long mine) {
     List<EngineCore> live = new ArrayList<>();
     synchronized (this) {
+      if (mine != generation) {
+        return false; // a newer loop runs, or the last engine was removed
+      }
       for (Iterator<WeakReference<EngineCore>> it = engines.iterator(); it.hasNext(); ) {
         EngineCore core = it.next().get();
         if (core == null) {
@@ -74,6 +128,8 @@ public final class MetricsRecorder {
       }
       if (live.isEmpty()) {
         running = false;
+        generation++;
+        worker = null;
         return false;
       }
     }

@@ -8,6 +8,7 @@ import dev.guard.engine.SystemStatus;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
@@ -61,5 +62,42 @@ class MetricsRecorderTest {
     assertThat(empty.recordAll()).as("nothing to record: the loop ends").isFalse();
     empty.add(engine());
     assertThat(loops).hasSize(2);
+  }
+
+  @Test
+  void removingTheLastEngine_endsTheRecordingThreadAtOnce() throws InterruptedException {
+    List<Thread> started = new ArrayList<>();
+    MetricsRecorder real = new MetricsRecorder(loop -> {
+      Thread thread = new Thread(loop, "recorder-under-test");
+      thread.setDaemon(true);
+      started.add(thread);
+      thread.start();
+    });
+    EngineCore first = engine();
+    EngineCore second = engine();
+    real.add(first);
+    real.add(second);
+    real.remove(first);
+    assertThat(real.watched()).isEqualTo(1);
+    real.remove(second);
+    assertThat(real.watched()).isZero();
+
+    assertThat(started).hasSize(1);
+    started.get(0).join(TimeUnit.SECONDS.toMillis(10));
+    assertThat(started.get(0).isAlive()).as("woken and ended, not parked for a second").isFalse();
+  }
+
+  @Test
+  void anEngineAddedAfterTheLastWasRemoved_startsANewLoop_andTheOldOneEnds() {
+    recorder.add(engine());
+    EngineCore only = engine();
+    MetricsRecorder fresh = new MetricsRecorder(loops::add);
+    fresh.add(only);
+    fresh.remove(only);
+    fresh.add(engine());
+    assertThat(loops).hasSize(3); // recorder's, fresh's first and fresh's second
+    Runnable stale = loops.get(1);
+    stale.run(); // returns at once: a newer loop runs
+    assertThat(fresh.watched()).isEqualTo(1);
   }
 }

@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.rule.FlowGrade;
 import dev.guard.engine.TokenResult;
 import dev.guard.engine.TokenService;
 import dev.guard.engine.internal.CallEntry;
@@ -31,10 +32,14 @@ import org.jspecify.annotations.Nullable;
  * without waits allocates nothing; a waiting call allocates one small record per wait.
  *
  * <p>A cluster rule asks the engine's token service first (docs/BEHAVIOUR.md, "Cluster flow
- * control"): OK passes, SHOULD_WAIT waits through the engine's time source and passes, BLOCKED
- * refuses, and anything else (no service, a failure, an exception) either checks the rule locally
- * like any other rule or passes, as the rule's cluster mode says. The service's passes are not
- * given back when the call is refused later: the service has no way to take them back.
+ * control"): a QPS rule for permits (OK passes, SHOULD_WAIT waits through the engine's time source
+ * and passes), a concurrency rule for a concurrency token (OK passes); BLOCKED refuses, and
+ * anything else (no service, a failure, an exception) either checks the rule locally like any
+ * other rule or passes, as the rule's cluster mode says. What the service granted is kept in the
+ * same chain as the waits' reservations ({@link Granted}, one small record per cluster grant):
+ * a call refused later gives its permits back ({@link TokenService#giveBack}) and its concurrency
+ * token back ({@link TokenService#releaseConcurrency}); an admitted call gives its concurrency
+ * token back at exit.
  */
 final class FlowSlot implements Slot {
 
@@ -51,31 +56,69 @@ final class FlowSlot implements Slot {
     this.engine = engine;
   }
 
-  /** What one rule reserved for a call it made wait; linked to the earlier rules' reservations. */
-  private static final class Held {
+  /** Something a rule reserved for an admitted call; linked to the earlier rules' ones. */
+  private abstract static class Kept {
     final CompiledFlowRule rule;
+    final @Nullable Kept earlier;
+
+    Kept(CompiledFlowRule rule, @Nullable Kept earlier) {
+      this.rule = rule;
+      this.earlier = earlier;
+    }
+  }
+
+  /** What one rule reserved for a call it made wait. */
+  private static final class Held extends Kept {
     final StatisticNode node;
     final long decision;
     final long decidedAtNanos;
     final long decidedAtMs;
     final long admittedAtMs;
-    final @Nullable Held earlier;
 
     Held(CompiledFlowRule rule, StatisticNode node, long decision, long decidedAtNanos,
-        long decidedAtMs, @Nullable Held earlier) {
-      this.rule = rule;
+        long decidedAtMs, @Nullable Kept earlier) {
+      super(rule, earlier);
       this.node = node;
       this.decision = decision;
       this.decidedAtNanos = decidedAtNanos;
       this.decidedAtMs = decidedAtMs;
       this.admittedAtMs = decidedAtMs + Decision.waitNanos(decision) / 1_000_000L;
-      this.earlier = earlier;
+    }
+  }
+
+  /** What the token service granted for a cluster rule: permits, or a concurrency token. */
+  private static final class Granted extends Kept {
+    final TokenService service;
+    final TokenResult grant;
+
+    Granted(CompiledFlowRule rule, TokenService service, TokenResult grant,
+        @Nullable Kept earlier) {
+      super(rule, earlier);
+      this.service = service;
+      this.grant = grant;
+    }
+
+    boolean concurrency() {
+      return rule.rule.grade() == FlowGrade.CONCURRENCY;
+    }
+
+    /** Gives the grant back; a service that throws is ignored (the grant then expires). */
+    void giveBack(int permits) {
+      try {
+        if (concurrency()) {
+          service.releaseConcurrency(grant.tokenId());
+        } else {
+          service.giveBack(rule.rule, permits, grant);
+        }
+      } catch (RuntimeException ignored) {
+        // a failing service must not fail the call; its grant expires with its window or lease
+      }
     }
   }
 
   @Override
   public @Nullable BlockedException enter(CallEntry entry) {
-    Held held = null;
+    Kept held = null;
     long passedAtOnce = 0L; // bit i: rule i admitted the call without a wait
     long passedAtMs = entry.nowMs();
     for (int i = 0; i < rules.length; i++) {
@@ -86,21 +129,26 @@ final class FlowSlot implements Slot {
       }
       int permits = entry.count();
       if (rule.cluster != null) {
-        long verdict = askCluster(rule, permits, entry.prioritized());
-        if (verdict == CLUSTER_BLOCK) {
+        TokenService service = engine.tokenService();
+        TokenResult result = askCluster(service, rule, permits, entry.prioritized());
+        if (result == TokenResult.BLOCKED) {
           release(held, permits);
           refund(passedAtOnce, permits, passedAtMs);
           return rule.refusal;
         }
-        if (verdict >= 0) {
-          if (verdict > 0 && !awaitCluster(entry, verdict)) {
+        if (result != null) {
+          held = new Granted(rule, Objects.requireNonNull(service), result, held);
+          if (result.waitMs() > 0 && !awaitCluster(entry, result.waitMs() * 1_000_000L)) {
             release(held, permits);
             refund(passedAtOnce, permits, passedAtMs);
             return rule.refusal;
           }
           continue;
         }
-        // CLUSTER_LOCAL: the rule is checked against this instance's statistics below
+        if (!Objects.requireNonNull(rule.cluster).fallbackToLocal()) {
+          continue;
+        }
+        // fallback: the rule is checked against this instance's statistics below
       }
       long nanos = rule.precise ? engine.preciseNowNanos() : entry.nowNanos();
       long decision =
@@ -115,8 +163,9 @@ final class FlowSlot implements Slot {
         continue;
       }
       if (decision != Decision.BLOCK) {
-        held = new Held(rule, node, decision, nanos, entry.nowMs(), held);
-        if (await(entry, held)) {
+        Held waiting = new Held(rule, node, decision, nanos, entry.nowMs(), held);
+        held = waiting;
+        if (await(entry, waiting)) {
           continue;
         }
       } else {
@@ -133,45 +182,44 @@ final class FlowSlot implements Slot {
   @Override
   public void abandon(CallEntry entry) {
     long bits = entry.grantBits();
-    release((Held) entry.grant(), entry.count());
+    release((Kept) entry.grant(), entry.count());
     refund(bits & RULE_MASK, entry.count(), bits >>> TRACKED_RULES);
   }
 
-  /** {@link #askCluster}: check the rule locally. */
-  private static final long CLUSTER_LOCAL = -1L;
-
-  /** {@link #askCluster}: refuse the call. */
-  private static final long CLUSTER_BLOCK = -2L;
+  /** Gives back the concurrency tokens the token service granted to the ending call. */
+  @Override
+  public void exit(CallEntry entry) {
+    for (Kept k = (Kept) entry.grant(); k != null; k = k.earlier) {
+      if (k instanceof Granted granted && granted.concurrency()) {
+        granted.giveBack(entry.count());
+      }
+    }
+  }
 
   /**
-   * Asks the engine's token service about a cluster rule: the wait in nanoseconds before the call
-   * passes (0: at once), {@link #CLUSTER_BLOCK}, or {@link #CLUSTER_LOCAL} when the service is
-   * absent, fails, throws or will not decide and the rule falls back to a local check (a rule that
-   * does not fall back passes then).
+   * Asks the engine's token service about a cluster rule: {@link TokenResult#BLOCKED} to refuse,
+   * a grant (OK, or SHOULD_WAIT with its wait), or null when the service is absent, fails, throws
+   * or will not decide, so that the rule falls back.
    */
-  private long askCluster(CompiledFlowRule rule, int permits, boolean prioritized) {
-    TokenService service = engine.tokenService();
-    TokenResult result = null;
-    if (service != null) {
-      try {
-        result = service.requestToken(rule.rule, permits, prioritized);
-      } catch (RuntimeException failed) {
-        result = null; // a failing service is a failure like any other: fall back
-      }
+  private static @Nullable TokenResult askCluster(@Nullable TokenService service,
+      CompiledFlowRule rule, int permits, boolean prioritized) {
+    if (service == null) {
+      return null;
     }
-    if (result != null) {
-      TokenResult.Status status = result.status();
-      if (status == TokenResult.Status.OK) {
-        return 0L;
-      }
-      if (status == TokenResult.Status.BLOCKED) {
-        return CLUSTER_BLOCK;
-      }
-      if (status == TokenResult.Status.SHOULD_WAIT) {
-        return result.waitMs() * 1_000_000L;
-      }
+    TokenResult result;
+    try {
+      result = rule.rule.grade() == FlowGrade.CONCURRENCY
+          ? service.acquireConcurrency(rule.rule, permits)
+          : service.requestToken(rule.rule, permits, prioritized);
+    } catch (RuntimeException failed) {
+      return null; // a failing service is a failure like any other: fall back
     }
-    return Objects.requireNonNull(rule.cluster).fallbackToLocal() ? CLUSTER_LOCAL : 0L;
+    TokenResult.Status status = result.status();
+    if (status == TokenResult.Status.BLOCKED) {
+      return TokenResult.BLOCKED;
+    }
+    return status == TokenResult.Status.OK || status == TokenResult.Status.SHOULD_WAIT
+        ? result : null;
   }
 
   /** Waits out a SHOULD_WAIT of the token service; false if the wait was interrupted. */
@@ -221,9 +269,14 @@ final class FlowSlot implements Slot {
     return true;
   }
 
-  /** Gives back the reservations of a call that is refused after all. */
-  private static void release(@Nullable Held held, int permits) {
-    for (Held h = held; h != null; h = h.earlier) {
+  /** Gives back the reservations and cluster grants of a call that is refused after all. */
+  private static void release(@Nullable Kept held, int permits) {
+    for (Kept k = held; k != null; k = k.earlier) {
+      if (k instanceof Granted granted) {
+        granted.giveBack(permits);
+        continue;
+      }
+      Held h = (Held) k;
       if (Decision.borrowed(h.decision)) {
         h.node.cancelWaiting(h.decidedAtMs, h.admittedAtMs, permits);
       } else {

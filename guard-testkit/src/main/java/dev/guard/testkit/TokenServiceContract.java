@@ -1,0 +1,413 @@
+package dev.guard.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.TokenResult;
+import dev.guard.engine.TokenResult.Status;
+import dev.guard.engine.TokenService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The decisions every {@link TokenService} makes, written once as a JUnit 5 suite that any
+ * backend runs (docs/BEHAVIOUR.md, "Cluster flow control", "One contract for every token
+ * service"): counts per window and per bucket, prioritized waits, per-instance thresholds and the
+ * instances that stop counting, concurrency tokens and their expiry, the namespace request limit,
+ * giving grants back, instances whose rule versions differ, and closing.
+ *
+ * <p>A backend's test extends this class and says how to build one namespace of the backend whose
+ * windows run on the given {@link ManualClock}:
+ *
+ * <pre>{@code
+ * class JdbcTokenServiceContractTest extends TokenServiceContract {
+ *   @Override
+ *   protected Cluster cluster(ManualClock clock, int maxRequestsPerSecond) {
+ *     String namespace = "contract-" + UUID.randomUUID();
+ *     return () -> JdbcTokenService.builder(dataSource, namespace).clock(clock).build();
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>The suite's rules count {@code 1} per second over a window of 10 s in 10 buckets (10 permits
+ * per window, 1 s per bucket), so that real time passing during a test (a network round trip, a
+ * slow machine) never matters; every change of time is a {@link ManualClock#advance}. The clock
+ * starts at 1,000,000 s, a whole second. A backend that takes permits ahead of the calls that
+ * spend them (leased mode) says so with {@link #exact()}: the suite then checks that it admits no
+ * more than the exact decisions, instead of exactly as many.
+ *
+ * <p>The class has more than the usual number of lines because it is one suite: each test checks
+ * one clause of the contract, and splitting it would make a backend extend several classes.
+ */
+public abstract class TokenServiceContract {
+
+  /** The flow id of the suite's rules. */
+  protected static final String FLOW_ID = "contract";
+
+  /** The suite's window: 10 s in 10 buckets of 1 s. */
+  protected static final Duration WINDOW = Duration.ofSeconds(10);
+
+  private static final long START_NANOS = 1_000_000_000_000_000L;
+
+  /** The instances of one namespace of the backend under test, all sharing its limits. */
+  @FunctionalInterface
+  public interface Cluster {
+
+    /**
+     * Connects a new instance to the namespace. It must be ready to decide when returned (a
+     * backend that connects in the background waits here until it is connected).
+     *
+     * @return the instance's token service; the suite closes it (if it is {@link AutoCloseable})
+     *     at the end of each test
+     */
+    TokenService join();
+  }
+
+  private final ManualClock clock = ManualClock.startingAt(START_NANOS);
+  private final List<TokenService> joined = new ArrayList<>();
+  private Cluster cluster = this::noCluster;
+
+  /** Creates the suite. */
+  protected TokenServiceContract() {}
+
+  /**
+   * Builds a fresh namespace of the backend (no state shared with other tests) whose windows,
+   * instance expiry and concurrency tokens run on {@code clock}.
+   *
+   * @param clock the time of every decision
+   * @param maxRequestsPerSecond the namespace's request limit per second; {@code 0} for none (a
+   *     backend that always has one uses its default, which must be well above 100)
+   * @return the namespace
+   */
+  protected abstract Cluster cluster(ManualClock clock, int maxRequestsPerSecond);
+
+  /**
+   * Whether every permit the backend counts in a window was granted to a call. False for a
+   * backend that takes permits ahead (leased mode): it is then held to admitting no more than the
+   * exact decisions. Default: true.
+   *
+   * @return whether the backend's counts are exact
+   */
+  protected boolean exact() {
+    return true;
+  }
+
+  /**
+   * How long an instance that stopped asking (closed) still counts for per-instance thresholds.
+   * Default: zero (it stops counting when it closes).
+   *
+   * @return the instance expiry
+   */
+  protected Duration instanceExpiry() {
+    return Duration.ZERO;
+  }
+
+  /**
+   * The suite's QPS rule: {@code count} per second over the suite's window, for the whole cluster.
+   *
+   * @param count permits per second
+   * @return the rule
+   */
+  protected static FlowRule rule(double count) {
+    return FlowRule.qps("contract", count)
+        .withCluster(ClusterMode.global(FLOW_ID).withWindow(10, WINDOW));
+  }
+
+  /** Closes every instance the test joined. */
+  @AfterEach
+  void leave() throws Exception {
+    for (TokenService service : joined) {
+      if (service instanceof AutoCloseable closeable) {
+        closeable.close();
+      }
+    }
+  }
+
+  @Test
+  void requestToken_grantsUntilTheWindowIsFull_thenBlocks() {
+    TokenService one = join(0);
+    TokenResult first = one.requestToken(rule(1), 1, false);
+    assertThat(first.status()).isEqualTo(Status.OK);
+    assertThat(first.remaining()).isIn(exact() ? List.of(9L) : List.of(9L, -1L));
+    expect(1 + untilRefused(one, rule(1)), 10);
+  }
+
+  @Test
+  void requestToken_ofTwoInstances_sharesOneWindow() {
+    TokenService a = join(0);
+    TokenService b = join(0);
+    assertThat(granted(a, rule(1), 6)).isEqualTo(6);
+    expect(untilRefused(b, rule(1)), 4);
+  }
+
+  @Test
+  void requestToken_windowSlides_bucketByBucket() {
+    TokenService one = join(0);
+    int atStart = granted(one, rule(1), 5);
+    clock.advance(Duration.ofSeconds(5));
+    int atFive = untilRefused(one, rule(1));
+    clock.advance(Duration.ofSeconds(5)); // the first bucket has left the window
+    int atTen = untilRefused(one, rule(1));
+    if (exact()) {
+      assertThat(List.of(atStart, atFive, atTen)).containsExactly(5, 5, 5);
+    }
+    assertThat(atStart + atFive).isLessThanOrEqualTo(10);
+    assertThat(atFive + atTen).isLessThanOrEqualTo(10);
+  }
+
+  @Test
+  void prioritized_takesFromTheNextBucket_andWaitsUntilItStarts() {
+    TokenService one = join(0);
+    expect(untilRefused(one, rule(1)), 10);
+    assertThat(one.requestToken(rule(1), 1, true).status())
+        .as("the bucket that slides out next is empty").isEqualTo(Status.BLOCKED);
+    clock.advance(Duration.ofSeconds(9)); // the full bucket slides out in 1 s
+    assertThat(one.requestToken(rule(1), 1, false).status()).isEqualTo(Status.BLOCKED);
+    List<Long> waits = new ArrayList<>();
+    TokenResult answer;
+    while ((answer = one.requestToken(rule(1), 1, true)).status() == Status.SHOULD_WAIT) {
+      waits.add(answer.waitMs());
+    }
+    assertThat(answer.status()).isEqualTo(Status.BLOCKED);
+    assertThat(waits).as("the 10 passes that slide out make room").hasSize(10);
+    assertThat(waits).containsOnly(1000L);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(one.requestToken(rule(1), 1, false).status())
+        .as("the permits taken ahead are the new bucket's passes").isEqualTo(Status.BLOCKED);
+  }
+
+  @Test
+  void perInstance_multipliesByInstances_andAClosedInstanceStopsCounting() throws Exception {
+    FlowRule perInstance = FlowRule.qps("contract", 0.5).withCluster(
+        ClusterMode.perInstance(FLOW_ID).withWindow(10, WINDOW)); // 5 per window and instance
+    TokenService a = join(0);
+    TokenService b = join(0);
+    assertThat(a.requestToken(perInstance, 1, false).status()).isEqualTo(Status.OK);
+    assertThat(b.requestToken(perInstance, 1, false).status()).isEqualTo(Status.OK);
+    expect(untilRefused(a, perInstance), 8);
+    close(b);
+    clock.advance(instanceExpiry().plus(WINDOW).plusSeconds(1));
+    expect(untilRefused(a, perInstance), 5);
+  }
+
+  @Test
+  void concurrency_tokensAreHeldUpToTheThreshold_andGivenBack() {
+    FlowRule two = concurrency(2);
+    TokenService a = join(0);
+    TokenService b = join(0);
+    TokenResult held = a.acquireConcurrency(two, 1);
+    assertThat(held.status()).isEqualTo(Status.OK);
+    assertThat(b.acquireConcurrency(two, 1).status()).isEqualTo(Status.OK);
+    assertThat(a.acquireConcurrency(two, 1).status()).isEqualTo(Status.BLOCKED);
+    assertThat(a.releaseConcurrency(held.tokenId())).isTrue();
+    assertThat(a.releaseConcurrency(held.tokenId())).as("given back once").isFalse();
+    assertThat(b.acquireConcurrency(two, 1).status()).isEqualTo(Status.OK);
+  }
+
+  @Test
+  void concurrency_tokensOfAHolderThatNeverGivesThemBack_expireWithTheirLease() {
+    FlowRule two = concurrency(2);
+    TokenService dead = join(0);
+    TokenService alive = join(0);
+    assertThat(dead.acquireConcurrency(two, 2).status()).isEqualTo(Status.OK);
+    assertThat(alive.acquireConcurrency(two, 1).status()).isEqualTo(Status.BLOCKED);
+    clock.advance(Duration.ofSeconds(61)); // the lease is 60 s
+    assertThat(alive.acquireConcurrency(two, 2).status()).isEqualTo(Status.OK);
+  }
+
+  @Test
+  void concurrency_closingAnInstance_givesItsTokensBack() throws Exception {
+    FlowRule two = concurrency(2);
+    TokenService leaving = join(0);
+    TokenService staying = join(0);
+    assertThat(leaving.acquireConcurrency(two, 2).status()).isEqualTo(Status.OK);
+    close(leaving);
+    assertThat(staying.acquireConcurrency(two, 2).status()).isEqualTo(Status.OK);
+  }
+
+  @Test
+  void namespaceLimit_answersTooManyRequests_beyondItsRequestsPerSecond() {
+    TokenService one = join(5);
+    for (int i = 0; i < 5; i++) {
+      assertThat(one.requestToken(rule(1), 1, true).status()).isEqualTo(Status.OK);
+    }
+    assertThat(one.requestToken(rule(1), 1, true).status()).isEqualTo(Status.TOO_MANY_REQUESTS);
+    assertThat(one.acquireConcurrency(concurrency(2), 1).status())
+        .isEqualTo(Status.TOO_MANY_REQUESTS);
+    clock.advance(Duration.ofSeconds(1));
+    assertThat(one.requestToken(rule(1), 1, true).status()).isEqualTo(Status.OK);
+  }
+
+  @Test
+  void giveBack_returnsThePermitsToTheWindow() {
+    TokenService one = join(0);
+    List<TokenResult> grants = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      grants.add(one.requestToken(rule(1), 1, false));
+    }
+    assertThat(grants).extracting(TokenResult::status).containsOnly(Status.OK);
+    for (TokenResult grant : grants.subList(7, 10)) {
+      one.giveBack(rule(1), 1, grant);
+    }
+    assertThat(untilRefused(one, rule(1))).isEqualTo(3);
+  }
+
+  @Test
+  void giveBack_takesThePermitsFromTheBucketThatCountedThem() {
+    TokenService one = join(0);
+    List<TokenResult> grants = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      grants.add(one.requestToken(rule(1), 1, false));
+    }
+    clock.advance(Duration.ofSeconds(5));
+    for (TokenResult grant : grants.subList(0, 5)) {
+      one.giveBack(rule(1), 1, grant);
+    }
+    int atFive = untilRefused(one, rule(1));
+    clock.advance(Duration.ofSeconds(5)); // the first bucket leaves with the 5 kept passes
+    int atTen = untilRefused(one, rule(1));
+    if (exact()) {
+      assertThat(List.of(atFive, atTen)).containsExactly(5, 5);
+    }
+    assertThat(atFive + atTen).as("passes of the window ending at 10 s").isLessThanOrEqualTo(10);
+  }
+
+  @Test
+  void giveBack_ofAPrioritizedGrant_freesItsPlaceInTheNextBucket() {
+    TokenService one = join(0);
+    expect(untilRefused(one, rule(1)), 10);
+    clock.advance(Duration.ofSeconds(9));
+    TokenResult ahead = one.requestToken(rule(1), 1, true);
+    assertThat(ahead.status()).isEqualTo(Status.SHOULD_WAIT);
+    one.giveBack(rule(1), 1, ahead);
+    int waiting = 0;
+    while (one.requestToken(rule(1), 1, true).status() == Status.SHOULD_WAIT) {
+      waiting++;
+    }
+    assertThat(waiting).isEqualTo(10);
+  }
+
+  @Test
+  void versions_withOtherWindows_neverResetEachOther_andCountEachOthersPasses() {
+    FlowRule shorter = FlowRule.qps("contract", 1)
+        .withCluster(ClusterMode.global(FLOW_ID).withWindow(5, Duration.ofSeconds(5)));
+    TokenService old = join(0);
+    TokenService updated = join(0);
+    assertThat(old.requestToken(rule(1), 1, false).status()).isEqualTo(Status.OK);
+    assertThat(updated.requestToken(shorter, 1, false).status()).isEqualTo(Status.OK);
+    expect(untilRefused(old, rule(1)), 8);
+    assertThat(updated.requestToken(shorter, 1, false).status())
+        .as("its 5 s window counts the other version's passes").isEqualTo(Status.BLOCKED);
+    assertThat(old.requestToken(rule(1), 1, false).status())
+        .as("the other version's request did not reset the window").isEqualTo(Status.BLOCKED);
+    clock.advance(Duration.ofSeconds(5)); // the first bucket leaves the 5 s window only
+    expect(untilRefused(updated, shorter), 5);
+    assertThat(old.requestToken(rule(1), 1, false).status()).isEqualTo(Status.BLOCKED);
+  }
+
+  @Test
+  void versions_aVersionThatAppears_startsWithThePassesTheOthersCounted() {
+    FlowRule shorter = FlowRule.qps("contract", 1)
+        .withCluster(ClusterMode.global(FLOW_ID).withWindow(5, Duration.ofSeconds(5)));
+    TokenService old = join(0);
+    TokenService updated = join(0);
+    assertThat(granted(old, rule(1), 4)).isEqualTo(4);
+    clock.advance(Duration.ofSeconds(2));
+    assertThat(granted(old, rule(1), 2)).isEqualTo(2);
+    assertThat(untilRefused(updated, shorter))
+        .as("its window starts with the 6 passes of the last 5 s").isZero();
+    clock.advance(Duration.ofSeconds(5)); // the seeded passes leave with the bucket they were put in
+    expect(untilRefused(updated, shorter), 5);
+  }
+
+  @Test
+  void versions_withOtherCounts_shareTheWindow_eachUpToItsOwnCapacity() {
+    TokenService generous = join(0);
+    TokenService strict = join(0);
+    assertThat(granted(strict, rule(0.5), 1)).isEqualTo(1); // 5 per window
+    assertThat(granted(generous, rule(1), 4)).isEqualTo(4); // 10 per window
+    assertThat(strict.requestToken(rule(0.5), 1, false).status()).isEqualTo(Status.BLOCKED);
+    expect(untilRefused(generous, rule(1)), 5);
+  }
+
+  @Test
+  void close_answersFailed_andIgnoresWhatComesAfter() throws Exception {
+    TokenService one = join(0);
+    TokenResult grant = one.requestToken(rule(1), 1, false);
+    close(one);
+    assertThat(one.requestToken(rule(1), 1, false).status()).isEqualTo(Status.FAILED);
+    assertThat(one.acquireConcurrency(concurrency(2), 1).status()).isEqualTo(Status.FAILED);
+    assertThat(one.releaseConcurrency(1)).isFalse();
+    one.giveBack(rule(1), 1, grant); // ignored, does not throw
+  }
+
+  @Test
+  void requests_withoutClusterMode_orWithoutPermits_areFailed() {
+    TokenService one = join(0);
+    assertThat(one.requestToken(FlowRule.qps("contract", 1), 1, false).status())
+        .isEqualTo(Status.FAILED);
+    assertThat(one.requestToken(rule(1), 0, false).status()).isEqualTo(Status.FAILED);
+    assertThat(one.acquireConcurrency(concurrency(2), 0).status()).isEqualTo(Status.FAILED);
+  }
+
+  /** A cluster concurrency rule: {@code count} at once, tokens living 60 s. */
+  private static FlowRule concurrency(int count) {
+    return FlowRule.concurrency("contract", count).withCluster(
+        ClusterMode.global(FLOW_ID + "-concurrency").withLeaseTime(Duration.ofSeconds(60)));
+  }
+
+  /** Joins the test's namespace (built on first use with the given request limit). */
+  private TokenService join(int maxRequestsPerSecond) {
+    if (joined.isEmpty()) {
+      cluster = cluster(clock, maxRequestsPerSecond);
+    }
+    TokenService service = cluster.join();
+    joined.add(service);
+    return service;
+  }
+
+  private TokenService noCluster() {
+    throw new IllegalStateException("no namespace yet");
+  }
+
+  private static void close(TokenService service) throws Exception {
+    if (service instanceof AutoCloseable closeable) {
+      closeable.close();
+    }
+  }
+
+  /** Asks {@code calls} times for one permit; returns how many were granted at once. */
+  private static int granted(TokenService service, FlowRule rule, int calls) {
+    int ok = 0;
+    for (int i = 0; i < calls; i++) {
+      if (service.requestToken(rule, 1, false).status() == Status.OK) {
+        ok++;
+      }
+    }
+    return ok;
+  }
+
+  /** Asks for one permit until refused (BLOCKED); returns how many were granted before. */
+  private static int untilRefused(TokenService service, FlowRule rule) {
+    int ok = 0;
+    TokenResult answer;
+    while ((answer = service.requestToken(rule, 1, false)).status() == Status.OK && ok < 1000) {
+      ok++;
+    }
+    assertThat(answer.status()).as("the refusal after %d grants", ok).isEqualTo(Status.BLOCKED);
+    return ok;
+  }
+
+  /** Exactly {@code expected} for an exact backend; no more for one that takes permits ahead. */
+  private void expect(int actual, int expected) {
+    if (exact()) {
+      assertThat(actual).isEqualTo(expected);
+    } else {
+      assertThat(actual).isBetween(1, expected);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.guard.acceptance;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.FlowBlockedException;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.Entry;
+import dev.guard.engine.GuardEngine;
+import dev.guard.engine.InMemoryTokenService;
+import dev.guard.engine.TokenResult;
+import dev.guard.engine.TokenService;
+import dev.guard.testkit.ManualClock;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/BEHAVIOUR.md, "Cluster flow control", "In the engine": what the token service granted to a
+ * call that never ran is given back, and cluster concurrency rules hold the service's tokens.
+ */
+class ClusterGrantsTest {
+
+  private final ManualClock clock = ManualClock.startingAt(1_000_000_000_000L);
+  private final InMemoryTokenService service = new InMemoryTokenService(clock);
+
+  private static final FlowRule QPS = FlowRule.qps("orders", 1)
+      .withCluster(ClusterMode.global("orders").withWindow(10, Duration.ofSeconds(10)));
+
+  private static final FlowRule CONCURRENCY = FlowRule.concurrency("export", 2)
+      .withCluster(ClusterMode.global("export"));
+
+  private GuardEngine engine(TokenService tokens) {
+    return GuardEngine.builder().clock(clock).tokenService(tokens).build();
+  }
+
+  /** A breaker on the resource, forced open: it refuses every call the flow slot admitted. */
+  private static void openBreaker(GuardEngine engine, String resource) {
+    engine.breakers(resource).forEach(breaker -> breaker.forceOpen());
+  }
+
+  @Test
+  void clusterGrant_refusedByALaterBreaker_isGivenBackToTheSharedWindow() {
+    GuardEngine engine = engine(service.connect("shop"));
+    engine.loadRules("orders", List.of(QPS, DegradeRule.errorCount("orders", 1)));
+    openBreaker(engine, "orders");
+    for (int i = 0; i < 20; i++) {
+      assertThatThrownBy(() -> engine.enter("orders").close())
+          .isInstanceOf(DegradeBlockedException.class);
+    }
+    TokenService other = service.connect("shop");
+    int granted = 0;
+    while (other.requestToken(QPS, 1, false).status() == TokenResult.Status.OK) {
+      granted++;
+    }
+    assertThat(granted).as("the window holds none of the 20 refused calls").isEqualTo(10);
+  }
+
+  @Test
+  void clusterConcurrency_holdsTokensAcrossEngines_andGivesThemBackAtExit() {
+    GuardEngine a = engine(service.connect("shop"));
+    GuardEngine b = engine(service.connect("shop"));
+    a.loadRules("export", List.of(CONCURRENCY));
+    b.loadRules("export", List.of(CONCURRENCY));
+    Entry first = a.enter("export");
+    Entry second = a.enter("export");
+    assertThatThrownBy(() -> b.enter("export")).isInstanceOf(FlowBlockedException.class);
+    second.close();
+    Entry third = b.enter("export");
+    assertThatThrownBy(() -> a.enter("export")).isInstanceOf(FlowBlockedException.class);
+    third.close();
+    first.close();
+    a.enter("export").close();
+    TokenService probe = service.connect("shop");
+    assertThat(probe.acquireConcurrency(CONCURRENCY, 2).status())
+        .as("every token was given back").isEqualTo(TokenResult.Status.OK);
+  }
+
+  @Test
+  void clusterConcurrency_refusedByALaterBreaker_givesTheTokenBack() {
+    GuardEngine engine = engine(service.connect("shop"));
+    engine.loadRules("export", List.of(CONCURRENCY, DegradeRule.errorCount("export", 1)));
+    openBreaker(engine, "export");
+    for (int i = 0; i < 5; i++) {
+      assertThatThrownBy(() -> engine.enter("export").close())
+          .isInstanceOf(DegradeBlockedException.class);
+    }
+    assertThat(service.connect("shop").acquireConcurrency(CONCURRENCY, 2).status())
+        .isEqualTo(TokenResult.Status.OK);
+  }
+
+  @Test
+  void clusterConcurrency_withoutAnAnsweringService_fallsBackToTheLocalLimit() {
+    GuardEngine engine = GuardEngine.builder().clock(clock).build(); // no token service
+    engine.loadRules("export", List.of(CONCURRENCY));
+    Entry first = engine.enter("export");
+    Entry second = engine.enter("export");
+    assertThatThrownBy(() -> engine.enter("export")).isInstanceOf(FlowBlockedException.class);
+    second.close();
+    first.close();
+  }
+}
