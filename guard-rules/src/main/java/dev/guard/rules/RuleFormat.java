@@ -26,8 +26,12 @@ import dev.guard.rules.internal.Problems;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -150,6 +154,7 @@ public final class RuleFormat {
       problems.add(path, "must be a list of rules, was " + Fields.show(list));
       return;
     }
+    Map<String, Set<Rule>> perResource = new HashMap<>();
     for (int i = 0; i < list.size(); i++) {
       JsonNode item = list.get(i);
       String itemPath = path + "[" + i + "]";
@@ -158,10 +163,25 @@ public final class RuleFormat {
         continue;
       }
       Rule rule = kind.read(new Fields((ObjectNode) item, itemPath, problems));
-      if (rule != null) {
+      if (rule != null && fitsItsResource(kind, rule, perResource, itemPath, problems)) {
         rules.add(rule);
       }
     }
+  }
+
+  /** Counts distinct rules per resource (exact duplicates collapse, as in a rule set). */
+  private static boolean fitsItsResource(KindFormat<?> kind, Rule rule,
+      Map<String, Set<Rule>> perResource, String itemPath, Problems problems) {
+    Set<Rule> own = perResource.computeIfAbsent(rule.resource(), name -> new HashSet<>());
+    if (own.contains(rule) || own.size() < kind.maxPerResource()) {
+      own.add(rule);
+      return true;
+    }
+    int max = kind.maxPerResource();
+    problems.add(itemPath + ".resource", "'" + rule.resource() + "' already has " + max + " "
+        + kind.key() + (max == 1 ? " rule: list every origin in that one rule" : " rules")
+        + " (at most " + max + " per resource)");
+    return false;
   }
 
   /**

@@ -5,12 +5,13 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.RuleLimits;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 /** Every validation error of every field, with its path and the value as written. */
 class RuleFormatValidationTest {
@@ -273,6 +274,29 @@ class RuleFormatValidationTest {
   void parse_invalidAuthorityField_reportsPathAndValue(String rule, List<String> expected) {
     assertThat(errors("{\"version\": 1, \"authority\": [" + rule + "]}"))
         .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void parse_secondAuthorityRuleForOneResource_isRefusedAtItsResource() {
+    String document = "{\"version\": 1, \"authority\": ["
+        + "{\"resource\": \"r\", \"allowOrigins\": [\"a\"]},"
+        + "{\"resource\": \"r\", \"allowOrigins\": [\"a\"]},"
+        + "{\"resource\": \"r\", \"denyOrigins\": [\"b\"]}]}";
+
+    assertThat(errors(document)).containsExactly("rules.authority[2].resource: 'r' already has 1 "
+        + "authority rule: list every origin in that one rule (at most 1 per resource)");
+  }
+
+  @Test
+  void parse_perValueRulesOverTheResourceLimit_isRefusedAtTheFirstOneOver() {
+    StringBuilder rules = new StringBuilder();
+    for (int i = 0; i <= RuleLimits.MAX_PER_VALUE_RULES_PER_RESOURCE; i++) {
+      rules.append(i == 0 ? "" : ",").append("{\"resource\": \"r\", \"argumentIndex\": 0, "
+          + "\"count\": ").append(i + 1).append("}");
+    }
+
+    assertThat(errors("{\"version\": 1, \"perValue\": [" + rules + "]}")).containsExactly(
+        "rules.perValue[64].resource: 'r' already has 64 perValue rules (at most 64 per resource)");
   }
 
   static Stream<Arguments> systemFields() {

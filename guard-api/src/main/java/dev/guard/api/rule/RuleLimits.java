@@ -6,7 +6,7 @@ import java.time.Duration;
  * The upper bounds of rule values, checked by every rule record when it is built, so that a rule
  * an engine accepts can always be compiled: no duration, rate or size of a valid rule overflows
  * the arithmetic an engine does with it. The lower bounds are stated on each record's fields; the
- * whole table is in the project's {@code docs/RULES.md} ("Value ranges").
+ * whole table is in the project's {@code docs/BEHAVIOUR.md} ("Value ranges").
  *
  * <pre>{@code
  * DegradeRule.errorRatio("payments", 0.5).withOpenFor(Duration.ofDays(2));
@@ -45,6 +45,15 @@ public final class RuleLimits {
 
   /** The largest system-load threshold of a system rule (load average per usable CPU): {@value}. */
   public static final double MAX_SYSTEM_LOAD = 10_000;
+
+  /** The most hot-parameter rules one resource has: {@value}. */
+  public static final int MAX_PER_VALUE_RULES_PER_RESOURCE = 64;
+
+  /**
+   * The most authority rules one resource has: {@value}; one rule lists every origin it allows
+   * or denies.
+   */
+  public static final int MAX_AUTHORITY_RULES_PER_RESOURCE = 1;
 
   private RuleLimits() {}
 }

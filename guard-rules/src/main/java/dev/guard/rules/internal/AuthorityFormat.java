@@ -2,6 +2,7 @@ package dev.guard.rules.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.RuleLimits;
 import dev.guard.api.rule.AuthorityRule;
 import dev.guard.api.rule.AuthorityStrategy;
 import java.util.LinkedHashSet;
@@ -25,6 +26,11 @@ import org.jspecify.annotations.Nullable;
 final class AuthorityFormat implements KindFormat<AuthorityRule> {
 
   private static final Map<String, String> PATHS = Map.of("resource", "resource");
+
+  @Override
+  public int maxPerResource() {
+    return RuleLimits.MAX_AUTHORITY_RULES_PER_RESOURCE;
+  }
 
   @Override
   public String key() {

@@ -27,6 +27,14 @@ public interface KindFormat<R extends Rule> {
    */
   @Nullable R read(Fields fields);
 
+  /**
+   * The most distinct rules of this kind one resource may have, as an engine takes them (see
+   * {@link dev.guard.api.rule.RuleLimits}); a document with more is refused at the first rule over.
+   */
+  default int maxPerResource() {
+    return Integer.MAX_VALUE;
+  }
+
   /** Writes one rule into an empty object, in the form {@link #read} reads. */
   void write(R rule, ObjectNode out);
 }

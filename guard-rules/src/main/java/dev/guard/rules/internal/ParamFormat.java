@@ -3,6 +3,7 @@ package dev.guard.rules.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.RuleLimits;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowGrade;
 import dev.guard.api.rule.FlowRule;
@@ -46,6 +47,11 @@ final class ParamFormat implements KindFormat<ParamFlowRule> {
       "behavior", "pacing",
       "maxQueueingTime", "pacing.maxQueueing",
       "maxValues", "maxValues");
+
+  @Override
+  public int maxPerResource() {
+    return RuleLimits.MAX_PER_VALUE_RULES_PER_RESOURCE;
+  }
 
   @Override
   public String key() {

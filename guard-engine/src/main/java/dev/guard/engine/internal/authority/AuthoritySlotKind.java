@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.authority;
 
 import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.RuleLimits;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
@@ -31,7 +32,7 @@ public final class AuthoritySlotKind implements SlotKind<AuthorityRule> {
   @Override
   public Slot compile(
       String resource, List<AuthorityRule> rules, @Nullable Slot previous, SlotContext context) {
-    if (rules.size() > 1) {
+    if (rules.size() > RuleLimits.MAX_AUTHORITY_RULES_PER_RESOURCE) {
       throw new IllegalArgumentException("a resource has at most one authority rule, but '"
           + resource + "' was given " + rules.size() + ": " + rules
           + "; list every origin in one allow or deny rule");

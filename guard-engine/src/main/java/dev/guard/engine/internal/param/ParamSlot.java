@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.param;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.rule.RuleLimits;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -20,8 +21,14 @@ import org.jspecify.annotations.Nullable;
  */
 final class ParamSlot implements Slot {
 
-  /** The most hot-parameter rules per resource: one grant bit each. */
-  static final int MAX_RULES = Long.SIZE;
+  /** The most hot-parameter rules per resource: one grant bit each in a {@code long}. */
+  static final int MAX_RULES = RuleLimits.MAX_PER_VALUE_RULES_PER_RESOURCE;
+
+  static {
+    if (MAX_RULES > Long.SIZE) {
+      throw new AssertionError("one grant bit per rule needs at most " + Long.SIZE + " rules");
+    }
+  }
 
   final CompiledParamRule[] rules;
   private final long releasedAtExit;
