@@ -1,11 +1,11 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.TimeSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * thread for the whole JVM, so that the history, the totals and the block log stay complete when
  * nothing reads them (docs/BEHAVIOUR.md, "Metrics history"). Engines are held weakly: an engine
  * the application dropped is forgotten, and the thread ends when no engine is left (the next
- * engine starts a new one).
+ * engine starts a new one) or when it is interrupted. It waits through {@link TimeSource#system()},
+ * the time of the engines it records.
  */
 public final class MetricsRecorder {
 
@@ -52,8 +53,18 @@ public final class MetricsRecorder {
 
   private void loop() {
     while (recordAll()) {
-      LockSupport.parkNanos(INTERVAL_NANOS);
+      try {
+        TimeSource.system().backgroundSleep(INTERVAL_NANOS);
+      } catch (InterruptedException stop) {
+        stopped();
+        return;
+      }
     }
+  }
+
+  /** Marks the loop ended, so that the next engine watched starts a new one. */
+  private synchronized void stopped() {
+    running = false;
   }
 
   /**
