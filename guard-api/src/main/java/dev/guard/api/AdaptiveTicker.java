@@ -1,7 +1,7 @@
 package dev.guard.api;
 
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,6 +21,7 @@ import java.util.function.LongSupplier;
 final class AdaptiveTicker {
 
   private final LongSupplier source;
+  private final LongConsumer pause;
   private final Consumer<Runnable> threads;
   private final long tickNanos;
   private final int ticksPerCheck;
@@ -33,13 +34,17 @@ final class AdaptiveTicker {
    * Creates a stopped ticker.
    *
    * @param source the clock to cache
+   * @param pause waits between two ticks, given the tick in nanoseconds (the system time source
+   *     parks the ticker's thread)
    * @param threads starts the ticker's loop on a new thread
    * @param tickNanos how often the value is refreshed
    * @param ticksPerCheck how many ticks without a reader stop the ticker
    */
   AdaptiveTicker(
-      LongSupplier source, Consumer<Runnable> threads, long tickNanos, int ticksPerCheck) {
+      LongSupplier source, LongConsumer pause, Consumer<Runnable> threads, long tickNanos,
+      int ticksPerCheck) {
     this.source = source;
+    this.pause = pause;
     this.threads = threads;
     this.tickNanos = tickNanos;
     this.ticksPerCheck = ticksPerCheck;
@@ -74,7 +79,7 @@ final class AdaptiveTicker {
 
   private void loop() {
     while (tick()) {
-      LockSupport.parkNanos(tickNanos);
+      pause.accept(tickNanos);
     }
   }
 

@@ -5,7 +5,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * The time source backed by the JVM clock. This is the only class in guard that reads the system
- * clock or sleeps the calling thread.
+ * clock or waits on it (its coarse clock's ticker parks through it too), as a build test
+ * (ClockDisciplineTest) checks.
  *
  * <p>Sleeping parks the thread until the deadline (to the nanosecond, unlike {@code
  * Thread.sleep}, which rounds to milliseconds) and throws {@link InterruptedException} when the
@@ -25,7 +26,8 @@ final class SystemTimeSource implements TimeSource {
   private static final long TICK_NANOS = 1_000_000L;
 
   private final AdaptiveTicker ticker =
-      new AdaptiveTicker(System::nanoTime, SystemTimeSource::daemon, TICK_NANOS, 1000);
+      new AdaptiveTicker(System::nanoTime, LockSupport::parkNanos, SystemTimeSource::daemon,
+          TICK_NANOS, 1000);
 
   private SystemTimeSource() {}
 

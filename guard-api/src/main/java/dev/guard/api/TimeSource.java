@@ -74,6 +74,32 @@ public interface TimeSource {
   void sleep(long nanos) throws InterruptedException;
 
   /**
+   * Waits, on a thread that works in the background (a rule source's poller, a sampler), until
+   * this time source has moved on by the given number of nanoseconds, without ever moving it
+   * itself. A value of zero or less returns at once.
+   *
+   * <p>{@link #sleep(long)} is the wait of a call being decided, and a manual clock may serve it
+   * by moving its own time forward, so that a single-threaded test paces instantly. A background
+   * loop must not do that: it would push a test's clock forward on its own, one poll interval
+   * after another. This method is the wait for such loops: the default calls {@link
+   * #sleep(long)}, which is the same thing for a source whose time passes by itself (the system
+   * source); a manual clock parks the thread until the test has advanced the clock far enough.
+   *
+   * <pre>{@code
+   * while (running) {
+   *   time.backgroundSleep(pollNanos);   // a manual clock: until the test advances it by pollNanos
+   *   lookAtTheStore();
+   * }
+   * }</pre>
+   *
+   * @param nanos how long to wait, in nanoseconds of this time source
+   * @throws InterruptedException if the waiting thread is interrupted
+   */
+  default void backgroundSleep(long nanos) throws InterruptedException {
+    sleep(nanos);
+  }
+
+  /**
    * Returns the time source backed by the JVM's monotonic clock ({@code System.nanoTime()}) that
    * waits by parking the thread. Its {@link #coarseNanoTime()} serves a value refreshed every
    * millisecond by one daemon thread, which runs only while coarse reads happen (it stops after a

@@ -13,7 +13,7 @@ class AdaptiveTickerTest {
   private final AtomicLong clock = new AtomicLong(100);
   private final List<Runnable> started = new ArrayList<>();
   private final AdaptiveTicker ticker =
-      new AdaptiveTicker(clock::get, started::add, 1_000_000L, 10);
+      new AdaptiveTicker(clock::get, nanos -> {}, started::add, 1_000_000L, 10);
 
   @Test
   void read_firstTime_startsOneTickerWithAFreshValue() {

@@ -83,7 +83,9 @@ public final class GuardEngine implements AutoCloseable {
 
   /**
    * Returns the process-wide engine on the system clock, used by guards that are never bound to an
-   * engine. Created on first use.
+   * engine. Created on first use. It is global state: every unbound guard of the JVM (of this
+   * class loader) declares its rules on it and shares its statistics and rule set, so a test that
+   * needs isolation builds its own engine (docs/BEHAVIOUR.md, "Process-wide state").
    *
    * @return the shared engine
    */
@@ -489,6 +491,21 @@ public final class GuardEngine implements AutoCloseable {
 
   /**
    * Returns live statistics of a context name: the sums over the resources entered directly in it.
+   *
+   * <p>Only resources that record statistics per context contribute: by default those with a rule
+   * that measures a context (a CHAIN flow rule), every resource when the engine is built with
+   * {@link Builder#contextStatistics(boolean) contextStatistics(true)}. Calls of other resources
+   * count only on their resources' own statistics, so without CHAIN rules and without that option
+   * the view reads zero however much traffic the context carries (docs/BEHAVIOUR.md,
+   * "Statistics").
+   *
+   * <pre>{@code
+   * GuardEngine engine = GuardEngine.builder().contextStatistics(true).build();
+   * try (ContextScope scope = engine.enterContext("checkoutApi", "")) {
+   *   engine.enter("createOrder").close();
+   * }
+   * engine.entranceStats("checkoutApi").orElseThrow().totalPass();   // 1
+   * }</pre>
    *
    * @param contextName the context name
    * @return a live view, if the context name is known

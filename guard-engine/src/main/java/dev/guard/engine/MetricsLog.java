@@ -1,6 +1,7 @@
 package dev.guard.engine;
 
 import dev.guard.api.Checks;
+import dev.guard.api.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -17,7 +18,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.locks.LockSupport;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -257,7 +257,7 @@ public final class MetricsLog implements AutoCloseable {
       running = thread;
     }
     if (running != null) {
-      LockSupport.unpark(running);
+      running.interrupt(); // ends its wait; it sees the log closed and writes nothing more
     }
   }
 
@@ -282,7 +282,11 @@ public final class MetricsLog implements AutoCloseable {
 
   private void run() {
     while (!closed) {
-      LockSupport.parkNanos(intervalNanos);
+      try {
+        TimeSource.system().backgroundSleep(intervalNanos);
+      } catch (InterruptedException stop) {
+        return;
+      }
       synchronized (this) {
         if (closed) {
           return;

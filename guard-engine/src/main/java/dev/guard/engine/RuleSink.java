@@ -14,8 +14,9 @@ import java.util.Optional;
 public interface RuleSink {
 
   /**
-   * Returns the engine's time source: polling sources wait on it between two looks, so that a
-   * manual clock drives them in tests.
+   * Returns the engine's time source: polling sources wait on it between two looks, with {@link
+   * TimeSource#backgroundSleep}, so that a manual clock drives them in tests (a poller then looks
+   * again when the test has advanced the clock by its interval, and never moves the clock).
    *
    * @return the engine's time source
    */

@@ -7,7 +7,8 @@ package dev.guard.engine;
  *
  * <p>A source either pushes (calls the sink whenever it learns of a new set, from its own thread,
  * as a store's change notification does) or polls (checks for a change every so often, waiting on
- * {@link RuleSink#clock()}, the engine's time source, so that tests drive it with a manual clock).
+ * {@link RuleSink#clock()}, the engine's time source, with {@link
+ * dev.guard.api.TimeSource#backgroundSleep}, so that tests drive it with a manual clock).
  * A source that cannot read a valid set calls {@link RuleSink#reject}: the engine keeps its rules
  * and its listeners hear why.
  *

@@ -32,9 +32,9 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>How it watches: a daemon thread reads the whole file every poll interval, waiting on the
- * engine's time source (so a parking {@code ManualClock} drives it in tests), and applies it when
- * its bytes differ from the last ones applied. That works whatever the editor does: writing in
- * place, truncating, or writing a new file and renaming it over the old one. A file that does not
+ * engine's time source (so a {@code ManualClock} in either mode drives it in tests), and applies
+ * it when its bytes differ from the last ones applied. That works whatever the editor does:
+ * writing in place, truncating, or writing a new file and renaming it over the old one. A file that does not
  * read as a valid rule set (half written, truncated, mistyped) changes nothing: the rules in force
  * stay, the source tries again at the next poll, and the engine's listeners hear of the errors
  * once the same content has failed two polls in a row (a half-written file is usually complete by

@@ -13,8 +13,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The life of a rule source that looks at its store every poll interval: attach once, look at
- * once, look again on a daemon thread that waits on the engine's time source (so a parking {@code
- * ManualClock} drives it in tests), close once and wait for the thread to end. A subclass says
+ * once, look again on a daemon thread that waits on the engine's time source ({@link
+ * TimeSource#backgroundSleep}, so that a {@code ManualClock} in either mode drives it in tests
+ * without the poller moving the test's time), close once and wait for the thread to end. A subclass says
  * only how to look: {@link #look(boolean)} reads the store and hands a changed set to {@link
  * #apply(RuleSet)} or the reasons it could not to {@link #report(List)}.
  *
@@ -95,7 +96,7 @@ public abstract class PollingRuleSource implements RuleSource {
   private void poll(TimeSource clock) {
     while (true) {
       try {
-        clock.sleep(pollNanos);
+        clock.backgroundSleep(pollNanos);
       } catch (InterruptedException stop) {
         return;
       }

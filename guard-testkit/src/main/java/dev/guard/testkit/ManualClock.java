@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TimeSource} that moves only when told to, so that time-dependent behaviour can be
@@ -18,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * wraps to negative readings when advanced past it, exactly as {@code System.nanoTime()} may; code
  * that compares readings by subtraction, as {@link TimeSource} requires, is unaffected.
  *
- * <p>A clock sleeps in one of two modes, chosen when it is created:
+ * <p>A clock serves {@link #sleep(long)}, the wait of a call being decided (pacing, a borrowed
+ * pass), in one of two modes, chosen when it is created:
  *
  * <ul>
  *   <li><b>Advancing</b> ({@link #ManualClock()}, {@link #startingAt(long)}): {@link #sleep(long)}
@@ -30,6 +30,13 @@ import org.jspecify.annotations.Nullable;
  *       test thread drives time while worker threads wait on it. {@link #sleepers()} and {@link
  *       #awaitSleepers(int, Duration)} let the test see when the workers are parked.
  * </ul>
+ *
+ * <p>In both modes, {@link #backgroundSleep(long)}, the wait of a background loop (a polling rule
+ * source, a sampler), parks the calling thread until the test has advanced the clock by the
+ * requested amount, and never moves the clock itself. So a rule source attached to an engine on
+ * {@code new ManualClock()} looks at its store again when the test has advanced the clock by its
+ * poll interval, and does not push the test's time forward on its own. Background sleepers count
+ * in {@link #sleepers()} in both modes.
  *
  * <p>Single-threaded use, in the advancing mode:
  *
@@ -66,8 +73,11 @@ public final class ManualClock implements TimeSource {
 
   private final AtomicLong reading;
 
-  /** Present only in the parking mode; {@code null} means a sleep advances the clock. */
-  private final @Nullable ParkedSleepers parked;
+  /** The threads parked on this clock: every sleeper in the parking mode, background ones in both. */
+  private final ParkedSleepers parked = new ParkedSleepers();
+
+  /** Whether {@link #sleep(long)} parks (the parking mode) rather than advancing the clock. */
+  private final boolean parking;
 
   /**
    * Creates a clock in the advancing mode whose reading starts at 0.
@@ -79,12 +89,12 @@ public final class ManualClock implements TimeSource {
    * }</pre>
    */
   public ManualClock() {
-    this(0L, null);
+    this(0L, false);
   }
 
-  private ManualClock(long startNanos, @Nullable ParkedSleepers parked) {
+  private ManualClock(long startNanos, boolean parking) {
     this.reading = new AtomicLong(startNanos);
-    this.parked = parked;
+    this.parking = parking;
   }
 
   /**
@@ -102,7 +112,7 @@ public final class ManualClock implements TimeSource {
    * @return a new clock in the advancing mode
    */
   public static ManualClock startingAt(long nanos) {
-    return new ManualClock(nanos, null);
+    return new ManualClock(nanos, false);
   }
 
   /**
@@ -134,7 +144,7 @@ public final class ManualClock implements TimeSource {
    * @return a new clock in the parking mode
    */
   public static ManualClock parkingAt(long nanos) {
-    return new ManualClock(nanos, new ParkedSleepers());
+    return new ManualClock(nanos, true);
   }
 
   /**
@@ -212,8 +222,9 @@ public final class ManualClock implements TimeSource {
    * does. For a positive value, a thread whose interrupt status is set on entry gets an {@link
    * InterruptedException} and its status is cleared, as with {@link Thread#sleep(long)}.
    *
-   * <p>In the advancing mode the clock moves forward by {@code nanos} and the call returns at
-   * once. In the parking mode the calling thread parks until other code has advanced the clock by
+   * <p>In the advancing mode the clock moves forward by {@code nanos}, releasing any parked
+   * background sleeper whose wait that completes, and the call returns at once. In the parking
+   * mode the calling thread parks until other code has advanced the clock by
    * at least {@code nanos} since this call began, that is, to or past the deadline formed by adding
    * {@code nanos} to the reading at the start; the sleep itself never moves the clock. The thread
    * counts in {@link #sleepers()} from the moment it parks until it is interrupted or an advance
@@ -230,30 +241,53 @@ public final class ManualClock implements TimeSource {
     if (nanos <= 0) {
       return;
     }
-    if (parked != null) {
+    if (parking) {
       parked.park(nanos);
       return;
     }
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted before sleeping on " + this);
     }
-    reading.addAndGet(nanos);
+    parked.advance(reading, nanos);
   }
 
   /**
-   * Returns how many threads are parked in {@link #sleep(long)} right now. A clock in the
-   * advancing mode never parks a thread, so it always returns 0.
+   * Waits, in either mode, until other code has advanced the clock by at least {@code nanos} since
+   * this call began, exactly as {@link #sleep(long)} does in the parking mode (same interrupt rules,
+   * counted in {@link #sleepers()} while parked); it never moves the clock. Background loops
+   * (polling rule sources, samplers) wait here, so they follow the test's time without pushing it.
+   *
+   * <pre>{@code
+   * ManualClock clock = new ManualClock();
+   * engine.attach(FileRuleSource.of(file, Duration.ofSeconds(5)));   // its poller parks
+   * clock.awaitSleepers(1, Duration.ofSeconds(5));
+   * clock.advance(Duration.ofSeconds(5));                             // it looks at the file again
+   * }</pre>
+   *
+   * @param nanos how long to wait, in nanoseconds of this clock
+   * @throws InterruptedException if the thread is interrupted on entry or while parked
+   */
+  @Override
+  public void backgroundSleep(long nanos) throws InterruptedException {
+    if (nanos > 0) {
+      parked.park(nanos);
+    }
+  }
+
+  /**
+   * Returns how many threads are parked on this clock right now: in {@link #sleep(long)} (the
+   * parking mode only) or in {@link #backgroundSleep(long)} (either mode).
    *
    * @return the number of parked sleepers
    */
   public int sleepers() {
-    return parked == null ? 0 : parked.count();
+    return parked.count();
   }
 
   /**
-   * Waits, up to a real-time timeout, until at least {@code count} threads are parked in {@link
-   * #sleep(long)}. A test uses it to know that its worker threads have reached their sleep before
-   * it advances the clock. The timeout is measured by the JVM's clock, not this one, and only
+   * Waits, up to a real-time timeout, until at least {@code count} threads are parked on this clock
+   * (see {@link #sleepers()}). A test uses it to know that its worker threads, or a rule source's
+   * poller, have reached their sleep before it advances the clock. The timeout is measured by the JVM's clock, not this one, and only
    * bounds the wait; a test should treat {@code false} as a failure rather than as information
    * about timing.
    *
@@ -267,8 +301,6 @@ public final class ManualClock implements TimeSource {
    *     timeout elapsed first
    * @throws NullPointerException if {@code timeout} is {@code null}
    * @throws IllegalArgumentException if {@code count} or {@code timeout} is negative
-   * @throws IllegalStateException if this clock is in the advancing mode, where no thread ever
-   *     parks
    * @throws InterruptedException if the waiting thread is interrupted
    */
   public boolean awaitSleepers(int count, Duration timeout) throws InterruptedException {
@@ -279,37 +311,33 @@ public final class ManualClock implements TimeSource {
     if (timeout.isNegative()) {
       throw invalid("timeout", timeout, "must not be negative");
     }
-    if (parked == null) {
-      throw new IllegalStateException(
-          "awaitSleepers needs a parking clock (ManualClock.parking()), but " + this
-              + " advances when slept on and never parks a thread");
-    }
     return parked.awaitAtLeast(count, TimeUnit.NANOSECONDS.convert(timeout));
   }
 
   /** Tells whether this clock is in the parking mode, where a sleep waits for others to advance. */
   boolean parks() {
-    return parked != null;
+    return parking;
   }
 
   /**
-   * Returns a description showing the current reading, the mode and, in the parking mode, the
-   * number of parked sleepers, for example {@code ManualClock[nanoTime=1000, parking, sleepers=2]}.
+   * Returns a description showing the current reading, the mode and the number of parked sleepers
+   * (in the advancing mode only when some are parked), for example {@code
+   * ManualClock[nanoTime=1000, parking, sleepers=2]}.
    *
    * @return a description of this clock
    */
   @Override
   public String toString() {
     String head = "ManualClock[nanoTime=" + reading.get();
-    return parked == null ? head + "]" : head + ", parking, sleepers=" + parked.count() + "]";
+    int sleepers = parked.count();
+    if (parking) {
+      return head + ", parking, sleepers=" + sleepers + "]";
+    }
+    return sleepers == 0 ? head + "]" : head + ", sleepers=" + sleepers + "]";
   }
 
   private void moveBy(long nanos) {
-    if (parked == null) {
-      reading.addAndGet(nanos);
-    } else {
-      parked.advance(reading, nanos);
-    }
+    parked.advance(reading, nanos);
   }
 
   private static IllegalArgumentException invalid(String parameter, Object value, String must) {

@@ -8,8 +8,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The threads parked in {@link ManualClock#sleep(long)} on a clock in the parking mode, and the
- * bookkeeping that releases them as the clock advances.
+ * The threads parked on a {@link ManualClock} ({@link ManualClock#sleep(long)} in the parking mode,
+ * {@link ManualClock#backgroundSleep(long)} in both), and the bookkeeping that releases them as
+ * the clock advances. Every change of the clock's reading goes through {@link #advance}.
  *
  * <p>Each parked thread owns a {@link Sleeper} holding the nanoseconds it still has to wait and a
  * condition of its own. Every advance, under the lock, moves the clock's reading and subtracts the

@@ -3,6 +3,7 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BlockedException;
+import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.ContextScope;
@@ -55,7 +56,7 @@ class OriginScenariosTest {
   }
 
   @Test
-  void relate_limitsByTheRelatedResource_onceItExists() {
+  void relate_limitsByTheRelatedResource() {
     Scenario s = new Scenario();
     s.engine.loadRules("W",
         List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATE, "Rd")));
@@ -64,6 +65,41 @@ class OriginScenariosTest {
     assertThat(s.calls("Rd", 2)).isEqualTo("PP");
     assertThat(s.call("W")).isEqualTo("B");
     assertThat(s.at(1000).call("W")).isEqualTo("P");
+  }
+
+  @Test
+  void relate_countZero_refusesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
+    Scenario s = new Scenario();
+    FlowRule closed = FlowRule.qps("W", 0).withStrategy(FlowStrategy.RELATE, "Rd");
+    s.engine.loadRules("W", List.of(closed));
+
+    assertThat(s.calls("W", 2)).isEqualTo("BB");
+    assertThat(s.engine.resources()).as("the related resource is tracked from then on")
+        .contains("Rd");
+    assertThat(s.engine.stats("Rd").totalPass()).isZero();
+  }
+
+  @Test
+  void relate_pacing_pacesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("W", List.of(FlowRule.qps("W", 10)
+        .withBehavior(ControlBehavior.PACING).withStrategy(FlowStrategy.RELATE, "Rd")));
+
+    assertThat(s.calls("W", 2)).isEqualTo("PP");
+    assertThat(s.sleeps).as("the second call waits its turn").containsExactly(100_000_000L);
+  }
+
+  @Test
+  void relate_decidesAlike_whetherTheRelatedResourceHasAHandleOrNot() {
+    Scenario known = new Scenario();
+    Scenario unknown = new Scenario();
+    for (Scenario s : List.of(known, unknown)) {
+      s.engine.loadRules("W",
+          List.of(FlowRule.qps("W", 0.5).withStrategy(FlowStrategy.RELATE, "Rd")));
+    }
+    known.engine.resource("Rd");
+
+    assertThat(known.calls("W", 2)).isEqualTo("PB").isEqualTo(unknown.calls("W", 2));
   }
 
   @Test

@@ -3,9 +3,12 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.DegradeBlockedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.FlowBlockedException;
 import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.DegradeStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.ResourceStats;
@@ -15,7 +18,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A call that one rule admits (at once, or after a wait on a paced slot or a borrowed pass) and a
- * later rule of the same resource then refuses was never admitted: what the first rule reserved
+ * later rule or slot of the same resource then refuses was never admitted: what the first rule reserved
  * for it goes back, so the statistics count it once, as a block, and the next caller gets the
  * permit or the slot.
  */
@@ -45,6 +48,26 @@ class RefusedAfterWaitTest {
 
     assertCounted(s, 3, 1);
     assertThat(s.at(1000).calls("R", 2)).as("one borrowed pass arrived, not two").isEqualTo("PB");
+  }
+
+  @Test
+  void borrowedPass_refusedByOpenBreaker_isGivenBack() {
+    Scenario s = new Scenario();
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2),
+        BreakerScenariosTest.rule(DegradeStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+    CircuitBreaker breaker = s.engine.breakers("R").get(0);
+    assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
+    s.at(700);
+    breaker.forceOpen();
+
+    assertThatThrownBy(() -> s.engine.enterPrioritized("R", EntryType.IN, 1))
+        .as("the borrowing call still meets the breaker, unlike in Sentinel")
+        .isInstanceOf(DegradeBlockedException.class);
+    assertThat(s.sleeps).as("it waited for its borrowed pass first").containsExactly(300_000_000L);
+    assertCounted(s, 2, 1);
+
+    breaker.forceClosed();
+    assertThat(s.at(1000).calls("R", 3)).as("the borrowed pass never arrived").isEqualTo("PPB");
   }
 
   @Test

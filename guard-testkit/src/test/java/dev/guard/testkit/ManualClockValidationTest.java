@@ -2,7 +2,6 @@ package dev.guard.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
-import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import java.time.Duration;
@@ -108,12 +107,4 @@ class ManualClockValidationTest {
         .withMessage("timeout");
   }
 
-  @Test
-  void awaitSleepers_advancingClock_throwsIllegalState() {
-    ManualClock clock = new ManualClock();
-
-    assertThatIllegalStateException()
-        .isThrownBy(() -> clock.awaitSleepers(1, Duration.ofSeconds(5)))
-        .withMessageContaining("parking clock");
-  }
 }

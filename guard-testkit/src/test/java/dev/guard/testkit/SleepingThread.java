@@ -5,7 +5,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A daemon thread that sleeps once on a clock and records how the sleep ended. */
+/**
+ * A daemon thread that sleeps once on a clock ({@link ManualClock#sleep}, or {@link
+ * ManualClock#backgroundSleep} when started in the background) and records how the sleep ended.
+ */
 final class SleepingThread {
 
   /** Bounds every real wait in the tests; reaching it means a test failed, not that it was slow. */
@@ -15,26 +18,40 @@ final class SleepingThread {
   private final CountDownLatch finished = new CountDownLatch(1);
   private final AtomicReference<Throwable> thrown = new AtomicReference<>();
 
-  private SleepingThread(ManualClock clock, long nanos, String name) {
+  private final boolean background;
+
+  private SleepingThread(ManualClock clock, long nanos, String name, boolean background) {
+    this.background = background;
     this.thread = new Thread(() -> run(clock, nanos), name);
     this.thread.setDaemon(true);
   }
 
   static SleepingThread start(ManualClock clock, Duration nap) {
-    SleepingThread sleeping = new SleepingThread(clock, nap.toNanos(), "sleeper-" + nap);
+    SleepingThread sleeping = new SleepingThread(clock, nap.toNanos(), "sleeper-" + nap, false);
+    sleeping.thread.start();
+    return sleeping;
+  }
+
+  static SleepingThread startInBackground(ManualClock clock, Duration nap) {
+    SleepingThread sleeping =
+        new SleepingThread(clock, nap.toNanos(), "background-sleeper-" + nap, true);
     sleeping.thread.start();
     return sleeping;
   }
 
   static SleepingThread startNanos(ManualClock clock, long nanos) {
-    SleepingThread sleeping = new SleepingThread(clock, nanos, "sleeper-" + nanos + "ns");
+    SleepingThread sleeping = new SleepingThread(clock, nanos, "sleeper-" + nanos + "ns", false);
     sleeping.thread.start();
     return sleeping;
   }
 
   private void run(ManualClock clock, long nanos) {
     try {
-      clock.sleep(nanos);
+      if (background) {
+        clock.backgroundSleep(nanos);
+      } else {
+        clock.sleep(nanos);
+      }
     } catch (Throwable t) {
       thrown.set(t);
     } finally {

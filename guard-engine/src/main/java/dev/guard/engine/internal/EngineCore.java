@@ -627,7 +627,6 @@ public final class EngineCore implements SlotContext {
 
   @Override
   public @Nullable ClusterNode clusterNodeOf(String resource) {
-    ResourceState state = resources.existing(resource);
-    return state == null ? null : state.cluster();
+    return resources.resolve(resource).cluster();
   }
 }

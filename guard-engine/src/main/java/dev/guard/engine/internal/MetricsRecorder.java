@@ -1,11 +1,11 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.TimeSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * the application dropped is forgotten; a closed engine is removed at once ({@link #unwatch}). The
  * thread ends when no engine is left (woken at once when the last one is removed; the next engine
  * starts a new one). Each loop carries the generation it was started in, so a loop woken after a
- * newer one started ends instead of running beside it.
+ * newer one started ends instead of running beside it. It waits through {@link
+ * TimeSource#system()}, the time of the engines it records.
  */
 public final class MetricsRecorder {
 
@@ -83,7 +84,7 @@ public final class MetricsRecorder {
       Thread thread = worker;
       worker = null;
       if (thread != null) {
-        LockSupport.unpark(thread);
+        thread.interrupt(); // ends its wait at once; its generation is over, so it stops
       }
     }
   }
@@ -95,7 +96,21 @@ public final class MetricsRecorder {
       }
     }
     while (recordAll(mine)) {
-      LockSupport.parkNanos(INTERVAL_NANOS);
+      try {
+        TimeSource.system().backgroundSleep(INTERVAL_NANOS);
+      } catch (InterruptedException stop) {
+        stopped(mine);
+        return;
+      }
+    }
+  }
+
+  /** Marks the loop ended, unless a newer one runs, so that the next engine starts a new one. */
+  private synchronized void stopped(long mine) {
+    if (mine == generation) {
+      running = false;
+      generation++;
+      worker = null;
     }
   }
 

@@ -66,10 +66,11 @@ public interface SlotContext {
   void sleep(long nanos) throws InterruptedException;
 
   /**
-   * The cluster node of another resource, if it has ever been entered.
+   * The cluster node of another resource (a RELATE flow rule's related resource). A resource the
+   * engine does not track yet is tracked from now on, with no calls, as if it had been entered.
    *
    * @param resource the resource name
-   * @return its cluster node or null
+   * @return its cluster node, or null when the resource cap is full and the resource is untracked
    */
   @Nullable ClusterNode clusterNodeOf(String resource);
 

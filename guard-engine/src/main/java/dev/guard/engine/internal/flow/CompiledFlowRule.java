@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * <p>Node selection: the rule applies to a call when its {@code limitApp} is {@code default}, equals
  * the call's origin, or is {@code other} and no rule of the resource names the origin. It then
  * measures, by strategy: DIRECT — the origin node for an origin-specific or {@code other} rule,
- * else the resource's cluster node; RELATE — the cluster node of the related resource (the rule
- * does not apply until that resource has been entered); CHAIN — this resource's node for the
+ * else the resource's cluster node; RELATE — the cluster node of the related resource (from the
+ * first call: a related resource the engine does not track yet is tracked from then on, so the
+ * rule never depends on whether that resource was entered before); CHAIN — this resource's node for the
  * call's context, only when the context name is the rule's entrance.
  */
 final class CompiledFlowRule {

@@ -155,7 +155,7 @@ public final class HostSystemStatus implements SystemStatus {
             reading.wallNanos());
         sample = next;
         previous = reading;
-        time.sleep(intervalNanos);
+        time.backgroundSleep(intervalNanos);
         unread = next.read ? 0 : unread + 1;
         if (unread >= IDLE_SAMPLES && stop(next)) {
           return;
