@@ -52,6 +52,11 @@ class ClockDisciplineTest {
       "ManualClock.awaitSleepers bounds a test's wait for its workers in real time, as documented",
       "dev.guard.redis.Connector",
       "bounds the wait for a Redis connection: network time, which no engine clock can shorten",
+      "dev.guard.redis.Clients",
+      "bounds the shut-down of Lettuce's threads on close(): a shutdown deadline, not engine time",
+      "dev.guard.dashboard.internal.RequestWorkers",
+      "cuts off a slow client's request after its deadline: network time, which no engine clock "
+          + "can shorten",
       "dev.guard.redis.RedisRuleSource",
       "close() bounds its wait for the notice thread to end: a shutdown deadline, not engine time",
       "dev.guard.examples.LoadGenerator",
