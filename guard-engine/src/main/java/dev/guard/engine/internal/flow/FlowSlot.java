@@ -50,10 +50,17 @@ final class FlowSlot implements Slot {
 
   final CompiledFlowRule[] rules;
   private final SlotContext engine;
+  /** Whether a rule holds a cluster concurrency token until exit (else exit has nothing to do). */
+  private final boolean holdsTokens;
 
   FlowSlot(CompiledFlowRule[] rules, SlotContext engine) {
     this.rules = rules;
     this.engine = engine;
+    boolean tokens = false;
+    for (CompiledFlowRule rule : rules) {
+      tokens |= rule.cluster != null && rule.rule.grade() == FlowGrade.CONCURRENCY;
+    }
+    this.holdsTokens = tokens;
   }
 
   /** Something a rule reserved for an admitted call; linked to the earlier rules' ones. */
@@ -189,6 +196,9 @@ final class FlowSlot implements Slot {
   /** Gives back the concurrency tokens the token service granted to the ending call. */
   @Override
   public void exit(CallEntry entry) {
+    if (!holdsTokens) {
+      return;
+    }
     for (Kept k = (Kept) entry.grant(); k != null; k = k.earlier) {
       if (k instanceof Granted granted && granted.concurrency()) {
         granted.giveBack(entry.count());
