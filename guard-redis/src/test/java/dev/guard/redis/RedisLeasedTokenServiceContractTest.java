@@ -1,46 +1,11 @@
 package dev.guard.redis;
 
-import dev.guard.testkit.ManualClock;
-import dev.guard.testkit.TokenServiceContract;
-import java.time.Duration;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
 /** The Redis token service in leased mode (batch 4) on one real server, held to the contract. */
-class RedisLeasedTokenServiceContractTest extends TokenServiceContract {
-
-  private static RedisServer redis;
-
-  @BeforeAll
-  static void startRedis() throws Exception {
-    redis = RedisServer.start();
-  }
-
-  @AfterAll
-  static void stopRedis() throws Exception {
-    if (redis != null) {
-      redis.close();
-    }
-  }
+class RedisLeasedTokenServiceContractTest extends RedisTokenServiceContractTest {
 
   @Override
-  protected Cluster cluster(ManualClock clock, int maxRequestsPerSecond) {
-    String namespace = "contract-" + UUID.randomUUID();
-    return () -> {
-      try {
-        return TokenRequests.connected(
-            RedisTokenService.builder(redis.uri(), namespace).lease(4), clock, maxRequestsPerSecond);
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(interrupted);
-      }
-    };
-  }
-
-  @Override
-  protected Duration instanceExpiry() {
-    return Duration.ofSeconds(5); // the default
+  RedisTokenService.Builder configured(RedisTokenService.Builder builder) {
+    return builder.lease(4);
   }
 
   /** Leases take permits ahead of the calls that spend them. */

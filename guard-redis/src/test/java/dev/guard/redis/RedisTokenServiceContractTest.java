@@ -30,12 +30,18 @@ class RedisTokenServiceContractTest extends TokenServiceContract {
     return () -> {
       try {
         return TokenRequests.connected(
-            RedisTokenService.builder(redis.uri(), namespace), clock, maxRequestsPerSecond);
+            configured(RedisTokenService.builder(redis.uri(), namespace)), clock,
+            maxRequestsPerSecond);
       } catch (InterruptedException interrupted) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(interrupted);
       }
     };
+  }
+
+  /** The service's options beyond the defaults (none here). */
+  RedisTokenService.Builder configured(RedisTokenService.Builder builder) {
+    return builder;
   }
 
   @Override
