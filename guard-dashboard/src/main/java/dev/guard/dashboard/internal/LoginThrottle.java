@@ -1,7 +1,6 @@
 package dev.guard.dashboard.internal;
 
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 
@@ -31,14 +30,7 @@ final class LoginThrottle {
   static final int MAX_CLIENTS = 10_000;
 
   private final LongSupplier nowMs;
-  private final Map<String, Failures> clients = new LinkedHashMap<>(16, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Failures> eldest) {
-      return size() > MAX_CLIENTS;
-    }
-  };
+  private final Map<String, Failures> clients = new BoundedLru<>(MAX_CLIENTS);
 
   LoginThrottle(LongSupplier nowMs) {
     this.nowMs = nowMs;

@@ -2,7 +2,6 @@ package dev.guard.dashboard.internal;
 
 import java.time.Duration;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
@@ -28,14 +27,7 @@ final class Sessions {
   static final int MAX = 1000;
 
   private final LongSupplier nowMs;
-  private final Map<String, Session> byDigest = new LinkedHashMap<>(16, 0.75f, true) {
-    private static final long serialVersionUID = 1L;
-
-    @Override
-    protected boolean removeEldestEntry(Map.Entry<String, Session> eldest) {
-      return size() > MAX;
-    }
-  };
+  private final Map<String, Session> byDigest = new BoundedLru<>(MAX);
 
   Sessions(LongSupplier nowMs) {
     this.nowMs = nowMs;
