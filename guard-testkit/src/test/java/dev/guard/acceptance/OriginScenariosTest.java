@@ -7,6 +7,7 @@ import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardEngine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -87,6 +88,18 @@ class OriginScenariosTest {
 
     assertThat(s.calls("W", 2)).isEqualTo("PP");
     assertThat(s.sleeps).as("the second call waits its turn").containsExactly(100_000_000L);
+  }
+
+  @Test
+  void relate_relatedResourcePastTheCap_doesNotApply_andNeverMeasuresTheOverflow() {
+    Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
+    s.engine.loadRules("W",
+        List.of(FlowRule.qps("W", 1).withStrategy(FlowStrategy.RELATE, "Rd")));
+    assertThat(s.calls("sprayed-1", 1) + s.calls("sprayed-2", 1)).as("on the overflow resource")
+        .isEqualTo("PP");
+
+    assertThat(s.calls("W", 3)).isEqualTo("PPP");
+    assertThat(s.engine.resources()).doesNotContain("Rd");
   }
 
   @Test

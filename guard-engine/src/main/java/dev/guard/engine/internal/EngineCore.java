@@ -627,6 +627,7 @@ public final class EngineCore implements SlotContext {
 
   @Override
   public @Nullable ClusterNode clusterNodeOf(String resource) {
-    return resources.resolve(resource).cluster();
+    ResourceState state = resources.resolve(resource);
+    return state.sharesOverflow() ? null : state.cluster(); // never measure the overflow's calls
   }
 }

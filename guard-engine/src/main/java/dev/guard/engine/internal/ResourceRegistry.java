@@ -29,8 +29,9 @@ import org.jspecify.annotations.Nullable;
  * GuardEngine#OVERFLOW_RESOURCE}: its chain, so engine-wide rules and its own rules apply, and its
  * statistics), reported; loading rules for an unknown resource when full throws, so configured
  * protection is never dropped silently. The overflow resource is created on first use and never
- * counts against the cap, so rules can always be loaded for it. Every rule change holds the registry's rule lock (never taken on the
- * call path of a known resource), compiles new chains and publishes them atomically.
+ * counts against the cap, so rules can always be loaded for it. Every rule change holds the
+ * registry's rule lock (never taken on the call path of a known resource), compiles new chains
+ * and publishes them atomically.
  *
  * <p>Engine-wide rules (system protection) are part of every chain. They change under the rule
  * lock, which then recompiles every resource's chain; a resource is created under the same lock
@@ -107,7 +108,7 @@ final class ResourceRegistry {
       if (shared == null) {
         shared = ResourceState.tracked(GuardEngine.OVERFLOW_RESOURCE, config.secondWindow(),
             config.maxOriginsPerResource());
-        shared.swapChain(compile(GuardEngine.OVERFLOW_RESOURCE, List.of(), Chain.EMPTY));
+        shared.swapChain(firstChain(GuardEngine.OVERFLOW_RESOURCE));
         resources.put(GuardEngine.OVERFLOW_RESOURCE, shared);
       }
       overflow = shared;

@@ -60,6 +60,11 @@ public final class ResourceState {
     return name;
   }
 
+  /** Whether this is a name past the cap, running on the overflow resource. */
+  boolean sharesOverflow() {
+    return shared != null;
+  }
+
   /** The resource-wide node (the overflow resource's, for a name past the cap). */
   public ClusterNode cluster() {
     return cluster;
