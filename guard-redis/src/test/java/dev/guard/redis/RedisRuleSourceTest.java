@@ -171,10 +171,11 @@ class RedisRuleSourceTest {
     assertThat(RuleFormat.parse(key())).isEqualTo(rules("search", 80));
   }
 
-  @Test
-  void write_whileRedisIsStopped_saysItsOutcomeIsUnknown_andEveryInstanceAppliesItOnResume()
-      throws Exception {
-    setKey(RuleFormat.write(rules("search", 50)));
+  /** Two instances on the key, each with a source; B has applied the key's first document. */
+  private record Instances(GuardEngine a, RedisRuleSource onA, GuardEngine b, Heard heardB) {}
+
+  private Instances twoInstancesOn(RuleSet first) throws Exception {
+    setKey(RuleFormat.write(first));
     Heard heardB = new Heard();
     GuardEngine a = engine(new Heard());
     GuardEngine b = engine(heardB);
@@ -182,6 +183,17 @@ class RedisRuleSourceTest {
     a.attach(onA);
     b.attach(source());
     heardB.next();
+    return new Instances(a, onA, b, heardB);
+  }
+
+  @Test
+  void write_whileRedisIsStopped_saysItsOutcomeIsUnknown_andEveryInstanceAppliesItOnResume()
+      throws Exception {
+    Instances two = twoInstancesOn(rules("search", 50));
+    GuardEngine a = two.a();
+    GuardEngine b = two.b();
+    RedisRuleSource onA = two.onA();
+    Heard heardB = two.heardB();
 
     redis.pause();
     try {
@@ -252,14 +264,11 @@ class RedisRuleSourceTest {
 
   @Test
   void write_setTheEngineRefuses_isNeitherStoredNorPublished() throws Exception {
-    setKey(RuleFormat.write(rules("search", 50)));
-    Heard heardB = new Heard();
-    GuardEngine a = engine(new Heard());
-    GuardEngine b = engine(heardB);
-    RedisRuleSource onA = source();
-    a.attach(onA);
-    b.attach(source());
-    heardB.next();
+    Instances two = twoInstancesOn(rules("search", 50));
+    GuardEngine a = two.a();
+    GuardEngine b = two.b();
+    RedisRuleSource onA = two.onA();
+    Heard heardB = two.heardB();
     RuleSet tooMany = RuleSet.of(IntStream.range(0, 11)
         .mapToObj(i -> FlowRule.qps("r" + i, 1)).toList());
 

@@ -34,15 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class InternalFailureTest {
 
-  private static final TimeSource FROZEN = new TimeSource() {
-    @Override
-    public long nanoTime() {
-      return 0L;
-    }
-
-    @Override
-    public void sleep(long nanos) {}
-  };
+  private static final TimeSource FROZEN = FrozenTime.SOURCE;
 
   /** Where a failing kind fails. */
   private enum Failure { ENTER, EXIT, COMPILE }

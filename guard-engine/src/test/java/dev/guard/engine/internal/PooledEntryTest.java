@@ -18,15 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class PooledEntryTest {
 
-  private static final TimeSource FROZEN = new TimeSource() {
-    @Override
-    public long nanoTime() {
-      return 0L;
-    }
-
-    @Override
-    public void sleep(long nanos) {}
-  };
+  private static final TimeSource FROZEN = FrozenTime.SOURCE;
 
   private final EngineCore core = new EngineCore(FROZEN,
       new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20,

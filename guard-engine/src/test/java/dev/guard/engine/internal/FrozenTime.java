@@ -1,0 +1,19 @@
+package dev.guard.engine.internal;
+
+import dev.guard.api.TimeSource;
+
+/** A time source that stays at 0 and whose sleeps return at once: for tests that need no time. */
+final class FrozenTime {
+
+  static final TimeSource SOURCE = new TimeSource() {
+    @Override
+    public long nanoTime() {
+      return 0L;
+    }
+
+    @Override
+    public void sleep(long nanos) {}
+  };
+
+  private FrozenTime() {}
+}
