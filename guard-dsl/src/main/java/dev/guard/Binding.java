@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
@@ -66,7 +66,7 @@ final class Binding {
    * or an exception that counts as a business error for at least one part.
    */
   boolean recovers(RuntimeException failure) {
-    if (failure instanceof BlockedException) {
+    if (failure instanceof RefusedException) {
       return true;
     }
     for (ErrorTracing tracing : tracings) {
@@ -78,8 +78,8 @@ final class Binding {
   }
 
   /**
-   * Nests a body under every part. A refusal throws its {@link BlockedException}, or, when
-   * {@code onBlocked} is given, returns its result (no exception is thrown on that path).
+   * Nests a body under every part. A refusal throws its {@link RefusedException}, or, when
+   * {@code onRefused} is given, returns its result (no exception is thrown on that path).
    *
    * @param keyOf computes the call's one argument (for hot-parameter rules) from the body's input;
    *     {@link #WHOLE_INPUT} for the input itself, null for a call without arguments
@@ -87,10 +87,10 @@ final class Binding {
   <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> wrap(
       Function<I, T> body,
       @Nullable Function<? super I, ?> keyOf,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+      @Nullable Function<? super RefusedException, ? extends T> onRefused) {
     Function<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
-      nested = around(resources[i], nested, keyOf, onBlocked);
+      nested = around(resources[i], nested, keyOf, onRefused);
     }
     return nested;
   }
@@ -109,17 +109,17 @@ final class Binding {
 
   /**
    * Runs a body now under every part, with {@code argument} as the call's one argument (null for
-   * none); like {@code wrap(body, ..., onBlocked).apply(input)}, without building the nesting
+   * none); like {@code wrap(body, ..., onRefused).apply(input)}, without building the nesting
    * when there is one part. A composed guard with an argument builds its nesting per call.
    */
   <I extends @Nullable Object, T extends @Nullable Object> T run(
       @Nullable Object argument, I input, Function<I, T> body,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+      @Nullable Function<? super RefusedException, ? extends T> onRefused) {
     if (resources.length > 1) {
-      return wrap(body, argument == null ? null : ignored -> argument, onBlocked).apply(input);
+      return wrap(body, argument == null ? null : ignored -> argument, onRefused).apply(input);
     }
-    if (onBlocked != null) {
-      return resources[0].callOrElse(argument, input, body, onBlocked);
+    if (onRefused != null) {
+      return resources[0].callOrElse(argument, input, body, onRefused);
     }
     return argument == null
         ? resources[0].call(input, body)
@@ -143,14 +143,14 @@ final class Binding {
       GuardedResource resource,
       Function<I, T> inner,
       @Nullable Function<? super I, ?> keyOf,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
-    if (onBlocked != null) {
+      @Nullable Function<? super RefusedException, ? extends T> onRefused) {
+    if (onRefused != null) {
       if (keyOf == null) {
-        return input -> resource.callOrElse(null, input, inner, onBlocked);
+        return input -> resource.callOrElse(null, input, inner, onRefused);
       }
       return keyOf == (Function<?, ?>) WHOLE_INPUT
-          ? input -> resource.callOrElse(input, input, inner, onBlocked)
-          : input -> resource.callOrElse(keyOf.apply(input), input, inner, onBlocked);
+          ? input -> resource.callOrElse(input, input, inner, onRefused)
+          : input -> resource.callOrElse(keyOf.apply(input), input, inner, onRefused);
     }
     if (keyOf == null) {
       return input -> resource.call(input, inner);
@@ -171,7 +171,7 @@ final class Binding {
     for (int i = 0; i < entries.length; i++) {
       try {
         entries[i] = resources[i].enterAsync();
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         finish(entries, null);
         return CompletableFuture.failedFuture(refused);
       }

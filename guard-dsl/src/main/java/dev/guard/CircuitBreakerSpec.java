@@ -1,8 +1,8 @@
 package dev.guard;
 
 import dev.guard.api.Checks;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -22,11 +22,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Defaults: at least 5 calls, a sliding window of 1 s in 10 buckets, open for 10 s, one probe
  * that must decide within the open duration. The exact behaviour is described on {@link
- * DegradeRule} and in the project's {@code docs/BEHAVIOUR.md}.
+ * CircuitBreakerRule} and in the project's {@code docs/BEHAVIOUR.md}.
  */
 public final class CircuitBreakerSpec {
 
-  private final @Nullable DegradeStrategy strategy;
+  private final @Nullable CircuitBreakerStrategy strategy;
   private final double threshold;
   private final @Nullable Duration slowerThan;
   private final int minCalls;
@@ -36,7 +36,7 @@ public final class CircuitBreakerSpec {
   private final int probes;
   private final @Nullable Duration probeTimeout;
 
-  private CircuitBreakerSpec(@Nullable DegradeStrategy strategy, double threshold,
+  private CircuitBreakerSpec(@Nullable CircuitBreakerStrategy strategy, double threshold,
       @Nullable Duration slowerThan, int minCalls, Duration window, int buckets,
       Duration openFor, int probes, @Nullable Duration probeTimeout) {
     this.strategy = strategy;
@@ -51,9 +51,9 @@ public final class CircuitBreakerSpec {
   }
 
   static CircuitBreakerSpec defaults() {
-    return new CircuitBreakerSpec(null, 0, null, DegradeRule.DEFAULT_MIN_CALLS,
-        DegradeRule.DEFAULT_STAT_WINDOW, DegradeRule.DEFAULT_WINDOW_BUCKETS,
-        DegradeRule.DEFAULT_OPEN_FOR, DegradeRule.DEFAULT_MAX_PROBES, null);
+    return new CircuitBreakerSpec(null, 0, null, CircuitBreakerRule.DEFAULT_MIN_CALLS,
+        CircuitBreakerRule.DEFAULT_WINDOW, CircuitBreakerRule.DEFAULT_BUCKETS,
+        CircuitBreakerRule.DEFAULT_OPEN_FOR, CircuitBreakerRule.DEFAULT_PROBES, null);
   }
 
   /**
@@ -66,7 +66,7 @@ public final class CircuitBreakerSpec {
    * @throws IllegalStateException if a strategy is already chosen
    */
   public CircuitBreakerSpec slowCallRatio(double ratio) {
-    return withStrategy(DegradeStrategy.SLOW_CALL_RATIO, ratio("slowCallRatio", ratio));
+    return withStrategy(CircuitBreakerStrategy.SLOW_CALL_RATIO, ratio("slowCallRatio", ratio));
   }
 
   /**
@@ -93,7 +93,7 @@ public final class CircuitBreakerSpec {
    * @throws IllegalStateException if a strategy is already chosen
    */
   public CircuitBreakerSpec errorRatio(double ratio) {
-    return withStrategy(DegradeStrategy.ERROR_RATIO, ratio("errorRatio", ratio));
+    return withStrategy(CircuitBreakerStrategy.ERROR_RATIO, ratio("errorRatio", ratio));
   }
 
   /**
@@ -105,7 +105,7 @@ public final class CircuitBreakerSpec {
    * @throws IllegalStateException if a strategy is already chosen
    */
   public CircuitBreakerSpec errorCount(int count) {
-    return withStrategy(DegradeStrategy.ERROR_COUNT, Checks.nonNegative("errorCount", count));
+    return withStrategy(CircuitBreakerStrategy.ERROR_COUNT, Checks.nonNegative("errorCount", count));
   }
 
   /**
@@ -197,24 +197,24 @@ public final class CircuitBreakerSpec {
    *     missing or set for an error strategy
    * @throws IllegalArgumentException if the settings do not make a valid rule
    */
-  DegradeRule toRule(String resource) {
-    DegradeStrategy chosen = strategy;
+  CircuitBreakerRule toRule(String resource) {
+    CircuitBreakerStrategy chosen = strategy;
     if (chosen == null) {
       throw new IllegalStateException("circuitBreaker needs a strategy: slowCallRatio(..), "
           + "errorRatio(..) or errorCount(..)");
     }
-    if (chosen == DegradeStrategy.SLOW_CALL_RATIO && slowerThan == null) {
+    if (chosen == CircuitBreakerStrategy.SLOW_CALL_RATIO && slowerThan == null) {
       throw new IllegalStateException("slowCallRatio needs slowerThan(..): how slow a slow call is");
     }
-    if (chosen != DegradeStrategy.SLOW_CALL_RATIO && slowerThan != null) {
+    if (chosen != CircuitBreakerStrategy.SLOW_CALL_RATIO && slowerThan != null) {
       throw new IllegalStateException("slowerThan applies to slowCallRatio, but the strategy is "
           + chosen);
     }
-    return new DegradeRule(resource, chosen, threshold, slowerThan, minCalls, window, buckets,
+    return new CircuitBreakerRule(resource, chosen, threshold, slowerThan, minCalls, window, buckets,
         openFor, probes, probeTimeout);
   }
 
-  private CircuitBreakerSpec withStrategy(DegradeStrategy chosen, double value) {
+  private CircuitBreakerSpec withStrategy(CircuitBreakerStrategy chosen, double value) {
     if (strategy != null) {
       throw new IllegalStateException("a circuit breaker has one strategy, and this one is "
           + strategy + "; declare another circuitBreaker(..) for " + chosen);

@@ -1,16 +1,16 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
@@ -44,7 +44,7 @@ import org.jspecify.annotations.Nullable;
  * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #perValue}, {@link
  * #perValueConcurrency}, {@link #allowOrigins}, {@link #denyOrigins}, {@link #circuitBreaker},
  * {@link #slowCallRatio}, {@link #errorRatio}, {@link #errorCount}) add a rule each; shaping and
- * scoping steps ({@link #warmUp}, {@link #pacing}, {@link #limitApp}, {@link #relatedTo}, {@link
+ * scoping steps ({@link #warmUp}, {@link #pacing}, {@link #origin}, {@link #relatedTo}, {@link
  * #fromEntrance}, {@link #burst}, {@link #period}, {@link #except}, {@link #valueType}, {@link
  * #maxValues}, {@link #openFor}) change the most recent rule. The rules are declared on the engine
  * the first time the guard is used there: an identical declaration is a no-op, a different one
@@ -52,7 +52,7 @@ import org.jspecify.annotations.Nullable;
  * the resource's rules as they are, so it can enter resources configured through {@link
  * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
  *
- * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
+ * <p>A refused call throws a {@link RefusedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
  * errors, unless {@link #ignoreExceptions}, {@link #recordExceptions} or {@link
  * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business
@@ -214,11 +214,11 @@ public final class Guard {
    */
   public Guard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
-    if (last().lastRule() instanceof ParamFlowRule) {
-      return shapeLastPerValue("pacing", FlowGrade.QPS, rule -> rule.withPacing(maxQueueing));
+    if (last().lastRule() instanceof PerValueRule) {
+      return shapeLastPerValue("pacing", FlowMetric.QPS, rule -> rule.withPacing(maxQueueing));
     }
     return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
-        .withBehavior(ControlBehavior.PACING));
+        .withShaping(Shaping.PACING));
   }
 
   /**
@@ -229,14 +229,14 @@ public final class Guard {
    * @return the new guard
    * @throws IllegalStateException if the guard has no rule yet
    */
-  public Guard limitApp(String app) {
+  public Guard fromOrigin(String app) {
     Objects.requireNonNull(app, "app");
-    return withLast(last().mapLastRule("limitApp", FlowRule.class, rule -> rule.withLimitApp(app)));
+    return withLast(last().mapLastRule("fromOrigin", FlowRule.class, rule -> rule.withOrigin(app)));
   }
 
   /**
    * Makes the most recent rule measure another resource: this one is limited when that one is
-   * busy (the RELATE strategy). The rule does not apply until the other resource is entered.
+   * busy (the RELATED strategy). The rule does not apply until the other resource is entered.
    *
    * @param otherResource the resource whose statistics are measured
    * @return the new guard
@@ -244,12 +244,12 @@ public final class Guard {
    */
   public Guard relatedTo(String otherResource) {
     return withLast(last().mapLastRule("relatedTo", FlowRule.class,
-        rule -> rule.withStrategy(FlowStrategy.RELATE, otherResource)));
+        rule -> rule.withStrategy(FlowStrategy.RELATED, otherResource)));
   }
 
   /**
    * Makes the most recent rule apply only to calls made under the named context (entrance),
-   * measured on this resource's node for that context (the CHAIN strategy).
+   * measured on this resource's node for that context (the ENTRANCE strategy).
    *
    * @param contextName the entrance name
    * @return the new guard
@@ -257,12 +257,12 @@ public final class Guard {
    */
   public Guard fromEntrance(String contextName) {
     return withLast(last().mapLastRule("fromEntrance", FlowRule.class,
-        rule -> rule.withStrategy(FlowStrategy.CHAIN, contextName)));
+        rule -> rule.withStrategy(FlowStrategy.ENTRANCE, contextName)));
   }
 
   /**
    * Admits only calls from the listed caller origins (a white list); calls without an origin pass
-   * too. Other origins are refused with {@link dev.guard.api.AuthorityBlockedException}, which
+   * too. Other origins are refused with {@link dev.guard.api.OriginRefusedException}, which
    * names the origin. The origin of a call comes from its context ({@code
    * GuardEngine.enterContext(name, origin)}) or from {@link #origin}.
    *
@@ -278,12 +278,12 @@ public final class Guard {
    *     one)
    */
   public Guard allowOrigins(String... origins) {
-    return withAuthority("allowOrigins", AuthorityRule.allow(last().resource(), origins));
+    return withAuthority("allowOrigins", OriginRule.allow(last().resource(), origins));
   }
 
   /**
    * Refuses calls from the listed caller origins (a black list) with {@link
-   * dev.guard.api.AuthorityBlockedException}; other calls pass.
+   * dev.guard.api.OriginRefusedException}; other calls pass.
    *
    * <pre>{@code
    * Guard search = Guard.of("search").denyOrigins("scraper").qps(100);
@@ -296,7 +296,7 @@ public final class Guard {
    *     one)
    */
   public Guard denyOrigins(String... origins) {
-    return withAuthority("denyOrigins", AuthorityRule.deny(last().resource(), origins));
+    return withAuthority("denyOrigins", OriginRule.deny(last().resource(), origins));
   }
 
   /**
@@ -358,7 +358,7 @@ public final class Guard {
    *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5)));
    * }</pre>
    *
-   * <p>An open breaker refuses calls with a {@link dev.guard.api.DegradeBlockedException}, whose
+   * <p>An open breaker refuses calls with a {@link dev.guard.api.CircuitBreakerRefusedException}, whose
    * {@code retryAfter()} tells when the next probe is allowed.
    *
    * @param breaker sets up the breaker from the defaults (see {@link CircuitBreakerSpec})
@@ -428,7 +428,7 @@ public final class Guard {
    */
   public Guard openFor(Duration duration) {
     Objects.requireNonNull(duration, "duration");
-    return withLast(last().mapLastRule("openFor", DegradeRule.class,
+    return withLast(last().mapLastRule("openFor", CircuitBreakerRule.class,
         rule -> rule.withOpenFor(duration)));
   }
 
@@ -468,7 +468,7 @@ public final class Guard {
   /**
    * Counts an exception as a business error only when {@code isError} says so; it then alone
    * decides, whatever {@link #recordExceptions} and {@link #ignoreExceptions} list. A predicate
-   * that throws counts the exception. A {@link BlockedException} never counts.
+   * that throws counts the exception. A {@link RefusedException} never counts.
    *
    * @param isError tells which exceptions are business errors; fast and side-effect free
    * @return the new guard
@@ -496,7 +496,7 @@ public final class Guard {
    * array argument is limited per element. The arguments are those of {@link #decorateFunction}
    * (its input is argument 0), {@link #decorateKeyedFunction} (the key),
    * {@link #decorateBiFunction} (arguments 0 and 1) and {@link #callWithKey} (the key); other
-   * shapes have none. A refusal throws {@link dev.guard.api.ParamFlowBlockedException}.
+   * shapes have none. A refusal throws {@link dev.guard.api.PerValueRefusedException}.
    *
    * @param argumentIndex the argument holding the value; negative counts from the end
    * @param count calls per second per value; {@code >= 0}
@@ -504,7 +504,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code count} is negative
    */
   public Guard perValue(int argumentIndex, int count) {
-    return withLast(last().withRule(ParamFlowRule.qps(last().resource(), argumentIndex, count)));
+    return withLast(last().withRule(PerValueRule.qps(last().resource(), argumentIndex, count)));
   }
 
   /**
@@ -524,7 +524,7 @@ public final class Guard {
    */
   public Guard perValueConcurrency(int argumentIndex, int limit) {
     return withLast(last().withRule(
-        ParamFlowRule.concurrency(last().resource(), argumentIndex, limit)));
+        PerValueRule.concurrency(last().resource(), argumentIndex, limit)));
   }
 
   /**
@@ -538,7 +538,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code tokens} is negative or too large, or the rule paces
    */
   public Guard burst(int tokens) {
-    return shapeLastPerValue("burst", FlowGrade.QPS, rule -> rule.withBurst(tokens));
+    return shapeLastPerValue("burst", FlowMetric.QPS, rule -> rule.withBurst(tokens));
   }
 
   /**
@@ -552,7 +552,7 @@ public final class Guard {
    */
   public Guard period(Duration period) {
     Objects.requireNonNull(period, "period");
-    return shapeLastPerValue("period", FlowGrade.QPS, rule -> rule.withPeriod(period));
+    return shapeLastPerValue("period", FlowMetric.QPS, rule -> rule.withPeriod(period));
   }
 
   /**
@@ -570,7 +570,7 @@ public final class Guard {
    */
   public Guard except(Object value, int threshold) {
     Objects.requireNonNull(value, "value");
-    return withLast(last().mapLastRule("except", ParamFlowRule.class,
+    return withLast(last().mapLastRule("except", PerValueRule.class,
         rule -> rule.withException(value, threshold)));
   }
 
@@ -585,7 +585,7 @@ public final class Guard {
    */
   public Guard valueType(Class<?> type) {
     Objects.requireNonNull(type, "type");
-    return withLast(last().mapLastRule("valueType", ParamFlowRule.class,
+    return withLast(last().mapLastRule("valueType", PerValueRule.class,
         rule -> rule.withValueType(type)));
   }
 
@@ -601,7 +601,7 @@ public final class Guard {
    * @throws IllegalArgumentException if {@code max} is below 2
    */
   public Guard maxValues(int max) {
-    return withLast(last().mapLastRule("maxValues", ParamFlowRule.class,
+    return withLast(last().mapLastRule("maxValues", PerValueRule.class,
         rule -> rule.withMaxValues(max)));
   }
 
@@ -676,7 +676,7 @@ public final class Guard {
    *
    * @param supplier the protected code
    * @param <T> the result type
-   * @return the guarded supplier; throws {@link BlockedException} when refused
+   * @return the guarded supplier; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
@@ -691,7 +691,7 @@ public final class Guard {
    * @param function the protected code
    * @param <T> the argument type
    * @param <R> the result type
-   * @return the guarded function; throws {@link BlockedException} when refused
+   * @return the guarded function; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
@@ -716,7 +716,7 @@ public final class Guard {
    * @param function the protected code
    * @param <T> the argument type
    * @param <R> the result type
-   * @return the guarded function; throws {@link BlockedException} when refused
+   * @return the guarded function; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R>
       decorateKeyedFunction(Function<? super T, ?> key, Function<T, R> function) {
@@ -740,7 +740,7 @@ public final class Guard {
    * @param <T> the first argument's type
    * @param <U> the second argument's type
    * @param <R> the result type
-   * @return the guarded function; throws {@link BlockedException} when refused
+   * @return the guarded function; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object, U extends @Nullable Object, R extends @Nullable Object>
       BiFunction<T, U, R> decorateBiFunction(BiFunction<T, U, R> function) {
@@ -754,7 +754,7 @@ public final class Guard {
    *
    * @param callable the protected code
    * @param <T> the result type
-   * @return the guarded callable; throws {@link BlockedException} when refused
+   * @return the guarded callable; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
@@ -766,7 +766,7 @@ public final class Guard {
    * Wraps a runnable: each {@code run()} runs it under this guard.
    *
    * @param runnable the protected code
-   * @return the guarded runnable; throws {@link BlockedException} when refused
+   * @return the guarded runnable; throws {@link RefusedException} when refused
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
@@ -787,7 +787,7 @@ public final class Guard {
    *     .decorateCompletionStage(() -> pricingClient.quoteAsync(item));
    * }</pre>
    *
-   * <p>A refused call returns a stage failed with the {@link BlockedException} and does not call
+   * <p>A refused call returns a stage failed with the {@link RefusedException} and does not call
    * the supplier; an exception thrown by the supplier itself returns a stage failed with it. A
    * stage that fails counts as a business error. The returned stage completes after the exit is
    * recorded, with the supplier's stage's value or failure.
@@ -805,25 +805,25 @@ public final class Guard {
 
   /**
    * Wraps a supplier with a fallback for refused calls: the fallback receives the {@link
-   * BlockedException} and its result is returned instead. Business exceptions still propagate.
+   * RefusedException} and its result is returned instead. Business exceptions still propagate.
    *
    * @param supplier the protected code
-   * @param onBlocked computes the result of a refused call
+   * @param onRefused computes the result of a refused call
    * @param <T> the result type
    * @return the guarded supplier
    */
   public <T extends @Nullable Object> Supplier<T> decorateOrElse(
-      Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+      Supplier<T> supplier, Function<? super RefusedException, ? extends T> onRefused) {
     Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(onBlocked, "onBlocked");
-    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onBlocked);
+    Objects.requireNonNull(onRefused, "onRefused");
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onRefused);
     return () -> guarded.apply(supplier);
   }
 
   /**
    * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
    * that counts as a business error, return {@code recovery}'s result instead. The recovery
-   * receives the {@link BlockedException} (a {@link dev.guard.api.DegradeBlockedException} while
+   * receives the {@link RefusedException} (a {@link dev.guard.api.CircuitBreakerRefusedException} while
    * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
    * #ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
    *
@@ -885,7 +885,7 @@ public final class Guard {
    * @param supplier the protected code
    * @param <T> the result type
    * @return its result
-   * @throws BlockedException if the call was refused
+   * @throws RefusedException if the call was refused
    */
   public <T extends @Nullable Object> T call(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
@@ -907,7 +907,7 @@ public final class Guard {
    * @param supplier the protected code
    * @param <T> the result type
    * @return its result
-   * @throws BlockedException if the call was refused
+   * @throws RefusedException if the call was refused
    */
   public <T extends @Nullable Object> T callWithKey(@Nullable Object key, Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
@@ -918,7 +918,7 @@ public final class Guard {
    * Runs a runnable now under this guard.
    *
    * @param runnable the protected code
-   * @throws BlockedException if the call was refused
+   * @throws RefusedException if the call was refused
    */
   public void run(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
@@ -929,19 +929,19 @@ public final class Guard {
    * Runs a supplier now under this guard, falling back on refusal.
    *
    * @param supplier the protected code
-   * @param onBlocked computes the result of a refused call from its {@link BlockedException}
+   * @param onRefused computes the result of a refused call from its {@link RefusedException}
    * @param <T> the result type
    * @return the supplier's or the fallback's result
    */
   public <T extends @Nullable Object> T callOrElse(
-      Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+      Supplier<T> supplier, Function<? super RefusedException, ? extends T> onRefused) {
     Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(onBlocked, "onBlocked");
-    return bound().run(null, supplier, Supplier<T>::get, onBlocked);
+    Objects.requireNonNull(onRefused, "onRefused");
+    return bound().run(null, supplier, Supplier<T>::get, onRefused);
   }
 
   /**
-   * Runs a supplier now and captures the outcome: a success, the {@link BlockedException} of a
+   * Runs a supplier now and captures the outcome: a success, the {@link RefusedException} of a
    * refusal, or the code's own exception.
    *
    * @param supplier the protected code
@@ -961,10 +961,10 @@ public final class Guard {
    * @param <T> the result type
    * @return the refusal or the result
    */
-  public <T extends @Nullable Object> Either<BlockedException, T> tryEither(Supplier<T> supplier) {
+  public <T extends @Nullable Object> Either<RefusedException, T> tryEither(Supplier<T> supplier) {
     try {
       return Either.right(call(supplier));
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return Either.left(refused);
     }
   }
@@ -1005,9 +1005,9 @@ public final class Guard {
     return new Guard(List.of(part), engine);
   }
 
-  private Guard withAuthority(String step, AuthorityRule rule) {
+  private Guard withAuthority(String step, OriginRule rule) {
     GuardPart part = last();
-    List<AuthorityRule> existing = part.rulesOf(AuthorityRule.class);
+    List<OriginRule> existing = part.rulesOf(OriginRule.class);
     if (!existing.isEmpty()) {
       throw new IllegalStateException(step + ": '" + part.resource() + "' already has "
           + existing.get(0) + ", and a resource has at most one origin list");
@@ -1017,10 +1017,10 @@ public final class Guard {
 
   private Guard shapeLastQps(String step, UnaryOperator<FlowRule> change) {
     return withLast(last().mapLastRule(step, FlowRule.class, rule -> {
-      if (rule.grade() != FlowGrade.QPS) {
+      if (rule.metric() != FlowMetric.QPS) {
         throw new IllegalStateException(
             step + " shapes a qps(..) rule, but the most recent rule of '" + rule.resource()
-                + "' is concurrency(" + rule.count() + ")");
+                + "' is concurrency(" + rule.threshold() + ")");
       }
       return change.apply(rule);
     }));
@@ -1032,12 +1032,12 @@ public final class Guard {
   }
 
   private Guard shapeLastPerValue(
-      String step, FlowGrade grade, UnaryOperator<ParamFlowRule> change) {
-    return withLast(last().mapLastRule(step, ParamFlowRule.class, rule -> {
-      if (rule.grade() != grade) {
+      String step, FlowMetric grade, UnaryOperator<PerValueRule> change) {
+    return withLast(last().mapLastRule(step, PerValueRule.class, rule -> {
+      if (rule.metric() != grade) {
         throw new IllegalStateException(
             step + " shapes a perValue(..) rule, but the most recent rule of '" + rule.resource()
-                + "' is perValueConcurrency(" + rule.argumentIndex() + ", " + rule.count() + ")");
+                + "' is perValueConcurrency(" + rule.argumentIndex() + ", " + rule.threshold() + ")");
       }
       return change.apply(rule);
     }));

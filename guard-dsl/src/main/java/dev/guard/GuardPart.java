@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.Rule;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,7 +51,7 @@ record GuardPart(
   <R extends Rule> GuardPart mapLastRule(String step, Class<R> kind, UnaryOperator<R> change) {
     if (rules.isEmpty()) {
       throw new IllegalStateException(step + " shapes the most recent rule, but '" + resource
-          + "' has none yet: " + (kind == DegradeRule.class
+          + "' has none yet: " + (kind == CircuitBreakerRule.class
               ? "add a circuit breaker first (circuitBreaker(..), slowCallRatio(..), errorRatio(..)"
                   + " or errorCount(..))"
               : "call qps(..), concurrency(..), perValue(..) or perValueConcurrency(..) first"));

@@ -3,7 +3,7 @@ package dev.guard.api;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import org.junit.jupiter.api.Test;
@@ -13,7 +13,7 @@ class BlockedExceptionDataTest {
   @Test
   void systemRefusal_carriesTheLimitAndItsThreshold() {
     SystemRule rule = SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8);
-    SystemBlockedException refused = new SystemBlockedException("orders", rule, SystemLimit.CPU);
+    SystemRefusedException refused = new SystemRefusedException("orders", rule, SystemLimit.CPU);
 
     assertThat(refused.limit()).isEqualTo(SystemLimit.CPU);
     assertThat(refused.threshold()).isEqualTo(0.8);
@@ -27,15 +27,15 @@ class BlockedExceptionDataTest {
   @Test
   void systemRefusal_byAThresholdTheRuleDoesNotSet_isAnError() {
     assertThatThrownBy(() ->
-        new SystemBlockedException("orders", SystemRule.of().withMaxCpuUsage(0.8), SystemLimit.QPS))
+        new SystemRefusedException("orders", SystemRule.of().withMaxCpuUsage(0.8), SystemLimit.QPS))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("limit must be a threshold the rule sets, was QPS");
   }
 
   @Test
   void authorityRefusal_namesTheOrigin() {
-    AuthorityRule rule = AuthorityRule.deny("admin", "scraper");
-    AuthorityBlockedException refused = new AuthorityBlockedException("admin", rule, "scraper");
+    OriginRule rule = OriginRule.deny("admin", "scraper");
+    OriginRefusedException refused = new OriginRefusedException("admin", rule, "scraper");
 
     assertThat(refused.origin()).isEqualTo("scraper");
     assertThat(refused.rule()).isEqualTo(rule);

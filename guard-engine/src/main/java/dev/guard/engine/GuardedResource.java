@@ -1,6 +1,6 @@
 package dev.guard.engine;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.CallEntry;
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * GuardedResource orders = engine.resource("createOrder").entryType(EntryType.IN);
  * orders.declare(List.of(FlowRule.qps("createOrder", 100)));
  *
- * Order order = orders.call(request, orderService::create);    // throws BlockedException
+ * Order order = orders.call(request, orderService::create);    // throws RefusedException
  *
  * try (Entry entry = orders.enter()) {                          // when the call is not one body
  *   ...
@@ -144,7 +144,7 @@ public final class GuardedResource {
    * Returns a handle whose calls count an exception thrown by the body as a business error (in the
    * statistics and for circuit breakers) only when {@code isError} returns true. Other exceptions
    * still pass through unchanged, and the call counts as a success. By default every exception
-   * counts; a {@link BlockedException} never does, and an error recorded by hand with {@link
+   * counts; a {@link RefusedException} never does, and an error recorded by hand with {@link
    * Entry#recordError} always does. A predicate that throws counts the exception.
    *
    * <pre>{@code
@@ -184,11 +184,11 @@ public final class GuardedResource {
    *
    * @param args the call's arguments, for hot-parameter rules
    * @return the admitted entry
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enter(@Nullable Object... args) {
     CallEntry entry = core.enter(site, false, args);
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }
@@ -202,11 +202,11 @@ public final class GuardedResource {
    *
    * @param args the call's arguments, for hot-parameter rules
    * @return the admitted entry
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enterAsync(@Nullable Object... args) {
     CallEntry entry = core.enter(site, false, args);
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }
@@ -224,7 +224,7 @@ public final class GuardedResource {
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    */
   public <I extends @Nullable Object, T extends @Nullable Object> T call(
       I input, Function<? super I, ? extends T> body) {
@@ -243,7 +243,7 @@ public final class GuardedResource {
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    */
   public <I extends @Nullable Object, T extends @Nullable Object> T callWith(
       @Nullable Object argument, I input, Function<? super I, ? extends T> body) {
@@ -268,7 +268,7 @@ public final class GuardedResource {
    * @param <B> the second input's type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    */
   public <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
       T callWithArguments(A first, B second, BiFunction<? super A, ? super B, ? extends T> body) {
@@ -286,12 +286,12 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #callWith}, but a refusal returns {@code onBlocked}'s result instead of throwing.
+   * Like {@link #callWith}, but a refusal returns {@code onRefused}'s result instead of throwing.
    *
    * @param argument the argument hot-parameter rules read (index 0); null for none
    * @param input the body's input
    * @param body the protected code
-   * @param onBlocked computes the result of a refused call
+   * @param onRefused computes the result of a refused call
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's or the fallback's result
@@ -300,11 +300,11 @@ public final class GuardedResource {
       @Nullable Object argument,
       I input,
       Function<? super I, ? extends T> body,
-      Function<? super BlockedException, ? extends T> onBlocked) {
+      Function<? super RefusedException, ? extends T> onRefused) {
     CallEntry entry = core.enterWithArgument(site, argument);
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
-      return onBlocked.apply(refused);
+      return onRefused.apply(refused);
     }
     return runAdmitted(entry, input, body);
   }
@@ -317,7 +317,7 @@ public final class GuardedResource {
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    * @throws Exception what the body throws
    */
   public <I extends @Nullable Object, T extends @Nullable Object> T callChecked(
@@ -336,7 +336,7 @@ public final class GuardedResource {
   }
 
   private static void throwIfRefused(CallEntry entry) {
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }

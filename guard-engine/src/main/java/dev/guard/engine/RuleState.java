@@ -1,7 +1,7 @@
 package dev.guard.engine;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import java.util.List;
 import java.util.Objects;
@@ -82,7 +82,7 @@ public sealed interface RuleState {
    * @param limitedValues values a single call would be refused for now, at most {@link
    *     #MAX_LISTED} of them, in no particular order
    */
-  record HotValuesState(ParamFlowRule rule, long valuesTracked, List<Object> limitedValues)
+  record HotValuesState(PerValueRule rule, long valuesTracked, List<Object> limitedValues)
       implements RuleState {
 
     /** The most limited values listed in one state. */

@@ -2,7 +2,7 @@ package dev.guard.examples;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
 import dev.guard.http.GuardHttpServerFilter;
 import dev.guard.http.HttpInbound;

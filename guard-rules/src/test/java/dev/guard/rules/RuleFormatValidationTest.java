@@ -65,8 +65,8 @@ class RuleFormatValidationTest {
             List.of(at + "concurrency: must be finite and >= 0, was -1")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"concurrency\": 1}",
             List.of(at + "concurrency: must not be given with qps: a rule limits one or the other")),
-        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"limitApp\": false}",
-            List.of(at + "limitApp: must be a string, was false")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"origin\": false}",
+            List.of(at + "origin: must be a string, was false")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"relatedTo\": \"\"}",
             List.of(at + "relatedTo: must not be blank, was \"\"")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"fromEntrance\": \"  \"}",
@@ -107,7 +107,7 @@ class RuleFormatValidationTest {
                 + "was {}")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"count\": 1}",
             List.of(at + "count: is not a field here; the fields are [resource, qps, concurrency, "
-                + "limitApp, relatedTo, fromEntrance, warmUp, pacing, cluster]")),
+                + "origin, relatedTo, fromEntrance, warmUp, pacing, cluster]")),
         Arguments.of("[]", List.of("rules.flow[1]: must be an object, was []")));
   }
 
@@ -133,7 +133,7 @@ class RuleFormatValidationTest {
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
         "rules.flow[2].pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
-        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, authority, system]");
+        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, origins, system]");
   }
 
   static Stream<Arguments> perValueFields() {
@@ -245,14 +245,14 @@ class RuleFormatValidationTest {
         .containsExactlyElementsOf(expected);
   }
 
-  static Stream<Arguments> authorityFields() {
-    String at = "rules.authority[0].";
+  static Stream<Arguments> originFields() {
+    String at = "rules.origins[0].";
     return Stream.of(
         Arguments.of("{\"allowOrigins\": [\"a\"]}", List.of(at + "resource: is required")),
         Arguments.of("{\"resource\": \"\", \"allowOrigins\": [\"a\"]}",
             List.of(at + "resource: must not be blank, was \"\"")),
         Arguments.of("{\"resource\": \"r\"}",
-            List.of("rules.authority[0]: needs \"allowOrigins\" or \"denyOrigins\"")),
+            List.of("rules.origins[0]: needs \"allowOrigins\" or \"denyOrigins\"")),
         Arguments.of("{\"resource\": \"r\", \"allowOrigins\": [\"a\"], \"denyOrigins\": [\"b\"]}",
             List.of(at + "denyOrigins: must not be given with allowOrigins: a rule allows or "
                 + "denies")),
@@ -270,21 +270,21 @@ class RuleFormatValidationTest {
   }
 
   @ParameterizedTest
-  @MethodSource("authorityFields")
+  @MethodSource("originFields")
   void parse_invalidAuthorityField_reportsPathAndValue(String rule, List<String> expected) {
-    assertThat(errors("{\"version\": 1, \"authority\": [" + rule + "]}"))
+    assertThat(errors("{\"version\": 1, \"origins\": [" + rule + "]}"))
         .containsExactlyElementsOf(expected);
   }
 
   @Test
-  void parse_secondAuthorityRuleForOneResource_isRefusedAtItsResource() {
-    String document = "{\"version\": 1, \"authority\": ["
+  void parse_secondOriginRuleForOneResource_isRefusedAtItsResource() {
+    String document = "{\"version\": 1, \"origins\": ["
         + "{\"resource\": \"r\", \"allowOrigins\": [\"a\"]},"
         + "{\"resource\": \"r\", \"allowOrigins\": [\"a\"]},"
         + "{\"resource\": \"r\", \"denyOrigins\": [\"b\"]}]}";
 
-    assertThat(errors(document)).containsExactly("rules.authority[2].resource: 'r' already has 1 "
-        + "authority rule: list every origin in that one rule (at most 1 per resource)");
+    assertThat(errors(document)).containsExactly("rules.origins[2].resource: 'r' already has 1 "
+        + "origin rule: list every origin in that one rule (at most 1 per resource)");
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.guard.testkit;
 
 import dev.guard.Guard;
 import dev.guard.api.rule.WarmUp;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import java.util.List;
 import java.util.Objects;
@@ -19,23 +19,23 @@ final class GuardDeclarations {
 
   static Guard declare(FlowRule rule) {
     Guard guard = Guard.of(rule.resource());
-    guard = rule.grade() == FlowGrade.QPS
-        ? guard.qps(rule.count())
+    guard = rule.metric() == FlowMetric.QPS
+        ? guard.qps(rule.threshold())
         : guard.concurrency(limit(rule));
-    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      guard = guard.limitApp(rule.limitApp());
+    if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
+      guard = guard.fromOrigin(rule.origin());
     }
     switch (rule.strategy()) {
-      case RELATE -> guard = guard.relatedTo(Objects.requireNonNull(rule.refResource()));
-      case CHAIN -> guard = guard.fromEntrance(Objects.requireNonNull(rule.refResource()));
+      case RELATED -> guard = guard.relatedTo(Objects.requireNonNull(rule.reference()));
+      case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
       case DIRECT -> { }
     }
-    ControlBehavior behavior = rule.behavior();
+    Shaping behavior = rule.shaping();
     WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
     }
-    if (behavior == ControlBehavior.PACING) {
+    if (behavior == Shaping.PACING) {
       guard = guard.pacing(rule.maxQueueingTime());
     }
     if (!guard.flowRules().equals(List.of(rule))) {
@@ -46,7 +46,7 @@ final class GuardDeclarations {
   }
 
   private static int limit(FlowRule rule) {
-    double count = rule.count();
+    double count = rule.threshold();
     if (count != Math.rint(count) || count > Integer.MAX_VALUE) {
       throw Checks.invalid("rule", rule, "must have a whole concurrency count");
     }

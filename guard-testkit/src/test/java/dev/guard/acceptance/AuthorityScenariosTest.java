@@ -3,8 +3,8 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.AuthorityBlockedException;
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.OriginRefusedException;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardedResource;
@@ -19,15 +19,15 @@ class AuthorityScenariosTest {
   private final Scenario s = new Scenario();
 
   {
-    s.engine.loadRules("Rw", List.of(AuthorityRule.allow("Rw", "appA, appB")));
-    s.engine.loadRules("Rb", List.of(AuthorityRule.deny("Rb", "appA,appB")));
+    s.engine.loadRules("Rw", List.of(OriginRule.allow("Rw", "appA, appB")));
+    s.engine.loadRules("Rb", List.of(OriginRule.deny("Rb", "appA,appB")));
   }
 
   private String callFrom(String resource, String origin) {
     GuardedResource handle = s.engine.resource(resource).origin(origin);
     try (Entry ignored = handle.enter()) {
       return "P";
-    } catch (AuthorityBlockedException refused) {
+    } catch (OriginRefusedException refused) {
       assertThat(refused.origin()).isEqualTo(origin);
       return "B";
     }
@@ -52,34 +52,34 @@ class AuthorityScenariosTest {
   void originFromAnEnclosingContext_isChecked() {
     try (var scope = s.engine.enterContext("web", "appC")) {
       assertThatThrownBy(() -> s.engine.enter("Rw"))
-          .isInstanceOfSatisfying(AuthorityBlockedException.class, refused -> {
+          .isInstanceOfSatisfying(OriginRefusedException.class, refused -> {
             assertThat(refused.origin()).isEqualTo("appC");
-            assertThat(refused.rule()).isEqualTo(AuthorityRule.allow("Rw", "appA", "appB"));
+            assertThat(refused.rule()).isEqualTo(OriginRule.allow("Rw", "appA", "appB"));
             assertThat(refused).hasMessageContaining("origin 'appC'");
           });
     }
   }
 
   @Test
-  void secondAuthorityRule_forOneResource_isRefusedAndTheFirstStays() {
+  void secondOriginRule_forOneResource_isRefusedAndTheFirstStays() {
     assertThatThrownBy(() -> s.engine.loadRules("Rw", List.of(
-        AuthorityRule.allow("Rw", "appA"), AuthorityRule.deny("Rw", "appC"))))
+        OriginRule.allow("Rw", "appA"), OriginRule.deny("Rw", "appC"))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at most one authority rule")
         .hasMessageContaining("'Rw' was given 2");
 
-    assertThat(s.engine.rules("Rw")).containsExactly(AuthorityRule.allow("Rw", "appA, appB"));
+    assertThat(s.engine.rules("Rw")).containsExactly(OriginRule.allow("Rw", "appA, appB"));
   }
 
   @Test
-  void declaringAnAuthorityRule_replacesTheOldOne_andKeepsOtherKinds() {
+  void declaringAnOriginRule_replacesTheOldOne_andKeepsOtherKinds() {
     GuardedResource rw = s.engine.resource("Rw");
     rw.declare(List.of(FlowRule.qps("Rw", 10)));
 
-    rw.declare(List.of(AuthorityRule.deny("Rw", "appA")));
+    rw.declare(List.of(OriginRule.deny("Rw", "appA")));
 
     assertThat(s.engine.rules("Rw"))
-        .containsExactly(FlowRule.qps("Rw", 10), AuthorityRule.deny("Rw", "appA"));
+        .containsExactly(FlowRule.qps("Rw", 10), OriginRule.deny("Rw", "appA"));
     assertThat(callFrom("Rw", "appC")).isEqualTo("P");
     assertThat(callFrom("Rw", "appA")).isEqualTo("B");
   }
@@ -89,10 +89,10 @@ class AuthorityScenariosTest {
     assertThat(refusal("Rb", "appA")).isSameAs(refusal("Rb", "appA"));
   }
 
-  private AuthorityBlockedException refusal(String resource, String origin) {
+  private OriginRefusedException refusal(String resource, String origin) {
     try (Entry ignored = s.engine.resource(resource).origin(origin).enter()) {
       throw new AssertionError("admitted");
-    } catch (AuthorityBlockedException refused) {
+    } catch (OriginRefusedException refused) {
       return refused;
     }
   }

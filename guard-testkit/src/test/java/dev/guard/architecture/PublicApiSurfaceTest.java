@@ -3,7 +3,7 @@ package dev.guard.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;

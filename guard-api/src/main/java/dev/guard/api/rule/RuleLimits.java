@@ -9,7 +9,7 @@ import java.time.Duration;
  * whole table is in the project's {@code docs/BEHAVIOUR.md} ("Value ranges").
  *
  * <pre>{@code
- * DegradeRule.errorRatio("payments", 0.5).withOpenFor(Duration.ofDays(2));
+ * CircuitBreakerRule.errorRatio("payments", 0.5).withOpenFor(Duration.ofDays(2));
  * // IllegalArgumentException: openFor must be at most PT24H, was PT48H
  * }</pre>
  */
@@ -53,7 +53,7 @@ public final class RuleLimits {
    * The most authority rules one resource has: {@value}; one rule lists every origin it allows
    * or denies.
    */
-  public static final int MAX_AUTHORITY_RULES_PER_RESOURCE = 1;
+  public static final int MAX_ORIGIN_RULES_PER_RESOURCE = 1;
 
   private RuleLimits() {}
 }

@@ -1,13 +1,13 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleDiff;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.RuleRevision;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayDeque;
