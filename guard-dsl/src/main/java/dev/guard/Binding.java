@@ -81,7 +81,7 @@ final class Binding {
    * Nests a body under every part. A refusal throws its {@link RefusedException}, or, when
    * {@code onRefused} is given, returns its result (no exception is thrown on that path).
    *
-   * @param keyOf computes the call's one argument (for hot-parameter rules) from the body's input;
+   * @param keyOf computes the call's one argument (for per-value rules) from the body's input;
    *     {@link #WHOLE_INPUT} for the input itself, null for a call without arguments
    */
   <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> wrap(

@@ -278,7 +278,7 @@ public final class Guard {
    *     one)
    */
   public Guard allowOrigins(String... origins) {
-    return withAuthority("allowOrigins", OriginRule.allow(last().resource(), origins));
+    return withOriginRule("allowOrigins", OriginRule.allow(last().resource(), origins));
   }
 
   /**
@@ -296,7 +296,7 @@ public final class Guard {
    *     one)
    */
   public Guard denyOrigins(String... origins) {
-    return withAuthority("denyOrigins", OriginRule.deny(last().resource(), origins));
+    return withOriginRule("denyOrigins", OriginRule.deny(last().resource(), origins));
   }
 
   /**
@@ -480,7 +480,7 @@ public final class Guard {
   }
 
   /**
-   * Adds a hot-parameter rule: at most {@code count} calls per second for each value of the
+   * Adds a per-value rule: at most {@code count} calls per second for each value of the
    * argument at {@code argumentIndex}, each value with its own token bucket (refilled by {@code
    * count} once a full period has passed). Shape it with {@link #burst}, {@link #period}, {@link
    * #except}, {@link #pacing} and {@link #maxValues}.
@@ -508,7 +508,7 @@ public final class Guard {
   }
 
   /**
-   * Adds a hot-parameter rule limiting the calls running at once to {@code limit} for each value
+   * Adds a per-value rule limiting the calls running at once to {@code limit} for each value
    * of the argument at {@code argumentIndex} (see {@link #perValue} for which argument).
    *
    * <pre>{@code
@@ -556,7 +556,7 @@ public final class Guard {
   }
 
   /**
-   * Gives one value of the most recent hot-parameter rule its own threshold. Values match with
+   * Gives one value of the most recent per-value rule its own threshold. Values match with
    * {@code equals}, so {@code value} must have the argument's runtime type: {@code except(7, 50)}
    * never matches a {@code Long} argument {@code 7L}; declare {@link #valueType} to have such a
    * mismatch rejected.
@@ -564,7 +564,7 @@ public final class Guard {
    * @param value the value
    * @param threshold its own threshold; {@code >= 0} (0 refuses it)
    * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a hot-parameter rule
+   * @throws IllegalStateException if the most recent rule is not a per-value rule
    * @throws IllegalArgumentException if {@code threshold} is negative, or {@code value} is not of
    *     the declared {@link #valueType}
    */
@@ -575,12 +575,12 @@ public final class Guard {
   }
 
   /**
-   * Declares the runtime type of the values of the most recent hot-parameter rule, so that an
+   * Declares the runtime type of the values of the most recent per-value rule, so that an
    * {@link #except} value of another type, which could never match, is rejected.
    *
    * @param type the values' type
    * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a hot-parameter rule
+   * @throws IllegalStateException if the most recent rule is not a per-value rule
    * @throws IllegalArgumentException if an exception value is not of that type
    */
   public Guard valueType(Class<?> type) {
@@ -590,14 +590,14 @@ public final class Guard {
   }
 
   /**
-   * Bounds how many values the engine remembers for the most recent hot-parameter rule (default
+   * Bounds how many values the engine remembers for the most recent per-value rule (default
    * 4000 per started second of the period, at most 200,000). When a new value does not fit, the
    * values used least recently are forgotten and start over as if never seen; the engine counts
    * them ({@code GuardEngine.overflows(Cap.PARAM_VALUES)}).
    *
    * @param max the bound; {@code >= 2}
    * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a hot-parameter rule
+   * @throws IllegalStateException if the most recent rule is not a per-value rule
    * @throws IllegalArgumentException if {@code max} is below 2
    */
   public Guard maxValues(int max) {
@@ -686,7 +686,7 @@ public final class Guard {
 
   /**
    * Wraps a function: each {@code apply(x)} runs it under this guard, with {@code x} as the call's
-   * argument (for hot-parameter rules). A call allocates nothing.
+   * argument (for per-value rules). A call allocates nothing.
    *
    * @param function the protected code
    * @param <T> the argument type
@@ -712,7 +712,7 @@ public final class Guard {
    *     .decorateKeyedFunction(Order::customerId, orders::place);
    * }</pre>
    *
-   * @param key computes the value hot-parameter rules limit on
+   * @param key computes the value per-value rules limit on
    * @param function the protected code
    * @param <T> the argument type
    * @param <R> the result type
@@ -727,7 +727,7 @@ public final class Guard {
 
   /**
    * Wraps a two-argument function: each {@code apply(x, y)} runs it under this guard, with
-   * {@code x} and {@code y} as the call's arguments 0 and 1 (for hot-parameter rules). A call
+   * {@code x} and {@code y} as the call's arguments 0 and 1 (for per-value rules). A call
    * allocates nothing.
    *
    * <pre>{@code
@@ -894,7 +894,7 @@ public final class Guard {
 
   /**
    * Runs a supplier now under this guard with {@code key} as the call's argument 0, for
-   * hot-parameter rules: the keyed form of {@link #call}.
+   * per-value rules: the keyed form of {@link #call}.
    *
    * <pre>{@code
    * Cart cart = perUser.callWithKey(userId, () -> carts.load(userId));
@@ -903,7 +903,7 @@ public final class Guard {
    * <p>A call allocates nothing, except on a guard composed with {@link #andThen}, which nests its
    * parts for each call.
    *
-   * @param key the value hot-parameter rules limit on; null for none
+   * @param key the value per-value rules limit on; null for none
    * @param supplier the protected code
    * @param <T> the result type
    * @return its result
@@ -1005,7 +1005,7 @@ public final class Guard {
     return new Guard(List.of(part), engine);
   }
 
-  private Guard withAuthority(String step, OriginRule rule) {
+  private Guard withOriginRule(String step, OriginRule rule) {
     GuardPart part = last();
     List<OriginRule> existing = part.rulesOf(OriginRule.class);
     if (!existing.isEmpty()) {

@@ -28,7 +28,7 @@ public final class OriginRefusedException extends RefusedException {
    * @param origin the caller's origin
    */
   public OriginRefusedException(String resource, OriginRule rule, String origin) {
-    super("origin authority", resource, rule, "origin '" + Objects.requireNonNull(origin, "origin")
+    super("origin rule", resource, rule, "origin '" + Objects.requireNonNull(origin, "origin")
         + "'");
     this.origin = origin;
   }
@@ -43,7 +43,7 @@ public final class OriginRefusedException extends RefusedException {
   }
 
   /**
-   * Returns the authority rule that refused the call.
+   * Returns the origin rule that refused the call.
    *
    * @return the refusing rule
    */

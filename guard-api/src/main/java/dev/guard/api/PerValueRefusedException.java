@@ -8,7 +8,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Thrown when a hot-parameter rule refuses a call because one value of an argument is over its
+ * Thrown when a per-value rule refuses a call because one value of an argument is over its
  * limit. See {@link RefusedException} for the common contract.
  *
  * <pre>{@code
@@ -56,7 +56,7 @@ public final class PerValueRefusedException extends RefusedException {
   }
 
   /**
-   * Returns the hot-parameter rule that refused the call.
+   * Returns the per-value rule that refused the call.
    *
    * @return the refusing rule
    */

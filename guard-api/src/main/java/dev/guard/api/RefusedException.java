@@ -102,7 +102,7 @@ public abstract sealed class RefusedException extends RuntimeException
    * Returns how long from now until a retry of the refused call could pass, where the refusing rule
    * can tell: for a QPS flow rule that refuses at once, the time until the statistics window's
    * next bucket starts; for a paced flow rule, the time until a call would fit in its queue; for a
-   * circuit breaker, the time until its next probe; for a hot-parameter rule, the time until the
+   * circuit breaker, the time until its next probe; for a per-value rule, the time until the
    * value has a token again; for system protection's QPS and RT thresholds, the time until the
    * inbound window's next bucket. Empty where the engine cannot know (concurrency limits,
    * authority, load and CPU thresholds, a limit of 0). A retry after the wait is not guaranteed to

@@ -109,7 +109,7 @@ class DashboardApiTest {
 
     assertThat(refusals.get("total").asLong()).isEqualTo(3);
     assertThat(refusals.get("byKind").get("flow").asLong()).isEqualTo(3);
-    assertThat(refusals.get("byKind").get("degrade").asLong()).isZero();
+    assertThat(refusals.get("byKind").get("circuit-breaker").asLong()).isZero();
     assertThat(refusals.get("byOrigin").get("web").asLong()).isEqualTo(3);
   }
 

@@ -63,7 +63,7 @@ public final class GuardEngine implements AutoCloseable {
    * The resource that calls on new names run on once the engine has {@link
    * Builder#maxResources} resources. Such a call keeps its name for its handle and for {@code
    * onCapExceeded}, but is decided by this resource's chain, so engine-wide rules (system
-   * protection for {@link EntryType#IN} calls, default degrade rules) and this resource's own
+   * protection for {@link EntryType#IN} calls, default circuit breakers) and this resource's own
    * rules apply, and it is measured in this resource's statistics and the inbound statistics. It
    * is created on first use, never counts against the cap, and takes rules at any time:
    *
@@ -136,7 +136,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param resource the resource name
    * @param type the direction of the call
    * @param permits the permits the call takes ({@code >= 0}; 0 passes pacing rules untouched)
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry; close it when the call ends
    * @throws RefusedException if a rule refused the call
    * @throws IllegalArgumentException if {@code permits} is negative or {@code resource} blank
@@ -228,7 +228,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param rules its complete new rule list (empty removes all rules)
    * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
    *     {@link SystemRule} (see {@link #loadSystemRules}), or if the list has two different
-   *     authority rules (a resource has at most one)
+   *     origin rules (a resource has at most one)
    * @throws IllegalStateException if the resource is new and the resource cap is reached
    */
   public void loadRules(String resource, List<? extends Rule> rules) {
@@ -236,9 +236,9 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Sets circuit breakers for every resource that has no degrade rule of its own: each such
+   * Sets circuit breakers for every resource that has no circuit breaker rule of its own: each such
    * resource gets its own breakers built from these rules (its own state and window), on first use
-   * or at once if it exists. A resource that later gets degrade rules of its own uses only those;
+   * or at once if it exists. A resource that later gets circuit breaker rules of its own uses only those;
    * the resources in {@code excluded} never get default breakers. Loading default rules equal to
    * earlier ones keeps every resource's default breakers and their state; a changed rule starts
    * closed. An empty list removes the defaults.
@@ -249,7 +249,7 @@ public final class GuardEngine implements AutoCloseable {
    *     Set.of("healthCheck"));
    * }</pre>
    *
-   * @param rules degrade rules whose resource is {@value #EVERY_RESOURCE}
+   * @param rules circuit breaker rules whose resource is {@value #EVERY_RESOURCE}
    * @param excluded resource names that get no default breakers
    * @throws IllegalArgumentException if a rule's resource is not {@value #EVERY_RESOURCE}
    */
@@ -265,7 +265,7 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Returns the default degrade rules in force (see {@link #loadDefaultCircuitBreakerRules}).
+   * Returns the default circuit breakers in force (see {@link #loadDefaultCircuitBreakerRules}).
    *
    * @return the rules; empty when none
    */
@@ -320,7 +320,7 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Returns the circuit breakers of a resource, one per degrade rule in force (its own, or the
+   * Returns the circuit breakers of a resource, one per circuit breaker rule in force (its own, or the
    * {@linkplain #loadDefaultCircuitBreakerRules default} ones), in rule order: live handles to read their
    * state and to force them open or closed (see {@link CircuitBreaker}).
    *
@@ -330,15 +330,15 @@ public final class GuardEngine implements AutoCloseable {
    * }</pre>
    *
    * @param resource the resource name
-   * @return an immutable list of handles; empty when the resource has no degrade rules
+   * @return an immutable list of handles; empty when the resource has no circuit breaker rules
    */
   public List<CircuitBreaker> breakers(String resource) {
     return core.breakers(checkName(resource));
   }
 
   /**
-   * Returns the run-time state of a resource's warm-up and hot-parameter rules: how cold each
-   * warm-up rule is and which values each hot-parameter rule is limiting now. Read for dashboards
+   * Returns the run-time state of a resource's warm-up and per-value rules: how cold each
+   * warm-up rule is and which values each per-value rule is limiting now. Read for dashboards
    * and diagnostics; reading changes nothing and costs the calls nothing. Breakers have their own
    * handles ({@link #breakers(String)}); rules of other kinds have no state to show.
    *
@@ -348,7 +348,7 @@ public final class GuardEngine implements AutoCloseable {
    * }</pre>
    *
    * @param resource the resource name
-   * @return the states, warm-up rules first (in flow-rule order), then hot-parameter rules (in
+   * @return the states, warm-up rules first (in flow-rule order), then per-value rules (in
    *     load order); empty for an unknown resource or one without such rules
    */
   public List<RuleState> ruleStates(String resource) {
@@ -451,8 +451,8 @@ public final class GuardEngine implements AutoCloseable {
     }
 
     @Override
-    public void reject(List<RuleError> errors) {
-      core.ruleBook().reject(name, errors);
+    public void invalid(List<RuleError> errors) {
+      core.ruleBook().invalid(name, errors);
     }
   }
 
@@ -859,7 +859,7 @@ public final class GuardEngine implements AutoCloseable {
      *
      * <pre>{@code
      * builder.refusalLog(System.getLogger("guard.refusals"), 20);
-     * // guard refusals: resource=checkout second=75 refused=31 flow=29 authority=2 origins={bot=2}
+     * // guard refusals: resource=checkout second=75 refused=31 flow=29 origin=2 origins={bot=2}
      * }</pre>
      *
      * @param logger the logger

@@ -171,7 +171,7 @@ public final class GuardedResource {
    *
    * @param rules the rules, all for this resource
    * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
-   *     system rule, or if the rules hold two different authority rules (a resource has at most
+   *     system rule, or if the rules hold two different origin rules (a resource has at most
    *     one)
    * @throws IllegalStateException if the resource cap was reached before this resource was known
    */
@@ -182,7 +182,7 @@ public final class GuardedResource {
   /**
    * Enters the resource; close the entry when the call ends.
    *
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry
    * @throws RefusedException if a rule refused the call
    */
@@ -200,7 +200,7 @@ public final class GuardedResource {
    * (the thread may go on entering and exiting other resources), and may be closed on any thread
    * when the call completes.
    *
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry
    * @throws RefusedException if a rule refused the call
    */
@@ -234,10 +234,10 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #call}, with {@code argument} as the call's one argument for hot-parameter rules
+   * Like {@link #call}, with {@code argument} as the call's one argument for per-value rules
    * (passing it allocates nothing).
    *
-   * @param argument the argument hot-parameter rules read (index 0)
+   * @param argument the argument per-value rules read (index 0)
    * @param input the body's input
    * @param body the protected code
    * @param <I> the input type
@@ -254,7 +254,7 @@ public final class GuardedResource {
 
   /**
    * Runs {@code body} on two inputs under the resource; the inputs are the call's arguments 0 and
-   * 1 for hot-parameter rules (passing them allocates nothing). Exceptions of the body pass
+   * 1 for per-value rules (passing them allocates nothing). Exceptions of the body pass
    * through as the same instance and count as business errors.
    *
    * <pre>{@code
@@ -288,7 +288,7 @@ public final class GuardedResource {
   /**
    * Like {@link #callWith}, but a refusal returns {@code onRefused}'s result instead of throwing.
    *
-   * @param argument the argument hot-parameter rules read (index 0); null for none
+   * @param argument the argument per-value rules read (index 0); null for none
    * @param input the body's input
    * @param body the protected code
    * @param onRefused computes the result of a refused call

@@ -11,7 +11,7 @@ package dev.guard.engine;
  * @param pass admitted permits
  * @param refused refused permits, all kinds together
  * @param flowRefused refused by flow rules
- * @param perValueRefused refused by hot-parameter rules
+ * @param perValueRefused refused by per-value rules
  * @param circuitBreakerRefused refused by circuit breakers
  * @param systemRefused refused by system protection
  * @param originRefused refused by origin lists

@@ -16,7 +16,7 @@ import java.util.Locale;
 public enum RefusalKind {
   /** A flow rule ({@link FlowRefusedException}). */
   FLOW,
-  /** A hot-parameter rule ({@link PerValueRefusedException}). */
+  /** A per-value rule ({@link PerValueRefusedException}). */
   PER_VALUE,
   /** A circuit breaker ({@link CircuitBreakerRefusedException}). */
   CIRCUIT_BREAKER,
@@ -52,8 +52,8 @@ public enum RefusalKind {
   }
 
   /**
-   * Returns the kind's name in lower case with dashes ({@code flow}, {@code param-flow}, {@code
-   * degrade}, {@code system}, {@code authority}): the value of metric tags and of the history line
+   * Returns the kind's name in lower case with dashes ({@code flow}, {@code per-value}, {@code
+   * circuit-breaker}, {@code system}, {@code origin}): the value of metric tags and of the history line
    * format.
    *
    * @return the tag value

@@ -8,7 +8,7 @@ import java.util.Map;
  * EngineListener#onRefusals}): how many permits each kind of protection refused and how many each
  * calling origin had refused. Kinds and origins are counted separately (not as pairs); origins are
  * those the resource measures (its origin cap applies), and calls without an origin are not in
- * {@code byOrigin}. docs/BEHAVIOUR.md, "refusal log", has the rules.
+ * {@code byOrigin}. docs/BEHAVIOUR.md, "Refusal log", has the rules.
  *
  * @param resource the resource
  * @param secondMs the second's start in engine time (milliseconds since the engine was built)

@@ -58,7 +58,7 @@ public interface EngineListener {
    * @param source who offered the set (a rule source's name, or the caller's label)
    * @param errors every reason, each with where the problem is
    */
-  default void onRulesRejected(String source, List<RuleError> errors) {}
+  default void onRulesInvalid(String source, List<RuleError> errors) {}
 
   /**
    * Called each time a bounded collection is full and the engine applies its overflow policy.

@@ -36,9 +36,9 @@ public interface RuleSink {
 
   /**
    * Reports that the source could not read a valid rule set: the engine keeps its rules and tells
-   * its listeners ({@link EngineListener#onRulesRejected}).
+   * its listeners ({@link EngineListener#onRulesInvalid}).
    *
    * @param errors every reason, each with where the problem is
    */
-  void reject(List<RuleError> errors);
+  void invalid(List<RuleError> errors);
 }

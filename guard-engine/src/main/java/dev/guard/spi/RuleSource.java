@@ -9,7 +9,7 @@ package dev.guard.spi;
  * as a store's change notification does) or polls (checks for a change every so often, waiting on
  * {@link RuleSink#clock()}, the engine's time source, with {@link
  * dev.guard.spi.TimeSource#backgroundSleep}, so that tests drive it with a manual clock).
- * A source that cannot read a valid set calls {@link RuleSink#reject}: the engine keeps its rules
+ * A source that cannot read a valid set calls {@link RuleSink#invalid}: the engine keeps its rules
  * and its listeners hear why.
  *
  * <pre>{@code

@@ -82,7 +82,7 @@ final class RulesFile implements EngineListener {
   }
 
   @Override
-  public void onRulesRejected(String source, List<RuleError> errors) {
+  public void onRulesInvalid(String source, List<RuleError> errors) {
     news.add("rules file refused, the rules in force stay: " + errors);
   }
 

@@ -15,7 +15,7 @@ import java.util.function.IntPredicate;
  * <pre>{@code
  * HttpInbound inbound = HttpInbound.on(engine)
  *     .entrance("shop")                 // the context every request runs in
- *     .originHeader("X-Caller");         // the caller's identity, for origin and authority rules
+ *     .originHeader("X-Caller");         // the caller's identity, for origin and origin rules
  * context.addFilter("guard", GuardServletFilter.of(inbound)).addMappingForUrlPatterns(null, false, "/*");
  * }</pre>
  *

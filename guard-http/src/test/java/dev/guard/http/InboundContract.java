@@ -234,7 +234,7 @@ abstract class InboundContract {
     assertThat(get("/orders/3").statusCode()).isEqualTo(200);
 
     assertThat(refused.statusCode()).isEqualTo(429);
-    assertThat(refused.body()).contains("\"protection\":\"authority\"");
+    assertThat(refused.body()).contains("\"protection\":\"origin\"");
     assertThat(app.handled).hasValue(2);
   }
 

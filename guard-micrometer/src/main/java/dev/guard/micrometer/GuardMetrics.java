@@ -45,8 +45,8 @@ import org.jspecify.annotations.Nullable;
  *       {@code failed} (completed with one). Function counters over the engine's {@linkplain
  *       GuardEngine#metricsTotals totals}, so they include every whole second that has closed;
  *   <li>{@value #REFUSED} ({@code guard_calls_refused_total}), tags {@code resource} and {@code
- *       kind}: {@code flow}, {@code param-flow}, {@code degrade}, {@code system}, {@code
- *       authority};
+ *       kind}: {@code flow}, {@code per-value}, {@code circuit-breaker}, {@code system}, {@code
+ *       origin};
  *   <li>{@value #DURATION} ({@code guard_call_duration_seconds_count}/{@code _sum}), tag {@code
  *       resource}: a function timer of the completed calls and their summed response time;
  *   <li>{@value #CONCURRENCY} ({@code guard_concurrency}), tag {@code resource}: calls running now;

@@ -50,7 +50,7 @@ class RedisRuleSourceTest {
     }
 
     @Override
-    public void onRulesRejected(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<RuleError> errors) {
       events.add("rejected " + errors);
     }
 

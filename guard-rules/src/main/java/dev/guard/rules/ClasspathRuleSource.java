@@ -91,7 +91,7 @@ public final class ClasspathRuleSource implements RuleSource {
       }
       rules = RuleFormat.parse(RuleText.decode(bytes));
     } catch (InvalidRulesException invalid) {
-      sink.reject(invalid.errors());
+      sink.invalid(invalid.errors());
       throw invalid;
     }
     sink.apply(rules);

@@ -153,7 +153,7 @@ public abstract class PollingRuleSource implements RuleSource {
   protected final synchronized void report(List<RuleError> errors) {
     RuleSink target = sink;
     if (target != null) {
-      target.reject(errors);
+      target.invalid(errors);
     }
   }
 

@@ -45,7 +45,7 @@ class FileRuleSourceTest {
     }
 
     @Override
-    public void onRulesRejected(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<RuleError> errors) {
       events.add("rejected " + errors);
     }
   }

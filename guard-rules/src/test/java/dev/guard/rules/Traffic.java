@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Calls every resource of a rule set, and one it does not name, in both directions and with
- * arguments of every type hot-parameter rules read, over a few seconds of a manual clock: each
+ * arguments of every type per-value rules read, over a few seconds of a manual clock: each
  * call must pass or be refused with a {@link RefusedException}, nothing else.
  */
 final class Traffic {

@@ -121,8 +121,8 @@ public final class SimulationReport {
    * <pre>
    * SimulationReport[24 calls: 6 passed, 18 refused, over 2000 ms]
    *   window (ms)       pass  refused
-   *   0-1000               3      9
-   *   1000-2000            3      9
+   *   0-1000               3        9
+   *   1000-2000            3        9
    * </pre>
    *
    * @return a readable summary of this report
@@ -136,12 +136,12 @@ public final class SimulationReport {
     List<Integer> passes = countPerWindow(second, CallOutcome.Verdict.PASS);
     List<Integer> refusals = countPerWindow(second, CallOutcome.Verdict.REFUSE);
     if (!passes.isEmpty()) {
-      text.append(String.format(Locale.ROOT, "%n  %-16s %5s %6s", "window (ms)", "pass", "refused"));
+      text.append(String.format(Locale.ROOT, "%n  %-16s %5s %8s", "window (ms)", "pass", "refused"));
     }
     for (int i = 0; i < Math.min(passes.size(), TABLE_ROWS); i++) {
       String span = (i * 1000L) + "-" + ((i + 1) * 1000L);
       text.append(
-          String.format(Locale.ROOT, "%n  %-16s %5d %6d", span, passes.get(i), refusals.get(i)));
+          String.format(Locale.ROOT, "%n  %-16s %5d %8d", span, passes.get(i), refusals.get(i)));
     }
     if (passes.size() > TABLE_ROWS) {
       text.append(

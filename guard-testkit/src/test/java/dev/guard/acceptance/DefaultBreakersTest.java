@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Default breakers: one private set per resource without degrade rules of its own. */
+/** Default breakers: one private set per resource without circuit breaker rules of its own. */
 class DefaultBreakersTest {
 
   private static final CircuitBreakerRule ANY =

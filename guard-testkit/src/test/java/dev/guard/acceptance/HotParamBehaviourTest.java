@@ -286,7 +286,7 @@ class HotParamBehaviourTest {
 
     assertThatThrownBy(() -> s.engine.loadRules("R", rules))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("hot-parameter rules of 'R' must be at most 64, was 65");
+        .hasMessage("per-value rules of 'R' must be at most 64, was 65");
   }
 
   @Test

@@ -16,7 +16,7 @@ import java.util.ResourceBundle;
 import org.junit.jupiter.api.Test;
 
 /**
- * The refusal log (docs/BEHAVIOUR.md, "refusal log"): refusals per resource and second, by kind and by
+ * The refusal log (docs/BEHAVIOUR.md, "Refusal log"): refusals per resource and second, by kind and by
  * origin, to listeners and to a bounded number of log lines.
  */
 class RefusalLogTest {
@@ -80,7 +80,7 @@ class RefusalLogTest {
     assertThat(entries).containsExactly(new RefusalLogEntry("R", 61_000, 6,
         Map.of(RefusalKind.FLOW, 4L, RefusalKind.ORIGIN, 2L), Map.of("app", 3L, "bot", 2L)));
     assertThat(lines).containsExactly(
-        "guard refusals: resource=R second=61 refused=6 flow=4 authority=2 origins={app=3, bot=2}");
+        "guard refusals: resource=R second=61 refused=6 flow=4 origin=2 origins={app=3, bot=2}");
   }
 
   @Test

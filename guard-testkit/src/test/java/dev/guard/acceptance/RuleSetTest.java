@@ -46,7 +46,7 @@ class RuleSetTest {
     }
 
     @Override
-    public void onRulesRejected(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<RuleError> errors) {
       events.add("rejected from " + source + ": " + errors);
     }
   }
@@ -198,9 +198,9 @@ class RuleSetTest {
 
     assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 10),
         OriginRule.deny("A", "x"), OriginRule.allow("A", "y"),
-        SystemRule.of().withMaxInboundQps(100)), "two authority rules"))
+        SystemRule.of().withMaxInboundQps(100)), "two origin rules"))
         .isInstanceOf(InvalidRulesException.class)
-        .hasMessageContaining("A: a resource has at most one authority rule");
+        .hasMessageContaining("A: a resource has at most one origin rule");
 
     assertThat(s.engine.systemRules()).containsExactly(system);
     assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");

@@ -15,7 +15,7 @@ import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Eight threads on one hot-parameter rule over 1,000 values, with the clock standing still so
+ * Eight threads on one per-value rule over 1,000 values, with the clock standing still so
  * every call falls in each value's first period. Each value's state changes by compare-and-set
  * only, so accounting per value is exact: no value is admitted beyond its limit, none loses a
  * token to a refused call, and every concurrency count returns to zero.

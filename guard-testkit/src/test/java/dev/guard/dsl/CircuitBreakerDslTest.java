@@ -87,7 +87,7 @@ class CircuitBreakerDslTest {
     assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.errorRatio(0.5)
         .window(Duration.ofMillis(15))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("windowBuckets must divide statWindow (15 ms) into whole milliseconds, was 10");
+        .hasMessage("buckets must divide window (15 ms) into whole milliseconds, was 10");
   }
 
   @Test

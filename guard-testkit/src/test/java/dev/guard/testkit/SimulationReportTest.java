@@ -111,8 +111,8 @@ class SimulationReportTest {
     assertThat(report.toString()).isEqualTo(String.join(System.lineSeparator(),
         "SimulationReport[3 calls: 2 passed, 1 refused, over 2000 ms]",
         "  window (ms)       pass  refused",
-        "  0-1000               1      1",
-        "  1000-2000            1      0"));
+        "  0-1000               1        1",
+        "  1000-2000            1        0"));
   }
 
   @Test

@@ -12,7 +12,7 @@ import java.util.Set;
  * An immutable origin white or black list for one resource: calls whose caller origin is listed
  * are the only ones admitted ({@link OriginPolicy#ALLOW}) or are refused ({@link
  * OriginPolicy#DENY}). A call without an origin (the empty origin) always passes. A resource
- * has at most one authority rule: an engine refuses to load a second one.
+ * has at most one origin rule: an engine refuses to load a second one.
  *
  * <pre>{@code
  * OriginRule admins = OriginRule.allow("admin", "ops-console", "billing");

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An immutable hot-parameter rule: limits the calls of a resource per value of one argument (per
+ * An immutable per-value rule: limits the calls of a resource per value of one argument (per
  * user id, per tenant, per SKU), each value independently.
  *
  * <pre>{@code
@@ -16,7 +16,7 @@ import java.util.Objects;
  *     .withException("vip-7", 500);                              // one value with its own limit
  * }</pre>
  *
- * <p>Grades and behaviours (exact rules in {@code docs/BEHAVIOUR.md}, "Hot parameters"):
+ * <p>Grades and behaviours (exact rules in {@code docs/BEHAVIOUR.md}, "Per-value limits"):
  *
  * <ul>
  *   <li>{@link FlowMetric#QPS} with {@link Shaping#REFUSE}: a token bucket per value holding

@@ -86,13 +86,13 @@ class CircuitBreakerRuleTest {
   @Test
   void slowCallThreshold_missingNegativeOrMisplaced_isRejected() {
     assertThatThrownBy(() -> CircuitBreakerRule.slowCallRatio("r", null, 0.5))
-        .isInstanceOf(NullPointerException.class).hasMessage("slowCallThreshold");
+        .isInstanceOf(NullPointerException.class).hasMessage("slowerThan");
     assertThatThrownBy(() -> CircuitBreakerRule.slowCallRatio("r", Duration.ofMillis(-1), 0.5))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("slowCallThreshold must not be negative, was PT-0.001S");
+        .hasMessage("slowerThan must not be negative, was PT-0.001S");
     assertThatThrownBy(() -> errors.withSlowerThan(Duration.ofMillis(5)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("slowCallThreshold must be null for strategy ERROR_RATIO, was PT0.005S");
+        .hasMessage("slowerThan must be null for strategy ERROR_RATIO, was PT0.005S");
   }
 
   @Test
@@ -100,7 +100,7 @@ class CircuitBreakerRuleTest {
     assertThatThrownBy(() -> errors.withMinCalls(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("minCalls must be > 0, was 0");
     assertThatThrownBy(() -> errors.withProbes(0, null))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("maxProbes must be > 0, was 0");
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("probes must be > 0, was 0");
   }
 
   @Test
@@ -115,17 +115,17 @@ class CircuitBreakerRuleTest {
         .hasMessage("probeTimeout must be positive, was PT-1S");
     assertThatThrownBy(() -> errors.withStatWindow(Duration.ZERO, 1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("statWindow must be positive, was PT0S");
+        .hasMessage("window must be positive, was PT0S");
   }
 
   @Test
   void windowBuckets_notDividingTheWindow_isRejected() {
     assertThatThrownBy(() -> errors.withStatWindow(Duration.ofMillis(1005), 10))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("windowBuckets must divide statWindow (1005 ms) into whole milliseconds, was 10");
+        .hasMessage("buckets must divide window (1005 ms) into whole milliseconds, was 10");
     assertThatThrownBy(() -> errors.withStatWindow(Duration.ofSeconds(1), 0))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("windowBuckets must be > 0, was 0");
+        .hasMessage("buckets must be > 0, was 0");
     assertThat(errors.withStatWindow(Duration.ofMillis(1005), 1).buckets()).isEqualTo(1);
   }
 

@@ -36,7 +36,7 @@ class FlowRuleTest {
   void count_negativeOrNotFinite_isRejected(double count) {
     assertThatThrownBy(() -> base.withThreshold(count))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("count must be finite and >= 0, was " + count);
+        .hasMessage("threshold must be finite and >= 0, was " + count);
   }
 
   @Test
@@ -71,10 +71,10 @@ class FlowRuleTest {
   void concurrency_withShaping_isRejected() {
     assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withShaping(Shaping.PACING))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("behavior must be REJECT for grade CONCURRENCY");
+        .hasMessageStartingWith("shaping must be REFUSE for metric CONCURRENCY");
     assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withWarmUp(WarmUp.of(Duration.ofSeconds(1))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("warmUp must be null for grade CONCURRENCY");
+        .hasMessageStartingWith("warmUp must be null for metric CONCURRENCY");
   }
 
   @Test
@@ -86,8 +86,8 @@ class FlowRuleTest {
 
   @Test
   void nullEnums_areRejectedByName() {
-    assertThatThrownBy(() -> base.withMetric(null)).hasMessage("grade");
-    assertThatThrownBy(() -> base.withShaping(null)).hasMessage("behavior");
+    assertThatThrownBy(() -> base.withMetric(null)).hasMessage("metric");
+    assertThatThrownBy(() -> base.withShaping(null)).hasMessage("shaping");
     assertThatThrownBy(() -> base.withStrategy(null, null)).hasMessage("strategy");
   }
 

@@ -47,22 +47,22 @@ class PerValueRuleTest {
   void count_negative_isRejected() {
     assertThatThrownBy(() -> base.withThreshold(-1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("count must be >= 0, was -1");
+        .hasMessage("threshold must be >= 0, was -1");
   }
 
   @Test
   void countPlusBurst_overTheTokenRange_isRejected() {
     assertThatThrownBy(() -> base.withThreshold(PerValueRule.MAX_TOKENS).withBurst(1))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("count plus burst 1 must be at most 16777215, was 16777215");
+        .hasMessage("threshold plus burst 1 must be at most 16777215, was 16777215");
   }
 
   @Test
   void burst_withPacingOrConcurrency_isRejected() {
     assertThatThrownBy(() -> base.withPacing(Duration.ZERO).withBurst(3))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("burst must be 0 unless the rule is a QPS token bucket (grade QPS, behavior "
-            + "REJECT), was 3");
+        .hasMessage("burst must be 0 unless the rule is a QPS token bucket (metric QPS, shaping "
+            + "REFUSE), was 3");
     assertThatThrownBy(() -> PerValueRule.concurrency("r", 0, 2).withBurst(1))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("burst must be 0");
@@ -72,10 +72,10 @@ class PerValueRuleTest {
   void concurrency_withPacingOrAPeriod_isRejected() {
     assertThatThrownBy(() -> PerValueRule.concurrency("r", 0, 2).withPacing(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("behavior must be REJECT for grade CONCURRENCY, was PACING");
+        .hasMessage("shaping must be REFUSE for metric CONCURRENCY, was PACING");
     assertThatThrownBy(() -> PerValueRule.concurrency("r", 0, 2).withPeriod(Duration.ofSeconds(5)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("period must be the default PT1S for grade CONCURRENCY (it has no period), "
+        .hasMessage("period must be the default PT1S for metric CONCURRENCY (it has no period), "
             + "was PT5S");
   }
 
@@ -84,7 +84,7 @@ class PerValueRuleTest {
     assertThatThrownBy(() -> new PerValueRule("r", 0, FlowMetric.QPS, 5, 0, Duration.ofSeconds(1),
         Shaping.REFUSE, Duration.ofMillis(5), Map.of(), Object.class, 10))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("maxQueueingTime must be zero unless behavior is PACING, was PT0.005S");
+        .hasMessage("maxQueueingTime must be zero unless shaping is PACING, was PT0.005S");
   }
 
   @Test

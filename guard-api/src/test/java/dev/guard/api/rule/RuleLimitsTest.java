@@ -31,7 +31,7 @@ class RuleLimitsTest {
 
   static Stream<Arguments> beyondTheBounds() {
     return Stream.of(
-        tooBig("count must be at most 1000000000, was 1.0E10", () -> QPS.withThreshold(1e10)),
+        tooBig("threshold must be at most 1000000000, was 1.0E10", () -> QPS.withThreshold(1e10)),
         tooBig("maxQueueingTime must be at most PT24H, was PT2562048H",
             () -> QPS.withMaxQueueingTime(HUGE)),
         tooBig("warmUpPeriod must be at most PT24H, was PT2562048H", () -> WarmUp.of(HUGE)),
@@ -44,13 +44,13 @@ class RuleLimitsTest {
         tooBig("leaseTime must be at most PT24H, was PT2562048H",
             () -> CLUSTER.withLeaseTime(HUGE)),
         tooBig("openFor must be at most PT24H, was PT2562048H", () -> BREAKER.withOpenFor(HUGE)),
-        tooBig("statWindow must be at most PT24H, was PT2562048H",
+        tooBig("window must be at most PT24H, was PT2562048H",
             () -> BREAKER.withStatWindow(HUGE, 1)),
-        tooBig("windowBuckets must be at most 1000, was 2000",
+        tooBig("buckets must be at most 1000, was 2000",
             () -> BREAKER.withStatWindow(Duration.ofSeconds(2), 2000)),
         tooBig("probeTimeout must be at most PT24H, was PT2562048H",
             () -> BREAKER.withProbes(1, HUGE)),
-        tooBig("slowCallThreshold must be at most PT24H, was PT2562048H",
+        tooBig("slowerThan must be at most PT24H, was PT2562048H",
             () -> CircuitBreakerRule.slowCallRatio("r", HUGE, 0.5)),
         tooBig("threshold must be at most 1000000000, was 1.0E10",
             () -> CircuitBreakerRule.errorCount("r", 1).withThreshold(1e10)),

@@ -213,7 +213,7 @@ public final class CallEntry implements Entry {
     }
   }
 
-  /** The call's arguments (for hot-parameter rules); may contain nulls. */
+  /** The call's arguments (for per-value rules); may contain nulls. */
   public @Nullable Object[] args() {
     return args;
   }

@@ -325,7 +325,7 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
-   * Replaces the default degrade rules and the resources they do not apply to.
+   * Replaces the default circuit breakers and the resources they do not apply to.
    *
    * @param rules rules with resource {@code "*"}
    * @param excluded resources that get no default breakers
@@ -334,7 +334,7 @@ public final class EngineCore implements SlotContext {
     resources.loadDefaults(rules, excluded);
   }
 
-  /** The default degrade rules in force. */
+  /** The default circuit breakers in force. */
   public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
     return resources.defaultCircuitBreakerRules();
   }
@@ -351,7 +351,7 @@ public final class EngineCore implements SlotContext {
     return state == null ? List.of() : BreakerSlotKind.breakers(state.chain());
   }
 
-  /** The run-time state of a resource's warm-up and hot-parameter rules (read only). */
+  /** The run-time state of a resource's warm-up and per-value rules (read only). */
   public List<RuleState> ruleStates(String name) {
     ResourceState state = resources.existing(name);
     if (state == null) {
@@ -416,7 +416,7 @@ public final class EngineCore implements SlotContext {
    *
    * @param site the call site
    * @param pooled whether to reuse this thread's entry object
-   * @param args the call's arguments, for hot-parameter rules (null: none)
+   * @param args the call's arguments, for per-value rules (null: none)
    * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
    */
   public CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {

@@ -13,7 +13,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The refusal log (docs/BEHAVIOUR.md, "refusal log"): for every recorded second in which a resource
+ * The refusal log (docs/BEHAVIOUR.md, "Refusal log"): for every recorded second in which a resource
  * refused calls, one {@link RefusalLogEntry} to the listeners and, when a logger is set, one line,
  * at most {@code maxLines} lines per recording pass (a pass covers the seconds that closed since
  * the previous one, and runs at most once a second); the rest are summed up in one more line.
@@ -88,7 +88,7 @@ final class RefusalLog implements MetricsHistory.SecondSink {
     suppressed = 0;
   }
 
-  /** {@code guard refusals: resource=orders second=61 refused=12 flow=10 authority=2 origins={bot=2}}. */
+  /** {@code guard refusals: resource=orders second=61 refused=12 flow=10 origin=2 origins={bot=2}}. */
   static String line(RefusalLogEntry entry) {
     StringBuilder line = new StringBuilder("guard refusals: resource=").append(entry.resource())
         .append(" second=").append(entry.secondMs() / 1000).append(" refused=")

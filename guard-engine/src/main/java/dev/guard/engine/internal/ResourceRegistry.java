@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
  * lock, which then recompiles every resource's chain; a resource is created under the same lock
  * with its first chain already compiled, so no resource created while they change can miss them.
  *
- * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
- * degrade rule of its own and is not excluded. They change like the engine-wide rules: under the
+ * <p>Default circuit breaker rules (resource {@code "*"}) give breakers to every resource that has no
+ * circuit breaker rule of its own and is not excluded. They change like the engine-wide rules: under the
  * rule lock, recompiling every resource's chain and keeping the breakers of unchanged rules.
  *
  * <p>A chain that fails to compile for a reason other than a refusal of its rules (an {@link
@@ -366,7 +366,7 @@ final class ResourceRegistry {
   }
 
   /**
-   * Replaces the default degrade rules and the resources they do not apply to, recompiling every
+   * Replaces the default circuit breakers and the resources they do not apply to, recompiling every
    * resource's chain; breakers of default rules equal to earlier ones keep their state.
    */
   void loadDefaults(List<CircuitBreakerRule> rules, Set<String> excluded) {

@@ -35,7 +35,7 @@ final class FlowFormat implements KindFormat<FlowRule> {
   private static final Map<String, String> PATHS = Map.of(
       "resource", "resource",
       "origin", "origin",
-      "behavior", "pacing",
+      "shaping", "pacing",
       "warmUp", "warmUp",
       "maxQueueingTime", "pacing.maxQueueing",
       "warmUpPeriod", "warmUp.period",

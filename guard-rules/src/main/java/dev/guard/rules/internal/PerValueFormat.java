@@ -44,7 +44,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       "argumentIndex", "argumentIndex",
       "burst", "burst",
       "period", "period",
-      "behavior", "pacing",
+      "shaping", "pacing",
       "maxQueueingTime", "pacing.maxQueueing",
       "maxValues", "maxValues");
 
@@ -89,7 +89,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
         validThreshold = value;
       }
     } else if (!fields.has("threshold") && !fields.has("concurrency")) {
-      fields.error("needs \"count\" or \"concurrency\"");
+      fields.error("needs \"threshold\" or \"concurrency\"");
     }
     Integer burst = checked(fields, "burst", fields.wholeNumber("burst"),
         value -> base().withBurst(value));

@@ -12,13 +12,13 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compiles degrade rules into a {@link BreakerSlot}, one breaker per rule in load order. A rule
+ * Compiles circuit breaker rules into a {@link BreakerSlot}, one breaker per rule in load order. A rule
  * equal to one of the previous slot keeps that rule's breaker (state, window, probes in flight);
  * a changed rule starts a new, closed breaker.
  */
 public final class BreakerSlotKind implements SlotKind<CircuitBreakerRule> {
 
-  /** The degrade slot's position in the chain: after flow control. */
+  /** The breaker slot's position in the chain: after flow control. */
   public static final int ORDER = -1000;
 
   /** The one instance, so that chains can be asked for its slot. */
@@ -30,11 +30,11 @@ public final class BreakerSlotKind implements SlotKind<CircuitBreakerRule> {
    * The breakers of a chain, in rule order.
    *
    * @param chain a resource's chain
-   * @return its breakers; empty when it has no degrade rules
+   * @return its breakers; empty when it has no circuit breaker rules
    */
   public static List<CircuitBreaker> breakers(Chain chain) {
     Slot slot = chain.slotOf(INSTANCE);
-    return slot instanceof BreakerSlot degrade ? degrade.view() : List.of();
+    return slot instanceof BreakerSlot breaker ? breaker.view() : List.of();
   }
 
   @Override

@@ -1,4 +1,4 @@
-/** Circuit breakers: the degrade slot, its breakers' state machine and their sliding windows. */
+/** Circuit breakers: the breaker slot, its breakers' state machine and their sliding windows. */
 @NullMarked
 package dev.guard.engine.internal.breaker;
 

@@ -9,14 +9,14 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compiles a resource's authority rule into an {@link OriginSlot}. A resource has at most one
- * authority rule: a second, different one is refused when the rules are loaded or declared
+ * Compiles a resource's origin rule into an {@link OriginSlot}. A resource has at most one
+ * origin rule: a second, different one is refused when the rules are loaded or declared
  * (exact duplicates collapse before they get here), rather than dropped silently. The slot keeps
  * no state but its refusals, which an unchanged rule keeps.
  */
 public final class OriginSlotKind implements SlotKind<OriginRule> {
 
-  /** The authority slot's position in the chain: first of all protections. */
+  /** The origin slot's position in the chain: first of all protections. */
   public static final int ORDER = -6000;
 
   @Override
@@ -33,7 +33,7 @@ public final class OriginSlotKind implements SlotKind<OriginRule> {
   public Slot compile(
       String resource, List<OriginRule> rules, @Nullable Slot previous, SlotContext context) {
     if (rules.size() > RuleLimits.MAX_ORIGIN_RULES_PER_RESOURCE) {
-      throw new IllegalArgumentException("a resource has at most one authority rule, but '"
+      throw new IllegalArgumentException("a resource has at most one origin rule, but '"
           + resource + "' was given " + rules.size() + ": " + rules
           + "; list every origin in one allow or deny rule");
     }

@@ -10,7 +10,7 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One hot-parameter rule ready to decide calls: its gate, its table of values (whose state
+ * One per-value rule ready to decide calls: its gate, its table of values (whose state
  * survives reloads of an equal rule: the slot kind reuses this object) and how it finds its value
  * among a call's arguments.
  *

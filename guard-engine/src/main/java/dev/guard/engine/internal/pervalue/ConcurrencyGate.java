@@ -3,7 +3,7 @@ package dev.guard.engine.internal.pervalue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A concurrency limit per value (a CONCURRENCY hot-parameter rule): the state counts the value's
+ * A concurrency limit per value (a CONCURRENCY per-value rule): the state counts the value's
  * calls running now; a call passes iff {@code running + 1 <= T} and holds its place until it
  * exits. Permits do not matter: a call is one running call.
  *

@@ -3,7 +3,7 @@ package dev.guard.engine.internal.pervalue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Pacing per value (a QPS hot-parameter rule with behaviour PACING): a value's admitted calls are
+ * Pacing per value (a QPS per-value rule with behaviour PACING): a value's admitted calls are
  * spaced {@code cost = round(n · period / T)} nanoseconds apart ({@code T} the value's threshold,
  * {@code n} the call's permits), and a call that would wait longer than the queue bound is
  * refused.

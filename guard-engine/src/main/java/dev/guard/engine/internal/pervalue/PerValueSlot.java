@@ -8,7 +8,7 @@ import dev.guard.engine.internal.chain.SlotContext;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Applies a resource's hot-parameter rules in load order; the first refusal wins and gives back
+ * Applies a resource's per-value rules in load order; the first refusal wins and gives back
  * what the earlier rules took for the call. A call without arguments, or without the argument a
  * rule reads, passes that rule.
  *
@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class PerValueSlot implements Slot {
 
-  /** The most hot-parameter rules per resource: one grant bit each in a {@code long}. */
+  /** The most per-value rules per resource: one grant bit each in a {@code long}. */
   static final int MAX_RULES = RuleLimits.MAX_PER_VALUE_RULES_PER_RESOURCE;
 
   static {

@@ -13,7 +13,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compiles hot-parameter rules into a {@link PerValueSlot}, in load order. A rule equal to one of the
+ * Compiles per-value rules into a {@link PerValueSlot}, in load order. A rule equal to one of the
  * previous slot keeps that rule's compiled form, and so every value's bucket, schedule or running
  * count; a changed rule starts with no values.
  */
@@ -28,7 +28,7 @@ public final class PerValueSlotKind implements SlotKind<PerValueRule> {
   private PerValueSlotKind() {}
 
   /**
-   * The state of a chain's hot-parameter rules, in load order; read only, never on the call path.
+   * The state of a chain's per-value rules, in load order; read only, never on the call path.
    *
    * @param chain a resource's chain
    * @param nowNanos engine time in nanoseconds (precise)
@@ -59,13 +59,13 @@ public final class PerValueSlotKind implements SlotKind<PerValueRule> {
   /**
    * {@inheritDoc}
    *
-   * @throws IllegalArgumentException if the resource has more than 64 hot-parameter rules
+   * @throws IllegalArgumentException if the resource has more than 64 per-value rules
    */
   @Override
   public Slot compile(
       String resource, List<PerValueRule> rules, @Nullable Slot previous, SlotContext context) {
     if (rules.size() > PerValueSlot.MAX_RULES) {
-      throw new IllegalArgumentException("hot-parameter rules of '" + resource + "' must be at most "
+      throw new IllegalArgumentException("per-value rules of '" + resource + "' must be at most "
           + PerValueSlot.MAX_RULES + ", was " + rules.size());
     }
     Map<PerValueRule, CompiledPerValueRule> kept = new HashMap<>();

@@ -3,7 +3,7 @@ package dev.guard.engine.internal.pervalue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The token bucket of a QPS hot-parameter rule, per value: {@code T} is the value's threshold,
+ * The token bucket of a QPS per-value rule, per value: {@code T} is the value's threshold,
  * {@code D} the period in milliseconds, {@code max = T + burst}, {@code n} the call's permits.
  *
  * <ul>

@@ -3,7 +3,7 @@ package dev.guard.engine.internal.pervalue;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a hot-parameter rule admits the calls of one value, from that value's {@link ValueState}:
+ * How a per-value rule admits the calls of one value, from that value's {@link ValueState}:
  * a token bucket, a pacing schedule or a concurrency counter. Gates hold only the rule's settings
  * and are shared by all threads; every decision is one compare-and-set on the value's state, so
  * the pass path takes no lock and allocates nothing.

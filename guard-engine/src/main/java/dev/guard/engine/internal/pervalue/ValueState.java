@@ -4,7 +4,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * The state of one value of one hot-parameter rule: one 64-bit word changed by compare-and-set
+ * The state of one value of one per-value rule: one 64-bit word changed by compare-and-set
  * (its meaning belongs to the rule's {@link ValueGate}) and the value's threshold, fixed when the
  * value is first seen (the rule's count, or the value's exception threshold).
  */

@@ -9,7 +9,7 @@ import java.util.function.LongConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The values one hot-parameter rule remembers, bounded, with least-recently-used eviction
+ * The values one per-value rule remembers, bounded, with least-recently-used eviction
  * approximated by two generations.
  *
  * <p>New values go into the current generation. When it holds {@code maxValues / 2} values it

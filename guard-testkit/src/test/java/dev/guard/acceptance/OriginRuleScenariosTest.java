@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** SEMANTICS A22 (origin authority), with guard's trimmed lists in the † row. */
-class AuthorityScenariosTest {
+/** SEMANTICS A22 (origin rule), with guard's trimmed lists in the † row. */
+class OriginRuleScenariosTest {
 
   private final Scenario s = new Scenario();
 
@@ -65,7 +65,7 @@ class AuthorityScenariosTest {
     assertThatThrownBy(() -> s.engine.loadRules("Rw", List.of(
         OriginRule.allow("Rw", "appA"), OriginRule.deny("Rw", "appC"))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("at most one authority rule")
+        .hasMessageContaining("at most one origin rule")
         .hasMessageContaining("'Rw' was given 2");
 
     assertThat(s.engine.rules("Rw")).containsExactly(OriginRule.allow("Rw", "appA, appB"));

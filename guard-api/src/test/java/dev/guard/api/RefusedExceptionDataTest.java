@@ -8,7 +8,7 @@ import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import org.junit.jupiter.api.Test;
 
-class BlockedExceptionDataTest {
+class RefusedExceptionDataTest {
 
   @Test
   void systemRefusal_carriesTheLimitAndItsThreshold() {
@@ -39,7 +39,7 @@ class BlockedExceptionDataTest {
 
     assertThat(refused.origin()).isEqualTo("scraper");
     assertThat(refused.rule()).isEqualTo(rule);
-    assertThat(refused).hasMessage("origin authority refused a call to 'admin' by "
+    assertThat(refused).hasMessage("origin rule refused a call to 'admin' by "
         + rule + " (origin 'scraper')");
   }
 }
