@@ -1,6 +1,8 @@
 package dev.guard.testkit;
 
+import dev.guard.ConcurrencyGuard;
 import dev.guard.Guard;
+import dev.guard.QpsGuard;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.api.rule.ControlBehavior;
 import dev.guard.api.rule.FlowGrade;
@@ -18,29 +20,43 @@ final class GuardDeclarations {
   private GuardDeclarations() {}
 
   static Guard declare(FlowRule rule) {
-    Guard guard = Guard.of(rule.resource());
-    guard = rule.grade() == FlowGrade.QPS
-        ? guard.qps(rule.count())
-        : guard.concurrency(limit(rule));
+    Guard guard = rule.grade() == FlowGrade.QPS ? qps(rule) : concurrency(rule);
+    if (!guard.flowRules().equals(List.of(rule))) {
+      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
+          + guard.flowRules());
+    }
+    return guard;
+  }
+
+  private static QpsGuard qps(FlowRule rule) {
+    QpsGuard guard = Guard.of(rule.resource()).qps(rule.count());
     if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      guard = guard.limitApp(rule.limitApp());
+      guard = guard.fromOrigin(rule.limitApp());
     }
     switch (rule.strategy()) {
       case RELATE -> guard = guard.relatedTo(Objects.requireNonNull(rule.refResource()));
       case CHAIN -> guard = guard.fromEntrance(Objects.requireNonNull(rule.refResource()));
       case DIRECT -> { }
     }
-    ControlBehavior behavior = rule.behavior();
     WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
     }
-    if (behavior == ControlBehavior.PACING) {
+    if (rule.behavior() == ControlBehavior.PACING) {
       guard = guard.pacing(rule.maxQueueingTime());
     }
-    if (!guard.flowRules().equals(List.of(rule))) {
-      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
-          + guard.flowRules());
+    return guard;
+  }
+
+  private static ConcurrencyGuard concurrency(FlowRule rule) {
+    ConcurrencyGuard guard = Guard.of(rule.resource()).concurrency(limit(rule));
+    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
+      guard = guard.fromOrigin(rule.limitApp());
+    }
+    switch (rule.strategy()) {
+      case RELATE -> guard = guard.relatedTo(Objects.requireNonNull(rule.refResource()));
+      case CHAIN -> guard = guard.fromEntrance(Objects.requireNonNull(rule.refResource()));
+      case DIRECT -> { }
     }
     return guard;
   }
