@@ -127,7 +127,7 @@ final class RulesFile implements EngineListener {
       text.append(".pacing(").append(rule.maxQueueingTime().toMillis()).append(" ms)");
     }
     if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      text.append(".limitApp(").append(rule.limitApp()).append(')');
+      text.append(".fromOrigin(").append(rule.limitApp()).append(')');
     }
     return text.toString();
   }
