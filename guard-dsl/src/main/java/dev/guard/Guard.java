@@ -60,9 +60,9 @@ import org.jspecify.annotations.Nullable;
  * inbound statistics and system protection ({@link GuardEngine#loadSystemRules}). Guards are
  * thread-safe.
  *
- * <p>This class is longer than the project's usual files because it is the DSL's one entry point:
- * each step and decorator is a short method with its documentation; the stages hold the shaping
- * steps, {@code GuardPart} the declarations and {@code Binding} the calls.
+ * <p>This class holds the steps; the decorators and run-now forms it offers are written in its
+ * package-private superclasses {@code GuardDecorators} and {@code GuardCalls}, the shaping steps
+ * in the stages, the declarations in {@code GuardPart} and the calls in {@code Binding}.
  */
 public sealed class Guard extends GuardDecorators
     permits QpsGuard, ConcurrencyGuard, PerValueGuard, PerValueConcurrencyGuard,
