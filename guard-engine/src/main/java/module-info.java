@@ -7,4 +7,5 @@ module dev.guard.engine {
   requires jdk.management; // OperatingSystemMXBean's process CPU time, when no cgroup is readable
 
   exports dev.guard.engine;
+  exports dev.guard.spi;
 }

@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
@@ -76,7 +76,7 @@ final class Binding {
    * or an exception that counts as a business error for at least one part.
    */
   boolean recovers(RuntimeException failure) {
-    if (failure instanceof BlockedException) {
+    if (failure instanceof RefusedException) {
       return true;
     }
     for (ErrorTracing tracing : tracings) {
@@ -88,22 +88,22 @@ final class Binding {
   }
 
   /**
-   * Nests a body under every part. A refusal throws its {@link BlockedException}, or, when
-   * {@code onBlocked} is given, returns its result (no exception is thrown on that path).
+   * Nests a body under every part. A refusal throws its {@link RefusedException}, or, when
+   * {@code onRefused} is given, returns its result (no exception is thrown on that path).
    *
-   * @param keyOf computes the call's one argument (for hot-parameter rules) from the body's input;
+   * @param keyOf computes the call's one argument (for per-value rules) from the body's input;
    *     {@link #WHOLE_INPUT} for the input itself, null for a call without arguments
    */
   <I extends @Nullable Object, T extends @Nullable Object> Function<I, T> wrap(
       Function<I, T> body,
       @Nullable Function<? super I, ?> keyOf,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+      @Nullable Function<? super RefusedException, ? extends T> onRefused) {
     if (judged) {
-      return input -> runEntered(argumentsOf(input, keyOf), onBlocked, call -> body.apply(input));
+      return input -> runEntered(argumentsOf(input, keyOf), onRefused, call -> body.apply(input));
     }
     Function<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
-      nested = around(resources[i], nested, keyOf, onBlocked);
+      nested = around(resources[i], nested, keyOf, onRefused);
     }
     return nested;
   }
@@ -125,21 +125,21 @@ final class Binding {
 
   /**
    * Runs a body now under every part, with {@code argument} as the call's one argument (null for
-   * none); like {@code wrap(body, ..., onBlocked).apply(input)}, without building the nesting
+   * none); like {@code wrap(body, ..., onRefused).apply(input)}, without building the nesting
    * when there is one part. A composed guard with an argument builds its nesting per call.
    */
   <I extends @Nullable Object, T extends @Nullable Object> T run(
       @Nullable Object argument, I input, Function<I, T> body,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
+      @Nullable Function<? super RefusedException, ? extends T> onRefused) {
     if (judged) {
       @Nullable Object[] args = argument == null ? NO_ARGUMENTS : new @Nullable Object[] {argument};
-      return runEntered(args, onBlocked, call -> body.apply(input));
+      return runEntered(args, onRefused, call -> body.apply(input));
     }
     if (resources.length > 1) {
-      return wrap(body, argument == null ? null : ignored -> argument, onBlocked).apply(input);
+      return wrap(body, argument == null ? null : ignored -> argument, onRefused).apply(input);
     }
-    if (onBlocked != null) {
-      return resources[0].callOrElse(argument, input, body, onBlocked);
+    if (onRefused != null) {
+      return resources[0].callOrElse(argument, input, body, onRefused);
     }
     return argument == null
         ? resources[0].call(input, body)
@@ -175,10 +175,10 @@ final class Binding {
   /** {@link #runEnteredChecked} for bodies that throw no checked exception of their own. */
   private <T extends @Nullable Object> T runEntered(
       @Nullable Object[] args,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked,
+      @Nullable Function<? super RefusedException, ? extends T> onRefused,
       CheckedFunction<Call, T> body) {
     try {
-      return runEnteredChecked(args, onBlocked, body);
+      return runEnteredChecked(args, onRefused, body);
     } catch (RuntimeException | Error failure) {
       throw failure;
     } catch (Exception undeclared) { // thrown by code compiled without checked exceptions (Kotlin)
@@ -189,20 +189,20 @@ final class Binding {
   /**
    * Enters every part through {@link EnteredCall}, runs the body with the call, and exits with
    * its outcome: an exception counts where the parts' tracings say so, a result where their
-   * result predicates judge it failed. A refusal throws, or returns {@code onBlocked}'s result.
+   * result predicates judge it failed. A refusal throws, or returns {@code onRefused}'s result.
    */
   private <T extends @Nullable Object> T runEnteredChecked(
       @Nullable Object[] args,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked,
+      @Nullable Function<? super RefusedException, ? extends T> onRefused,
       CheckedFunction<Call, T> body) throws Exception {
     EnteredCall call;
     try {
       call = EnteredCall.enter(resources, tracings, args);
-    } catch (BlockedException refused) {
-      if (onBlocked == null) {
+    } catch (RefusedException refused) {
+      if (onRefused == null) {
         throw refused;
       }
-      return onBlocked.apply(refused);
+      return onRefused.apply(refused);
     }
     T result;
     try {
@@ -226,14 +226,14 @@ final class Binding {
       GuardedResource resource,
       Function<I, T> inner,
       @Nullable Function<? super I, ?> keyOf,
-      @Nullable Function<? super BlockedException, ? extends T> onBlocked) {
-    if (onBlocked != null) {
+      @Nullable Function<? super RefusedException, ? extends T> onRefused) {
+    if (onRefused != null) {
       if (keyOf == null) {
-        return input -> resource.callOrElse(null, input, inner, onBlocked);
+        return input -> resource.callOrElse(null, input, inner, onRefused);
       }
       return keyOf == (Function<?, ?>) WHOLE_INPUT
-          ? input -> resource.callOrElse(input, input, inner, onBlocked)
-          : input -> resource.callOrElse(keyOf.apply(input), input, inner, onBlocked);
+          ? input -> resource.callOrElse(input, input, inner, onRefused)
+          : input -> resource.callOrElse(keyOf.apply(input), input, inner, onRefused);
     }
     if (keyOf == null) {
       return input -> resource.call(input, inner);
@@ -254,7 +254,7 @@ final class Binding {
     for (int i = 0; i < entries.length; i++) {
       try {
         entries[i] = resources[i].enterAsync();
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         finish(entries, null, null, false);
         return CompletableFuture.failedFuture(refused);
       }

@@ -27,7 +27,7 @@ public sealed interface Call permits EnteredCall {
    * cause}; the body goes on, and what it returns is returned to the caller. The guard's exception
    * filters ({@code recordExceptions}, {@code ignoreExceptions}, {@code recordExceptionsIf}) do
    * not apply: recording is explicit. When several failures are recorded, the last counts (a call
-   * fails once). A {@link dev.guard.api.BlockedException} is not a failure and is ignored.
+   * fails once). A {@link dev.guard.api.RefusedException} is not a failure and is ignored.
    *
    * @param cause what went wrong
    * @throws NullPointerException if {@code cause} is null

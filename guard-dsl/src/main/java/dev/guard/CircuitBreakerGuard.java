@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.Checks;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Defaults: at least 5 calls, a sliding window of 1 s in 10 buckets, open for 10 s, one probe
  * that must decide within the open duration. The exact behaviour is described on {@link
- * DegradeRule} and in the project's {@code docs/BEHAVIOUR.md}. The settings follow the breaker
+ * CircuitBreakerRule} and in the project's {@code docs/BEHAVIOUR.md}. The settings follow the breaker
  * step directly, as on {@link QpsGuard}. Immutable and thread-safe like every guard.
  */
 public final class CircuitBreakerGuard extends Guard {
@@ -54,7 +54,7 @@ public final class CircuitBreakerGuard extends Guard {
    */
   public CircuitBreakerGuard window(Duration length) {
     Checks.positive("window", length);
-    return next(rule -> rule.withStatWindow(length, rule.windowBuckets()));
+    return next(rule -> rule.withStatWindow(length, rule.buckets()));
   }
 
   /**
@@ -109,11 +109,11 @@ public final class CircuitBreakerGuard extends Guard {
    */
   public CircuitBreakerGuard probeTimeout(Duration timeout) {
     Checks.positive("probeTimeout", timeout);
-    return next(rule -> rule.withProbes(rule.maxProbes(), timeout));
+    return next(rule -> rule.withProbes(rule.probes(), timeout));
   }
 
-  private CircuitBreakerGuard next(UnaryOperator<DegradeRule> change) {
+  private CircuitBreakerGuard next(UnaryOperator<CircuitBreakerRule> change) {
     return new CircuitBreakerGuard(
-        List.of(part().mapLastRule(DegradeRule.class, change)), engine());
+        List.of(part().mapLastRule(CircuitBreakerRule.class, change)), engine());
   }
 }

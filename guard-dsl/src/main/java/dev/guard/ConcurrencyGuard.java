@@ -73,12 +73,12 @@ public final class ConcurrencyGuard extends Guard {
    */
   public ConcurrencyGuard fromOrigin(String origin) {
     Objects.requireNonNull(origin, "origin");
-    return next(rule -> rule.withLimitApp(origin));
+    return next(rule -> rule.withOrigin(origin));
   }
 
   /**
    * Makes the rule measure another resource: this one is limited when that one is busy (the
-   * RELATE strategy). The rule does not apply until the other resource is entered.
+   * RELATED strategy). The rule does not apply until the other resource is entered.
    *
    * @param otherResource the resource whose statistics are measured
    * @return the new guard
@@ -89,7 +89,7 @@ public final class ConcurrencyGuard extends Guard {
 
   /**
    * Makes the rule apply only to calls made under the named context (entrance), measured on this
-   * resource's node for that context (the CHAIN strategy).
+   * resource's node for that context (the ENTRANCE strategy).
    *
    * @param contextName the entrance name
    * @return the new guard

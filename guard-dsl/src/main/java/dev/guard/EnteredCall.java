@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardedResource;
 import java.util.Objects;
@@ -24,7 +24,7 @@ final class EnteredCall implements Call {
   /**
    * Enters every part; a refusal exits the parts already entered, in reverse, and propagates.
    *
-   * @throws BlockedException if a part refused the call
+   * @throws RefusedException if a part refused the call
    */
   static EnteredCall enter(
       GuardedResource[] resources, ErrorTracing[] tracings, @Nullable Object[] args) {
@@ -32,7 +32,7 @@ final class EnteredCall implements Call {
     for (int i = 0; i < resources.length; i++) {
       try {
         entries[i] = resources[i].enter(args);
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         for (int j = i - 1; j >= 0; j--) {
           entries[j].close();
         }

@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * Which exceptions and results of a guard's code count as failed calls. A predicate, when set, alone
  * decides; otherwise an exception of an ignored type (or a subtype) does not count, the ignored
  * list winning over the recorded list; otherwise, when types to record are listed, only those
- * count; otherwise every exception counts. A {@link BlockedException} never counts; a predicate
+ * count; otherwise every exception counts. A {@link RefusedException} never counts; a predicate
  * that throws counts the exception. A result counts as a failure only when the result predicate
  * is set and accepts it (or throws).
  *
@@ -79,7 +79,7 @@ record ErrorTracing(
    * @return whether it counts
    */
   boolean isError(Throwable failure) {
-    if (failure instanceof BlockedException) {
+    if (failure instanceof RefusedException) {
       return false;
     }
     Predicate<? super Throwable> decides = predicate;

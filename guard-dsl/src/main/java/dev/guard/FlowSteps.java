@@ -22,10 +22,10 @@ final class FlowSteps {
   }
 
   static FlowRule relatedTo(FlowRule rule, String otherResource) {
-    return rule.withStrategy(FlowStrategy.RELATE, otherResource);
+    return rule.withStrategy(FlowStrategy.RELATED, otherResource);
   }
 
   static FlowRule fromEntrance(FlowRule rule, String contextName) {
-    return rule.withStrategy(FlowStrategy.CHAIN, contextName);
+    return rule.withStrategy(FlowStrategy.ENTRANCE, contextName);
   }
 }

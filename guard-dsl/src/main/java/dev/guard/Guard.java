@@ -1,12 +1,12 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.AuthorityRule;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource.CheckedFunction;
@@ -50,7 +50,7 @@ import org.jspecify.annotations.Nullable;
  * resources configured through {@link GuardEngine#loadRules}. An unbound guard uses {@link
  * GuardEngine#shared()}.
  *
- * <p>A refused call throws a {@link BlockedException} subclass and the code does not run.
+ * <p>A refused call throws a {@link RefusedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
  * errors, unless {@link #ignoreExceptions}, {@link #recordExceptions} or {@link
  * #recordExceptionsIf} say otherwise; {@link #failsWhen} counts results as failures too, and
@@ -127,7 +127,7 @@ public sealed class Guard extends GuardDecorators
   }
 
   /**
-   * Adds a hot-parameter rule: at most {@code count} calls per second for each value of the
+   * Adds a per-value rule: at most {@code count} calls per second for each value of the
    * argument at {@code argumentIndex}, each value with its own token bucket (refilled by {@code
    * count} once a full period has passed). Shape it with the steps of {@link PerValueGuard}.
    *
@@ -142,7 +142,7 @@ public sealed class Guard extends GuardDecorators
    * array argument is limited per element. The arguments are those of {@link #decorateFunction}
    * (its input is argument 0), {@link #decorateKeyedFunction} (the key),
    * {@link #decorateBiFunction} (arguments 0 and 1) and {@link #callWithKey} (the key); other
-   * shapes have none. A refusal throws {@link dev.guard.api.ParamFlowBlockedException}.
+   * shapes have none. A refusal throws {@link dev.guard.api.PerValueRefusedException}.
    *
    * @param argumentIndex the argument holding the value; negative counts from the end
    * @param count calls per second per value; {@code >= 0}
@@ -151,11 +151,11 @@ public sealed class Guard extends GuardDecorators
    */
   public PerValueGuard perValue(int argumentIndex, int count) {
     return new PerValueGuard(
-        withRule(ParamFlowRule.qps(part().resource(), argumentIndex, count)), engine);
+        withRule(PerValueRule.qps(part().resource(), argumentIndex, count)), engine);
   }
 
   /**
-   * Adds a hot-parameter rule limiting the calls running at once to {@code limit} for each value
+   * Adds a per-value rule limiting the calls running at once to {@code limit} for each value
    * of the argument at {@code argumentIndex} (see {@link #perValue} for which argument).
    *
    * <pre>{@code
@@ -171,7 +171,7 @@ public sealed class Guard extends GuardDecorators
    */
   public PerValueConcurrencyGuard perValueConcurrency(int argumentIndex, int limit) {
     return new PerValueConcurrencyGuard(
-        withRule(ParamFlowRule.concurrency(part().resource(), argumentIndex, limit)), engine);
+        withRule(PerValueRule.concurrency(part().resource(), argumentIndex, limit)), engine);
   }
 
   /**
@@ -187,7 +187,7 @@ public sealed class Guard extends GuardDecorators
    *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5));
    * }</pre>
    *
-   * <p>An open breaker refuses calls with a {@link dev.guard.api.DegradeBlockedException}, whose
+   * <p>An open breaker refuses calls with a {@link dev.guard.api.CircuitBreakerRefusedException}, whose
    * {@code retryAfter()} tells when the next probe is allowed.
    *
    * @param ratio the share of slow calls, in {@code [0, 1]}; 1.0 opens when every call is slow
@@ -198,7 +198,7 @@ public sealed class Guard extends GuardDecorators
    */
   public CircuitBreakerGuard slowCallRatio(double ratio, Duration slowerThan) {
     Checks.notNegative("slowerThan", slowerThan);
-    return breaker(DegradeRule.slowCallRatio(
+    return breaker(CircuitBreakerRule.slowCallRatio(
         part().resource(), slowerThan, ratio("slowCallRatio", ratio)));
   }
 
@@ -216,7 +216,7 @@ public sealed class Guard extends GuardDecorators
    * @throws IllegalArgumentException if {@code ratio} is not in {@code [0, 1]}
    */
   public CircuitBreakerGuard errorRatio(double ratio) {
-    return breaker(DegradeRule.errorRatio(part().resource(), ratio("errorRatio", ratio)));
+    return breaker(CircuitBreakerRule.errorRatio(part().resource(), ratio("errorRatio", ratio)));
   }
 
   /**
@@ -229,12 +229,12 @@ public sealed class Guard extends GuardDecorators
    */
   public CircuitBreakerGuard errorCount(int count) {
     Checks.nonNegative("errorCount", count);
-    return breaker(DegradeRule.errorCount(part().resource(), count));
+    return breaker(CircuitBreakerRule.errorCount(part().resource(), count));
   }
 
   /**
    * Admits only calls from the listed caller origins (a white list); calls without an origin pass
-   * too. Other origins are refused with {@link dev.guard.api.AuthorityBlockedException}, which
+   * too. Other origins are refused with {@link dev.guard.api.OriginRefusedException}, which
    * names the origin. The origin of a call comes from its context ({@code
    * GuardEngine.enterContext(name, origin)}) or from {@link #origin}.
    *
@@ -250,12 +250,12 @@ public sealed class Guard extends GuardDecorators
    *     one)
    */
   public Guard allowOrigins(String... origins) {
-    return withOriginList("allowOrigins", AuthorityRule.allow(part().resource(), origins));
+    return withOriginList("allowOrigins", OriginRule.allow(part().resource(), origins));
   }
 
   /**
    * Refuses calls from the listed caller origins (a black list) with {@link
-   * dev.guard.api.AuthorityBlockedException}; other calls pass.
+   * dev.guard.api.OriginRefusedException}; other calls pass.
    *
    * <pre>{@code
    * Guard search = Guard.of("search").denyOrigins("scraper").qps(100);
@@ -268,7 +268,7 @@ public sealed class Guard extends GuardDecorators
    *     one)
    */
   public Guard denyOrigins(String... origins) {
-    return withOriginList("denyOrigins", AuthorityRule.deny(part().resource(), origins));
+    return withOriginList("denyOrigins", OriginRule.deny(part().resource(), origins));
   }
 
   /**
@@ -359,7 +359,7 @@ public sealed class Guard extends GuardDecorators
   /**
    * Counts an exception as a business error only when {@code isError} says so; it then alone
    * decides, whatever {@link #recordExceptions} and {@link #ignoreExceptions} list. A predicate
-   * that throws counts the exception. A {@link BlockedException} never counts.
+   * that throws counts the exception. A {@link RefusedException} never counts.
    *
    * @param isError tells which exceptions are business errors; fast and side-effect free
    * @return the new guard
@@ -505,13 +505,13 @@ public sealed class Guard extends GuardDecorators
     return new Guard(List.of(part), engine);
   }
 
-  private CircuitBreakerGuard breaker(DegradeRule rule) {
+  private CircuitBreakerGuard breaker(CircuitBreakerRule rule) {
     return new CircuitBreakerGuard(withRule(rule), engine);
   }
 
-  private Guard withOriginList(String step, AuthorityRule rule) {
+  private Guard withOriginList(String step, OriginRule rule) {
     GuardPart part = part();
-    List<AuthorityRule> existing = part.rulesOf(AuthorityRule.class);
+    List<OriginRule> existing = part.rulesOf(OriginRule.class);
     if (!existing.isEmpty()) {
       throw new IllegalStateException(step + ": '" + part.resource() + "' already has "
           + existing.get(0) + ", and a resource has at most one origin list");

@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.util.Objects;
@@ -50,7 +50,7 @@ abstract sealed class GuardCalls permits GuardDecorators {
    * @param supplier the protected code
    * @param <T> the result type
    * @return its result
-   * @throws BlockedException if the call was refused
+   * @throws RefusedException if the call was refused
    */
   public <T extends @Nullable Object> T call(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
@@ -59,7 +59,7 @@ abstract sealed class GuardCalls permits GuardDecorators {
 
   /**
    * Runs a supplier now under this guard with {@code key} as the call's argument 0, for
-   * hot-parameter rules: the keyed form of {@link #call}.
+   * per-value rules: the keyed form of {@link #call}.
    *
    * <pre>{@code
    * Cart cart = perUser.callWithKey(userId, () -> carts.load(userId));
@@ -68,11 +68,11 @@ abstract sealed class GuardCalls permits GuardDecorators {
    * <p>A call allocates nothing, except on a guard composed with {@link Guard#andThen}, which nests its
    * parts for each call.
    *
-   * @param key the value hot-parameter rules limit on; null for none
+   * @param key the value per-value rules limit on; null for none
    * @param supplier the protected code
    * @param <T> the result type
    * @return its result
-   * @throws BlockedException if the call was refused
+   * @throws RefusedException if the call was refused
    */
   public <T extends @Nullable Object> T callWithKey(@Nullable Object key, Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
@@ -83,7 +83,7 @@ abstract sealed class GuardCalls permits GuardDecorators {
    * Runs a runnable now under this guard.
    *
    * @param runnable the protected code
-   * @throws BlockedException if the call was refused
+   * @throws RefusedException if the call was refused
    */
   public void run(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
@@ -94,19 +94,19 @@ abstract sealed class GuardCalls permits GuardDecorators {
    * Runs a supplier now under this guard, falling back on refusal.
    *
    * @param supplier the protected code
-   * @param onBlocked computes the result of a refused call from its {@link BlockedException}
+   * @param onRefused computes the result of a refused call from its {@link RefusedException}
    * @param <T> the result type
    * @return the supplier's or the fallback's result
    */
   public <T extends @Nullable Object> T callOrElse(
-      Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+      Supplier<T> supplier, Function<? super RefusedException, ? extends T> onRefused) {
     Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(onBlocked, "onBlocked");
-    return bound().run(null, supplier, Supplier<T>::get, onBlocked);
+    Objects.requireNonNull(onRefused, "onRefused");
+    return bound().run(null, supplier, Supplier<T>::get, onRefused);
   }
 
   /**
-   * Runs a supplier now and captures the outcome: a success, the {@link BlockedException} of a
+   * Runs a supplier now and captures the outcome: a success, the {@link RefusedException} of a
    * refusal, or the code's own exception.
    *
    * @param supplier the protected code
@@ -126,10 +126,10 @@ abstract sealed class GuardCalls permits GuardDecorators {
    * @param <T> the result type
    * @return the refusal or the result
    */
-  public <T extends @Nullable Object> Either<BlockedException, T> tryEither(Supplier<T> supplier) {
+  public <T extends @Nullable Object> Either<RefusedException, T> tryEither(Supplier<T> supplier) {
     try {
       return Either.right(call(supplier));
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return Either.left(refused);
     }
   }

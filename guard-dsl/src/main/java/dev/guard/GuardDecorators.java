@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardedResource.CheckedFunction;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -25,7 +25,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    *
    * @param supplier the protected code
    * @param <T> the result type
-   * @return the guarded supplier; throws {@link BlockedException} when refused
+   * @return the guarded supplier; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
     Objects.requireNonNull(supplier, "supplier");
@@ -35,12 +35,12 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
 
   /**
    * Wraps a function: each {@code apply(x)} runs it under this guard, with {@code x} as the call's
-   * argument (for hot-parameter rules). A call allocates nothing.
+   * argument (for per-value rules). A call allocates nothing.
    *
    * @param function the protected code
    * @param <T> the argument type
    * @param <R> the result type
-   * @return the guarded function; throws {@link BlockedException} when refused
+   * @return the guarded function; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
       Function<T, R> function) {
@@ -61,11 +61,11 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    *     .decorateKeyedFunction(Order::customerId, orders::place);
    * }</pre>
    *
-   * @param key computes the value hot-parameter rules limit on
+   * @param key computes the value per-value rules limit on
    * @param function the protected code
    * @param <T> the argument type
    * @param <R> the result type
-   * @return the guarded function; throws {@link BlockedException} when refused
+   * @return the guarded function; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R>
       decorateKeyedFunction(Function<? super T, ?> key, Function<T, R> function) {
@@ -76,7 +76,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
 
   /**
    * Wraps a two-argument function: each {@code apply(x, y)} runs it under this guard, with
-   * {@code x} and {@code y} as the call's arguments 0 and 1 (for hot-parameter rules). A call
+   * {@code x} and {@code y} as the call's arguments 0 and 1 (for per-value rules). A call
    * allocates nothing.
    *
    * <pre>{@code
@@ -89,7 +89,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    * @param <T> the first argument's type
    * @param <U> the second argument's type
    * @param <R> the result type
-   * @return the guarded function; throws {@link BlockedException} when refused
+   * @return the guarded function; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object, U extends @Nullable Object, R extends @Nullable Object>
       BiFunction<T, U, R> decorateBiFunction(BiFunction<T, U, R> function) {
@@ -103,7 +103,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    *
    * @param callable the protected code
    * @param <T> the result type
-   * @return the guarded callable; throws {@link BlockedException} when refused
+   * @return the guarded callable; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
     Objects.requireNonNull(callable, "callable");
@@ -115,7 +115,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    * Wraps a runnable: each {@code run()} runs it under this guard.
    *
    * @param runnable the protected code
-   * @return the guarded runnable; throws {@link BlockedException} when refused
+   * @return the guarded runnable; throws {@link RefusedException} when refused
    */
   public Runnable decorateRunnable(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
@@ -136,7 +136,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    *     .decorateCompletionStage(() -> pricingClient.quoteAsync(item));
    * }</pre>
    *
-   * <p>A refused call returns a stage failed with the {@link BlockedException} and does not call
+   * <p>A refused call returns a stage failed with the {@link RefusedException} and does not call
    * the supplier; an exception thrown by the supplier itself returns a stage failed with it. A
    * stage that fails counts as a business error. The returned stage completes after the exit is
    * recorded, with the supplier's stage's value or failure.
@@ -171,12 +171,12 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    * }</pre>
    *
    * <p>Exceptions the body throws pass through unchanged and count as usual; {@link Guard#failsWhen}
-   * judges the result as usual. A refused call throws its {@link BlockedException} and the body
+   * judges the result as usual. A refused call throws its {@link RefusedException} and the body
    * does not run. Each call allocates a few small objects.
    *
    * @param body the protected code; receives the call, valid until the body returns
    * @param <T> the result type
-   * @return the guarded supplier; throws {@link BlockedException} when refused
+   * @return the guarded supplier; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Supplier<T> decorateWithCall(
       Function<? super Call, ? extends T> body) {
@@ -187,25 +187,25 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
 
   /**
    * Wraps a supplier with a fallback for refused calls: the fallback receives the {@link
-   * BlockedException} and its result is returned instead. Business exceptions still propagate.
+   * RefusedException} and its result is returned instead. Business exceptions still propagate.
    *
    * @param supplier the protected code
-   * @param onBlocked computes the result of a refused call
+   * @param onRefused computes the result of a refused call
    * @param <T> the result type
    * @return the guarded supplier
    */
   public <T extends @Nullable Object> Supplier<T> decorateOrElse(
-      Supplier<T> supplier, Function<? super BlockedException, ? extends T> onBlocked) {
+      Supplier<T> supplier, Function<? super RefusedException, ? extends T> onRefused) {
     Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(onBlocked, "onBlocked");
-    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onBlocked);
+    Objects.requireNonNull(onRefused, "onRefused");
+    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onRefused);
     return () -> guarded.apply(supplier);
   }
 
   /**
    * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
    * that counts as a business error, return {@code recovery}'s result instead. The recovery
-   * receives the {@link BlockedException} (a {@link dev.guard.api.DegradeBlockedException} while
+   * receives the {@link RefusedException} (a {@link dev.guard.api.CircuitBreakerRefusedException} while
    * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
    * Guard#ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
    *

@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import java.util.List;
 import java.util.Objects;
@@ -70,8 +70,8 @@ public final class PerValueConcurrencyGuard extends Guard {
     return next(rule -> rule.withMaxValues(max));
   }
 
-  private PerValueConcurrencyGuard next(UnaryOperator<ParamFlowRule> change) {
+  private PerValueConcurrencyGuard next(UnaryOperator<PerValueRule> change) {
     return new PerValueConcurrencyGuard(
-        List.of(part().mapLastRule(ParamFlowRule.class, change)), engine());
+        List.of(part().mapLastRule(PerValueRule.class, change)), engine());
   }
 }

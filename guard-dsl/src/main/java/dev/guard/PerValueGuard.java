@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.List;
@@ -106,7 +106,7 @@ public final class PerValueGuard extends Guard {
     return next(rule -> rule.withMaxValues(max));
   }
 
-  private PerValueGuard next(UnaryOperator<ParamFlowRule> change) {
-    return new PerValueGuard(List.of(part().mapLastRule(ParamFlowRule.class, change)), engine());
+  private PerValueGuard next(UnaryOperator<PerValueRule> change) {
+    return new PerValueGuard(List.of(part().mapLastRule(PerValueRule.class, change)), engine());
   }
 }

@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
@@ -73,7 +73,7 @@ public final class QpsGuard extends Guard {
   public QpsGuard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
     return next(rule -> rule.withMaxQueueingTime(maxQueueing)
-        .withBehavior(ControlBehavior.PACING));
+        .withShaping(Shaping.PACING));
   }
 
   /**
@@ -119,7 +119,7 @@ public final class QpsGuard extends Guard {
    */
   public QpsGuard fromOrigin(String origin) {
     Objects.requireNonNull(origin, "origin");
-    return next(rule -> rule.withLimitApp(origin));
+    return next(rule -> rule.withOrigin(origin));
   }
 
   /**

@@ -1,10 +1,10 @@
 package dev.guard.api;
 
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import java.time.Duration;
 
 /**
- * A live handle on one circuit breaker of an engine: the breaker built for one {@link DegradeRule}
+ * A live handle on one circuit breaker of an engine: the breaker built for one {@link CircuitBreakerRule}
  * of one resource. Reads return the breaker's state at the moment of the call; the operator
  * controls change it at once and are reported to the engine's listeners like any other
  * transition.
@@ -38,7 +38,7 @@ public interface CircuitBreaker {
    *
    * @return the rule
    */
-  DegradeRule rule();
+  CircuitBreakerRule rule();
 
   /**
    * Returns the breaker's state now.

@@ -3,7 +3,7 @@ package dev.guard.benchmarks;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.param.ParamFlowRule;
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
@@ -63,7 +63,7 @@ public class HotParamBenchmark {
     private static Object refusedAsValue(Function<Object, Object> guarded, Object value) {
       try {
         return guarded.apply(value);
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         return Calls.REFUSED;
       }
     }
@@ -104,7 +104,7 @@ public class HotParamBenchmark {
     }
   }
 
-  /** A Sentinel {@code ParamFlowRule} on argument 0 with a huge per-value QPS count. */
+  /** A Sentinel {@code PerValueRule} on argument 0 with a huge per-value QPS count. */
   @State(Scope.Benchmark)
   public static class SentinelState {
     static final String RESOURCE = "bench-hot-param";
@@ -113,12 +113,12 @@ public class HotParamBenchmark {
     static final String PROBE = "bench-hot-param-probe";
 
     public SentinelState() {
-      Sentinel.addParamFlowRule(paramRule(RESOURCE, Calls.HUGE_RATE));
-      Sentinel.addParamFlowRule(paramRule(PROBE, 0));
+      Sentinel.addPerValueRule(paramRule(RESOURCE, Calls.HUGE_RATE));
+      Sentinel.addPerValueRule(paramRule(PROBE, 0));
     }
 
-    private static ParamFlowRule paramRule(String resource, double count) {
-      return new ParamFlowRule(resource)
+    private static PerValueRule paramRule(String resource, double count) {
+      return new PerValueRule(resource)
           .setParamIdx(0)
           .setGrade(RuleConstant.FLOW_GRADE_QPS)
           .setCount(count);

@@ -64,8 +64,8 @@ public class NoRulesBenchmark {
     public void check() {
       Sanity.require(
           !FlowRuleManager.hasConfig(RESOURCE)
-              && !DegradeRuleManager.hasConfig(RESOURCE)
-              && !ParamFlowRuleManager.hasRules(RESOURCE),
+              && !CircuitBreakerRuleManager.hasConfig(RESOURCE)
+              && !PerValueRuleManager.hasRules(RESOURCE),
           "the no-rules resource has rules");
       Sanity.requireAllAdmitted("Sentinel without rules", this::call);
     }

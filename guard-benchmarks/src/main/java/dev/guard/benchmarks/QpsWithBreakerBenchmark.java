@@ -80,8 +80,8 @@ public class QpsWithBreakerBenchmark {
     public SentinelState() {
       Sentinel.addFlowRule(
           new FlowRule(RESOURCE).setGrade(RuleConstant.FLOW_GRADE_QPS).setCount(Calls.HUGE_RATE));
-      Sentinel.addDegradeRule(
-          new DegradeRule(RESOURCE)
+      Sentinel.addCircuitBreakerRule(
+          new CircuitBreakerRule(RESOURCE)
               .setGrade(RuleConstant.DEGRADE_GRADE_EXCEPTION_RATIO)
               .setCount(0.5)
               .setMinRequestAmount(5)

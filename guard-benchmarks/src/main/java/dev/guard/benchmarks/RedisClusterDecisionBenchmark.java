@@ -1,11 +1,11 @@
 package dev.guard.benchmarks;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.redis.RedisTokenService;
 import java.io.File;
 import java.io.IOException;
@@ -116,7 +116,7 @@ public class RedisClusterDecisionBenchmark {
   public Object clusterDecision(RedisState state) {
     try (Entry entry = state.engine.enter("bench-redis")) {
       return entry;
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return refused;
     }
   }

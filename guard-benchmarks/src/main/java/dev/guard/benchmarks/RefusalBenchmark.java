@@ -2,7 +2,7 @@ package dev.guard.benchmarks;
 
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.flow.FlowRule;
@@ -152,7 +152,7 @@ public class RefusalBenchmark {
 
   /**
    * guard's throwing refusal, as most callers meet it: a QPS rule of 0 behind each decorator shape;
-   * the {@code BlockedException} is caught by the caller.
+   * the {@code RefusedException} is caught by the caller.
    */
   @State(Scope.Benchmark)
   public static class GuardThrowingState {
@@ -186,18 +186,18 @@ public class RefusalBenchmark {
     private static Object refused(Supplier<Object> call) {
       try {
         return call.get();
-      } catch (BlockedException refusal) {
+      } catch (RefusedException refusal) {
         return Calls.REFUSED;
       }
     }
   }
 
-  /** {@code decorate(body).get()} throws {@code FlowBlockedException}, which is caught. */
+  /** {@code decorate(body).get()} throws {@code FlowRefusedException}, which is caught. */
   @Benchmark
   public Object guardThrowingSupplier(GuardThrowingState state) {
     try {
       return state.supplier.get();
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return Calls.REFUSED;
     }
   }
@@ -207,7 +207,7 @@ public class RefusalBenchmark {
   public Object guardThrowingFunction(GuardThrowingState state) {
     try {
       return state.function.apply(Calls.ADMITTED);
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return Calls.REFUSED;
     }
   }
@@ -217,7 +217,7 @@ public class RefusalBenchmark {
   public Object guardThrowingCallable(GuardThrowingState state) throws Exception {
     try {
       return state.callable.call();
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return Calls.REFUSED;
     }
   }
@@ -228,13 +228,13 @@ public class RefusalBenchmark {
     try {
       state.runnable.run();
       return Calls.ADMITTED;
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return Calls.REFUSED;
     }
   }
 
 
-  /** A Sentinel QPS flow rule with count 0; the {@code BlockException} is caught. */
+  /** A Sentinel QPS flow rule with count 0; the {@code RefusedException} is caught. */
   @State(Scope.Benchmark)
   public static class SentinelState {
     static final String RESOURCE = "bench-refusal";

@@ -6,7 +6,7 @@ import dev.guard.dashboard.internal.DashboardCore;
 import dev.guard.dashboard.internal.JdkHandler;
 import dev.guard.dashboard.internal.RequestWorkers;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.WritableRuleSource;
+import dev.guard.spi.WritableRuleSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;

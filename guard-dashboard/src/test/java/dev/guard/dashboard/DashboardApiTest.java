@@ -3,10 +3,10 @@ package dev.guard.dashboard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
@@ -45,7 +45,7 @@ class DashboardApiTest {
     JsonNode byPassed = fixture.get("api/resources?sort=passed");
 
     assertThat(names(byRefused.get("resources"))).containsExactly("search", "orders");
-    assertThat(byRefused.get("resources").get(0).get("blockQps").asDouble()).isEqualTo(4.0);
+    assertThat(byRefused.get("resources").get(0).get("refusedQps").asDouble()).isEqualTo(4.0);
     assertThat(names(byPassed.get("resources"))).containsExactly("orders", "search");
     assertThat(byPassed.get("resources").get(0).get("minutePass").asLong()).isEqualTo(5);
   }
@@ -75,7 +75,7 @@ class DashboardApiTest {
     assertThat(points.get(0).get("t").asLong()).isZero();
     assertThat(points.get(0).get("pass").asLong()).isEqualTo(2);
     assertThat(points.get(1).get("pass").asLong()).isEqualTo(3);
-    assertThat(points.get(1).get("block").asLong()).isEqualTo(2);
+    assertThat(points.get(1).get("refused").asLong()).isEqualTo(2);
     assertThat(points.get(2).get("pass").asLong()).isZero();
   }
 
@@ -109,15 +109,15 @@ class DashboardApiTest {
 
     assertThat(refusals.get("total").asLong()).isEqualTo(3);
     assertThat(refusals.get("byKind").get("flow").asLong()).isEqualTo(3);
-    assertThat(refusals.get("byKind").get("degrade").asLong()).isZero();
+    assertThat(refusals.get("byKind").get("circuit-breaker").asLong()).isZero();
     assertThat(refusals.get("byOrigin").get("web").asLong()).isEqualTo(3);
   }
 
   @Test
   void rules_showEachKindWithItsState() {
     FlowRule warmUp = FlowRule.qps("checkout", 10).withWarmUp(Duration.ofSeconds(10), 3);
-    DegradeRule breaker = DegradeRule.errorCount("checkout", 1).withMinCalls(1);
-    ParamFlowRule perUser = ParamFlowRule.qps("checkout", 0, 1);
+    CircuitBreakerRule breaker = CircuitBreakerRule.errorCount("checkout", 1).withMinCalls(1);
+    PerValueRule perUser = PerValueRule.qps("checkout", 0, 1);
     fixture.engine.applyRules(RuleSet.of(List.of(warmUp, breaker, perUser)), "test");
     fixture.call("checkout", 2, "alice");
     fixture.engine.breakers("checkout").get(0).forceOpen();
@@ -219,7 +219,7 @@ class DashboardApiTest {
 
   @Test
   void rules_putRefusedByTheEngine_answers422() {
-    HttpResponse<String> response = fixture.putRules("{\"version\": 1, \"authority\": ["
+    HttpResponse<String> response = fixture.putRules("{\"version\": 1, \"origins\": ["
         + "{\"resource\": \"admin\", \"allowOrigins\": [\"ops\"]},"
         + "{\"resource\": \"admin\", \"denyOrigins\": [\"bot\"]}]}");
 

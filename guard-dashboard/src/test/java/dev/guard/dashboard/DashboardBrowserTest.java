@@ -2,8 +2,8 @@ package dev.guard.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.ContextScope;
@@ -74,7 +74,7 @@ class DashboardBrowserTest {
   @Test
   void dashboard_listChartsEditAndRollBack() throws IOException {
     fixture.engine.applyRules(RuleSet.of(List.of(
-        FlowRule.qps("checkout", 40), DegradeRule.errorRatio("checkout", 0.5),
+        FlowRule.qps("checkout", 40), CircuitBreakerRule.errorRatio("checkout", 0.5),
         FlowRule.qps("search", 1))), "startup");
     long[] checkout = traffic();
     long checkoutPasses = checkout[0];
@@ -118,7 +118,7 @@ class DashboardBrowserTest {
     wait.until(ExpectedConditions.textToBe(
         By.cssSelector("#byKind tr[data-key=flow] td:nth-child(2)"),
         String.valueOf(minuteFlowRefusals())));
-    wait.until(d -> chartTotal("blockTotal") == checkout[1] + 3);
+    wait.until(d -> chartTotal("refusedTotal") == checkout[1] + 3);
     wait.until(ExpectedConditions.presenceOfElementLocated(
         By.cssSelector("#byOrigin tr[data-key=mobile]")));
     wait.until(ExpectedConditions.textToBePresentInElementLocated(
@@ -127,7 +127,7 @@ class DashboardBrowserTest {
 
     // a form read before another change is not saved over it
     fixture.engine.applyRules(RuleSet.of(List.of(
-        FlowRule.qps("checkout", 5), DegradeRule.errorRatio("checkout", 0.5),
+        FlowRule.qps("checkout", 5), CircuitBreakerRule.errorRatio("checkout", 0.5),
         FlowRule.qps("search", 1))), "ops");
     qps = qpsInput();
     qps.clear();
@@ -181,7 +181,7 @@ class DashboardBrowserTest {
         try (Entry slow = fixture.engine.enter("checkout")) {
           passes++;
           fixture.clock.advanceMillis(20 + 15 * (second % 4));
-        } catch (BlockedException refused) {
+        } catch (RefusedException refused) {
           refusals++;
         }
       }
@@ -197,7 +197,7 @@ class DashboardBrowserTest {
   private long minuteFlowRefusals() {
     long to = fixture.engine.timeMs() / 1000 * 1000;
     return fixture.engine.metricsHistory("checkout", to - 60_000, to).stream()
-        .mapToLong(PeriodStats::flowBlock).sum();
+        .mapToLong(PeriodStats::flowRefused).sum();
   }
 
   /** Finds and clicks in one step, again if the page redrew the element in between. */

@@ -2,10 +2,10 @@ package dev.guard.dashboard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.InMemoryTokenService;
+import dev.guard.testkit.InMemoryTokenService;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -48,7 +48,7 @@ final class Fixture implements AutoCloseable {
     for (int i = 0; i < n; i++) {
       try (Entry ignored = engine.resource(resource).enter(args)) {
         passed++;
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         // counted as refused by the engine
       }
     }

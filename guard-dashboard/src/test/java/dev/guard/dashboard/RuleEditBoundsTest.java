@@ -31,7 +31,7 @@ class RuleEditBoundsTest {
 
   static Stream<Arguments> edits() {
     return Stream.of(
-        Arguments.of("\"perValue\": [{\"resource\": \"orders\", \"argumentIndex\": 0, \"count\": 5,"
+        Arguments.of("\"perValue\": [{\"resource\": \"orders\", \"argumentIndex\": 0, \"threshold\": 5,"
             + " \"pacing\": {\"maxQueueing\": \"" + HUGE + "\"}}]",
             "rules.perValue[0].pacing.maxQueueing"),
         Arguments.of("\"circuitBreakers\": [{\"resource\": \"orders\", \"slowCallRatio\": 0.5,"

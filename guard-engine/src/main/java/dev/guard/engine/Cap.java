@@ -1,5 +1,6 @@
 package dev.guard.engine;
 
+import dev.guard.spi.EngineListener;
 /**
  * The bounded collections of an engine. When one is full the engine applies the policy documented
  * on each constant, counts the event ({@link GuardEngine#overflows(Cap)}) and tells its {@link
@@ -26,7 +27,7 @@ public enum Cap {
    */
   ORIGINS,
   /**
-   * Values remembered per hot-parameter rule ({@code ParamFlowRule.maxValues}). When a new value
+   * Values remembered per per-value rule ({@code PerValueRule.maxValues}). When a new value
    * does not fit, the values used least recently are forgotten: a forgotten value starts over as
    * if never seen (a full token bucket, no pacing schedule). Each forgotten value counts once, and
    * listeners hear of it with the resource's name (never the value). Values with calls running

@@ -43,7 +43,7 @@ public interface Entry extends AutoCloseable {
 
   /**
    * Attaches a business error to this call so that exit statistics count it as an exception. The
-   * last error recorded before {@link #close()} wins; {@code null} and block exceptions are
+   * last error recorded before {@link #close()} wins; {@code null} and refused exceptions are
    * ignored. Recording after close does nothing.
    *
    * @param error the error the protected code raised

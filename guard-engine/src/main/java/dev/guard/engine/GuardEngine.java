@@ -1,11 +1,16 @@
 package dev.guard.engine;
 
-import dev.guard.api.BlockedException;
+import dev.guard.spi.EngineListener;
+import dev.guard.spi.RuleSink;
+import dev.guard.spi.RuleSource;
+import dev.guard.spi.SystemStatus;
+import dev.guard.spi.TokenService;
+import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
-import dev.guard.api.TimeSource;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.spi.TimeSource;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
@@ -40,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * engine.loadRules("createOrder", List.of(FlowRule.qps("createOrder", 100)));
  * try (Entry entry = engine.enter("createOrder")) {
  *   orders.create(request);
- * } catch (BlockedException refused) {
+ * } catch (RefusedException refused) {
  *   // over the limit: the body did not run
  * }
  * }</pre>
@@ -58,7 +63,7 @@ public final class GuardEngine implements AutoCloseable {
    * The resource that calls on new names run on once the engine has {@link
    * Builder#maxResources} resources. Such a call keeps its name for its handle and for {@code
    * onCapExceeded}, but is decided by this resource's chain, so engine-wide rules (system
-   * protection for {@link EntryType#IN} calls, default degrade rules) and this resource's own
+   * protection for {@link EntryType#IN} calls, default circuit breakers) and this resource's own
    * rules apply, and it is measured in this resource's statistics and the inbound statistics. It
    * is created on first use, never counts against the cap, and takes rules at any time:
    *
@@ -107,7 +112,7 @@ public final class GuardEngine implements AutoCloseable {
    *
    * @param resource the resource name
    * @return the admitted entry; close it when the call ends
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enter(String resource) {
     return enter(resource, EntryType.OUT, 1);
@@ -119,7 +124,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param resource the resource name
    * @param type the direction of the call
    * @return the admitted entry; close it when the call ends
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enter(String resource, EntryType type) {
     return enter(resource, type, 1);
@@ -131,9 +136,9 @@ public final class GuardEngine implements AutoCloseable {
    * @param resource the resource name
    * @param type the direction of the call
    * @param permits the permits the call takes ({@code >= 0}; 0 passes pacing rules untouched)
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry; close it when the call ends
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    * @throws IllegalArgumentException if {@code permits} is negative or {@code resource} blank
    */
   public Entry enter(String resource, EntryType type, int permits, @Nullable Object... args) {
@@ -152,7 +157,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param type the direction of the call
    * @param permits the permits the call takes
    * @return the admitted entry; close it when the call ends
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enterPrioritized(String resource, EntryType type, int permits) {
     return resource(resource).entryType(type).permits(permits).prioritized().enter();
@@ -180,8 +185,8 @@ public final class GuardEngine implements AutoCloseable {
 
   /**
    * Opens a named context (entrance) with a caller origin on the current thread. Entries made
-   * inside it are measured under that entrance and origin; rules with a {@code limitApp} or the
-   * CHAIN strategy match on them.
+   * inside it are measured under that entrance and origin; rules with a {@code origin} or the
+   * ENTRANCE strategy match on them.
    *
    * <pre>{@code
    * try (ContextScope scope = engine.enterContext("checkoutApi", "mobile-app")) {
@@ -223,7 +228,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param rules its complete new rule list (empty removes all rules)
    * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
    *     {@link SystemRule} (see {@link #loadSystemRules}), or if the list has two different
-   *     authority rules (a resource has at most one)
+   *     origin rules (a resource has at most one)
    * @throws IllegalStateException if the resource is new and the resource cap is reached
    */
   public void loadRules(String resource, List<? extends Rule> rules) {
@@ -231,41 +236,41 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Sets circuit breakers for every resource that has no degrade rule of its own: each such
+   * Sets circuit breakers for every resource that has no circuit breaker rule of its own: each such
    * resource gets its own breakers built from these rules (its own state and window), on first use
-   * or at once if it exists. A resource that later gets degrade rules of its own uses only those;
+   * or at once if it exists. A resource that later gets circuit breaker rules of its own uses only those;
    * the resources in {@code excluded} never get default breakers. Loading default rules equal to
    * earlier ones keeps every resource's default breakers and their state; a changed rule starts
    * closed. An empty list removes the defaults.
    *
    * <pre>{@code
-   * engine.loadDefaultDegradeRules(
-   *     List.of(DegradeRule.errorRatio(GuardEngine.EVERY_RESOURCE, 0.5)),
+   * engine.loadDefaultCircuitBreakerRules(
+   *     List.of(CircuitBreakerRule.errorRatio(GuardEngine.EVERY_RESOURCE, 0.5)),
    *     Set.of("healthCheck"));
    * }</pre>
    *
-   * @param rules degrade rules whose resource is {@value #EVERY_RESOURCE}
+   * @param rules circuit breaker rules whose resource is {@value #EVERY_RESOURCE}
    * @param excluded resource names that get no default breakers
    * @throws IllegalArgumentException if a rule's resource is not {@value #EVERY_RESOURCE}
    */
-  public void loadDefaultDegradeRules(List<DegradeRule> rules, Set<String> excluded) {
-    List<DegradeRule> copy = List.copyOf(rules);
-    for (DegradeRule rule : copy) {
+  public void loadDefaultCircuitBreakerRules(List<CircuitBreakerRule> rules, Set<String> excluded) {
+    List<CircuitBreakerRule> copy = List.copyOf(rules);
+    for (CircuitBreakerRule rule : copy) {
       if (!rule.resource().equals(EVERY_RESOURCE)) {
         throw Checks.invalid("rule.resource", "'" + rule.resource() + "'",
             "must be '" + EVERY_RESOURCE + "' for a default rule");
       }
     }
-    core.loadDefaultDegradeRules(copy, Set.copyOf(excluded));
+    core.loadDefaultCircuitBreakerRules(copy, Set.copyOf(excluded));
   }
 
   /**
-   * Returns the default degrade rules in force (see {@link #loadDefaultDegradeRules}).
+   * Returns the default circuit breakers in force (see {@link #loadDefaultCircuitBreakerRules}).
    *
    * @return the rules; empty when none
    */
-  public List<DegradeRule> defaultDegradeRules() {
-    return core.defaultDegradeRules();
+  public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
+    return core.defaultCircuitBreakerRules();
   }
 
   /**
@@ -283,7 +288,7 @@ public final class GuardEngine implements AutoCloseable {
    * GuardedResource api = engine.resource("api").entryType(EntryType.IN);
    * }</pre>
    *
-   * <p>A refused call throws {@link dev.guard.api.SystemBlockedException}, which names the
+   * <p>A refused call throws {@link dev.guard.api.SystemRefusedException}, which names the
    * threshold. CPU usage and load come from the engine's {@link #systemStatus()}.
    *
    * @param rules the complete new list of system rules (empty switches system protection off)
@@ -315,8 +320,8 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Returns the circuit breakers of a resource, one per degrade rule in force (its own, or the
-   * {@linkplain #loadDefaultDegradeRules default} ones), in rule order: live handles to read their
+   * Returns the circuit breakers of a resource, one per circuit breaker rule in force (its own, or the
+   * {@linkplain #loadDefaultCircuitBreakerRules default} ones), in rule order: live handles to read their
    * state and to force them open or closed (see {@link CircuitBreaker}).
    *
    * <pre>{@code
@@ -325,25 +330,25 @@ public final class GuardEngine implements AutoCloseable {
    * }</pre>
    *
    * @param resource the resource name
-   * @return an immutable list of handles; empty when the resource has no degrade rules
+   * @return an immutable list of handles; empty when the resource has no circuit breaker rules
    */
   public List<CircuitBreaker> breakers(String resource) {
     return core.breakers(checkName(resource));
   }
 
   /**
-   * Returns the run-time state of a resource's warm-up and hot-parameter rules: how cold each
-   * warm-up rule is and which values each hot-parameter rule is limiting now. Read for dashboards
+   * Returns the run-time state of a resource's warm-up and per-value rules: how cold each
+   * warm-up rule is and which values each per-value rule is limiting now. Read for dashboards
    * and diagnostics; reading changes nothing and costs the calls nothing. Breakers have their own
    * handles ({@link #breakers(String)}); rules of other kinds have no state to show.
    *
    * <pre>{@code
    * engine.ruleStates("profile").forEach(state -> System.out.println(state));
-   * // HotValuesState[rule=ParamFlowRule[...], valuesTracked=3, limitedValues=[alice]]
+   * // HotValuesState[rule=PerValueRule[...], valuesTracked=3, limitedValues=[alice]]
    * }</pre>
    *
    * @param resource the resource name
-   * @return the states, warm-up rules first (in flow-rule order), then hot-parameter rules (in
+   * @return the states, warm-up rules first (in flow-rule order), then per-value rules (in
    *     load order); empty for an unknown resource or one without such rules
    */
   public List<RuleState> ruleStates(String resource) {
@@ -446,8 +451,8 @@ public final class GuardEngine implements AutoCloseable {
     }
 
     @Override
-    public void reject(List<RuleError> errors) {
-      core.ruleBook().reject(name, errors);
+    public void invalid(List<RuleError> errors) {
+      core.ruleBook().invalid(name, errors);
     }
   }
 
@@ -493,7 +498,7 @@ public final class GuardEngine implements AutoCloseable {
    * Returns live statistics of a context name: the sums over the resources entered directly in it.
    *
    * <p>Only resources that record statistics per context contribute: by default those with a rule
-   * that measures a context (a CHAIN flow rule), every resource when the engine is built with
+   * that measures a context (a ENTRANCE flow rule), every resource when the engine is built with
    * {@link Builder#contextStatistics(boolean) contextStatistics(true)}. Calls of other resources
    * count only on their resources' own statistics, so without CHAIN rules and without that option
    * the view reads zero however much traffic the context carries (docs/BEHAVIOUR.md,
@@ -586,7 +591,7 @@ public final class GuardEngine implements AutoCloseable {
    * <pre>{@code
    * long now = engine.timeMs();
    * for (PeriodStats second : engine.metricsHistory("checkout", now - 60_000, now)) {
-   *   System.out.printf("%d pass=%d block=%d%n", second.fromMs() / 1000, second.pass(), second.block());
+   *   System.out.printf("%d pass=%d refused=%d%n", second.fromMs() / 1000, second.pass(), second.refused());
    * }
    * }</pre>
    *
@@ -669,8 +674,8 @@ public final class GuardEngine implements AutoCloseable {
     private @Nullable SystemStatus systemStatus;
     private @Nullable Duration history;
     private @Nullable Integer historyBudget;
-    private System.@Nullable Logger blockLogger;
-    private int blockLogLines;
+    private System.@Nullable Logger refusalLogger;
+    private int refusalLogLines;
     private @Nullable TokenService tokenService;
     private final List<EngineListener> listeners = new ArrayList<>();
 
@@ -769,7 +774,7 @@ public final class GuardEngine implements AutoCloseable {
 
     /**
      * Sets whether every resource records statistics per context (entrance) name. By default only
-     * resources with a rule that measures a context (a CHAIN flow rule) record them, because they
+     * resources with a rule that measures a context (a ENTRANCE flow rule) record them, because they
      * cost a second write of every event on the call path; {@link ResourceStats#context} and
      * {@link GuardEngine#entranceStats} then read zero for the other resources. Turn this on to
      * see every resource per entrance.
@@ -847,14 +852,14 @@ public final class GuardEngine implements AutoCloseable {
     }
 
     /**
-     * Writes the block log to a {@link System.Logger} as well as to the listeners ({@link
-     * EngineListener#onBlocks}): one INFO line per resource and second with refusals, at most
+     * Writes the refusal log to a {@link System.Logger} as well as to the listeners ({@link
+     * EngineListener#onRefusals}): one INFO line per resource and second with refusals, at most
      * {@code maxLinesPerSecond} lines each time seconds are recorded (recording runs at most once
      * a second) plus one line counting the rest. Off by default.
      *
      * <pre>{@code
-     * builder.blockLog(System.getLogger("guard.blocks"), 20);
-     * // guard refusals: resource=checkout second=75 blocked=31 flow=29 authority=2 origins={bot=2}
+     * builder.refusalLog(System.getLogger("guard.refusals"), 20);
+     * // guard refusals: resource=checkout second=75 refused=31 flow=29 origin=2 origins={bot=2}
      * }</pre>
      *
      * @param logger the logger
@@ -862,11 +867,11 @@ public final class GuardEngine implements AutoCloseable {
      * @return this builder
      * @throws IllegalStateException if already set
      */
-    public Builder blockLog(System.Logger logger, int maxLinesPerSecond) {
+    public Builder refusalLog(System.Logger logger, int maxLinesPerSecond) {
       Objects.requireNonNull(logger, "logger");
       positive("maxLinesPerSecond", maxLinesPerSecond);
-      blockLogger = once("blockLog", blockLogger, logger);
-      blockLogLines = maxLinesPerSecond;
+      refusalLogger = once("refusalLog", refusalLogger, logger);
+      refusalLogLines = maxLinesPerSecond;
       return this;
     }
 
@@ -920,8 +925,8 @@ public final class GuardEngine implements AutoCloseable {
           history == null ? 300 : (int) history.toSeconds(),
           historyBudget == null ? 300_000 : historyBudget,
           ruleHistory == null ? 20 : ruleHistory,
-          blockLogger,
-          blockLogLines);
+          refusalLogger,
+          refusalLogLines);
       TimeSource time = clock == null ? TimeSource.system() : clock;
       EngineCore core = new EngineCore(time, config, listeners,
           systemStatus == null ? SystemStatus.host() : systemStatus, tokenService);

@@ -1,6 +1,6 @@
 package dev.guard.engine;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.CallEntry;
@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * GuardedResource orders = engine.resource("createOrder").entryType(EntryType.IN);
  * orders.declare(List.of(FlowRule.qps("createOrder", 100)));
  *
- * Order order = orders.call(request, orderService::create);    // throws BlockedException
+ * Order order = orders.call(request, orderService::create);    // throws RefusedException
  *
  * try (Entry entry = orders.enter()) {                          // when the call is not one body
  *   ...
@@ -144,7 +144,7 @@ public final class GuardedResource {
    * Returns a handle whose calls count an exception thrown by the body as a business error (in the
    * statistics and for circuit breakers) only when {@code isError} returns true. Other exceptions
    * still pass through unchanged, and the call counts as a success. By default every exception
-   * counts; a {@link BlockedException} never does, and an error recorded by hand with {@link
+   * counts; a {@link RefusedException} never does, and an error recorded by hand with {@link
    * Entry#recordError} always does. A predicate that throws counts the exception.
    *
    * <pre>{@code
@@ -171,7 +171,7 @@ public final class GuardedResource {
    *
    * @param rules the rules, all for this resource
    * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
-   *     system rule, or if the rules hold two different authority rules (a resource has at most
+   *     system rule, or if the rules hold two different origin rules (a resource has at most
    *     one)
    * @throws IllegalStateException if the resource cap was reached before this resource was known
    */
@@ -182,13 +182,13 @@ public final class GuardedResource {
   /**
    * Enters the resource; close the entry when the call ends.
    *
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enter(@Nullable Object... args) {
     CallEntry entry = core.enter(site, false, args);
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }
@@ -200,13 +200,13 @@ public final class GuardedResource {
    * (the thread may go on entering and exiting other resources), and may be closed on any thread
    * when the call completes.
    *
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry
-   * @throws BlockedException if a rule refused the call
+   * @throws RefusedException if a rule refused the call
    */
   public Entry enterAsync(@Nullable Object... args) {
     CallEntry entry = core.enter(site, false, args);
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }
@@ -224,7 +224,7 @@ public final class GuardedResource {
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    */
   public <I extends @Nullable Object, T extends @Nullable Object> T call(
       I input, Function<? super I, ? extends T> body) {
@@ -234,16 +234,16 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #call}, with {@code argument} as the call's one argument for hot-parameter rules
+   * Like {@link #call}, with {@code argument} as the call's one argument for per-value rules
    * (passing it allocates nothing).
    *
-   * @param argument the argument hot-parameter rules read (index 0)
+   * @param argument the argument per-value rules read (index 0)
    * @param input the body's input
    * @param body the protected code
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    */
   public <I extends @Nullable Object, T extends @Nullable Object> T callWith(
       @Nullable Object argument, I input, Function<? super I, ? extends T> body) {
@@ -254,7 +254,7 @@ public final class GuardedResource {
 
   /**
    * Runs {@code body} on two inputs under the resource; the inputs are the call's arguments 0 and
-   * 1 for hot-parameter rules (passing them allocates nothing). Exceptions of the body pass
+   * 1 for per-value rules (passing them allocates nothing). Exceptions of the body pass
    * through as the same instance and count as business errors.
    *
    * <pre>{@code
@@ -268,7 +268,7 @@ public final class GuardedResource {
    * @param <B> the second input's type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    */
   public <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
       T callWithArguments(A first, B second, BiFunction<? super A, ? super B, ? extends T> body) {
@@ -286,12 +286,12 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #callWith}, but a refusal returns {@code onBlocked}'s result instead of throwing.
+   * Like {@link #callWith}, but a refusal returns {@code onRefused}'s result instead of throwing.
    *
-   * @param argument the argument hot-parameter rules read (index 0); null for none
+   * @param argument the argument per-value rules read (index 0); null for none
    * @param input the body's input
    * @param body the protected code
-   * @param onBlocked computes the result of a refused call
+   * @param onRefused computes the result of a refused call
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's or the fallback's result
@@ -300,11 +300,11 @@ public final class GuardedResource {
       @Nullable Object argument,
       I input,
       Function<? super I, ? extends T> body,
-      Function<? super BlockedException, ? extends T> onBlocked) {
+      Function<? super RefusedException, ? extends T> onRefused) {
     CallEntry entry = core.enterWithArgument(site, argument);
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
-      return onBlocked.apply(refused);
+      return onRefused.apply(refused);
     }
     return runAdmitted(entry, input, body);
   }
@@ -317,7 +317,7 @@ public final class GuardedResource {
    * @param <I> the input type
    * @param <T> the result type
    * @return the body's result
-   * @throws BlockedException if a rule refused the call (the body did not run)
+   * @throws RefusedException if a rule refused the call (the body did not run)
    * @throws Exception what the body throws
    */
   public <I extends @Nullable Object, T extends @Nullable Object> T callChecked(
@@ -336,7 +336,7 @@ public final class GuardedResource {
   }
 
   private static void throwIfRefused(CallEntry entry) {
-    BlockedException refused = entry.refusal();
+    RefusedException refused = entry.refusal();
     if (refused != null) {
       throw refused;
     }

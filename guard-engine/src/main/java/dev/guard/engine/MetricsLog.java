@@ -1,7 +1,7 @@
 package dev.guard.engine;
 
 import dev.guard.api.Checks;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -34,8 +34,8 @@ import org.jspecify.annotations.Nullable;
  * log.close();                        // writes what is left, stops the thread, closes the file
  * }</pre>
  *
- * <p>A line is {@code wallMillis|wallTime|resource|pass|block|flow|paramFlow|degrade|system|
- * authority|success|exception|rtSumMs|minRtMs|concurrency}, for example {@code
+ * <p>A line is {@code wallMillis|wallTime|resource|pass|refused|flow|perValue|circuitBreaker|system|
+ * origin|success|exception|rtSumMs|minRtMs|concurrency}, for example {@code
  * 1796126403000|2026-12-01T12:00:03Z|checkout|100|31|29|0|0|0|2|98|1|1204|3|4}. Each file starts
  * with one {@code #} line naming the columns. The current file is {@code <name>.log}; when the
  * next line would make it larger than {@link Builder#maxFileBytes}, it becomes {@code
@@ -50,8 +50,8 @@ import org.jspecify.annotations.Nullable;
 public final class MetricsLog implements AutoCloseable {
 
   /** The first line of every file: the column names. */
-  public static final String HEADER = "# wallMillis|wallTime|resource|pass|block|flow|paramFlow"
-      + "|degrade|system|authority|success|exception|rtSumMs|minRtMs|concurrency";
+  public static final String HEADER = "# wallMillis|wallTime|resource|pass|refused|flow|perValue"
+      + "|circuitBreaker|system|origin|success|exception|rtSumMs|minRtMs|concurrency";
 
   private static final int HEADER_BYTES = HEADER.length() + 1;
 
@@ -209,8 +209,8 @@ public final class MetricsLog implements AutoCloseable {
         default -> line.append(c);
       }
     }
-    long[] columns = {second.pass(), second.block(), second.flowBlock(), second.paramFlowBlock(),
-        second.degradeBlock(), second.systemBlock(), second.authorityBlock(), second.success(),
+    long[] columns = {second.pass(), second.refused(), second.flowRefused(), second.perValueRefused(),
+        second.circuitBreakerRefused(), second.systemRefused(), second.originRefused(), second.success(),
         second.exception(), second.rtSumMs(), second.minRtMs(), second.concurrency()};
     for (long column : columns) {
       line.append('|').append(column);

@@ -17,9 +17,9 @@ public interface NodeStats {
   /**
    * Refused calls per second.
    *
-   * @return the block rate
+   * @return the refused rate
    */
-  double blockQps();
+  double refusedQps();
 
   /**
    * Completed calls per second (including calls that failed with a business error).
@@ -80,9 +80,9 @@ public interface NodeStats {
   /**
    * Refused calls over the last minute.
    *
-   * @return the minute block total
+   * @return the minute refused total
    */
-  long totalBlock();
+  long totalRefused();
 
   /**
    * Calls with a business error over the last minute.

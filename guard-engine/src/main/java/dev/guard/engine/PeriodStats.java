@@ -9,12 +9,12 @@ package dev.guard.engine;
  * @param fromMs the period's start in engine time, a multiple of 1000
  * @param toMs the period's end (exclusive) in engine time: {@code fromMs + 1000} for one second
  * @param pass admitted permits
- * @param block refused permits, all kinds together
- * @param flowBlock refused by flow rules
- * @param paramFlowBlock refused by hot-parameter rules
- * @param degradeBlock refused by circuit breakers
- * @param systemBlock refused by system protection
- * @param authorityBlock refused by origin lists
+ * @param refused refused permits, all kinds together
+ * @param flowRefused refused by flow rules
+ * @param perValueRefused refused by per-value rules
+ * @param circuitBreakerRefused refused by circuit breakers
+ * @param systemRefused refused by system protection
+ * @param originRefused refused by origin lists
  * @param success completed permits (with or without a business error)
  * @param exception completed permits that ended with a traced business error
  * @param rtSumMs the sum of the response times of the completed calls, in milliseconds
@@ -27,12 +27,12 @@ public record PeriodStats(
     long fromMs,
     long toMs,
     long pass,
-    long block,
-    long flowBlock,
-    long paramFlowBlock,
-    long degradeBlock,
-    long systemBlock,
-    long authorityBlock,
+    long refused,
+    long flowRefused,
+    long perValueRefused,
+    long circuitBreakerRefused,
+    long systemRefused,
+    long originRefused,
     long success,
     long exception,
     long rtSumMs,
@@ -45,13 +45,13 @@ public record PeriodStats(
    * @param kind the kind
    * @return the count
    */
-  public long blocked(BlockKind kind) {
+  public long refused(RefusalKind kind) {
     return switch (kind) {
-      case FLOW -> flowBlock;
-      case PARAM_FLOW -> paramFlowBlock;
-      case DEGRADE -> degradeBlock;
-      case SYSTEM -> systemBlock;
-      case AUTHORITY -> authorityBlock;
+      case FLOW -> flowRefused;
+      case PER_VALUE -> perValueRefused;
+      case CIRCUIT_BREAKER -> circuitBreakerRefused;
+      case SYSTEM -> systemRefused;
+      case ORIGIN -> originRefused;
     };
   }
 
@@ -67,9 +67,9 @@ public record PeriodStats(
   /**
    * Returns admitted plus refused permits.
    *
-   * @return {@code pass + block}
+   * @return {@code pass + refused}
    */
   public long total() {
-    return pass + block;
+    return pass + refused;
   }
 }

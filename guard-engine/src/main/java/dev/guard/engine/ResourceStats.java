@@ -11,7 +11,7 @@ import java.util.Set;
  * ResourceStats stats = engine.stats("createOrder");
  * double rate = stats.passQps();
  * long running = stats.concurrency();
- * stats.origin("checkout").ifPresent(o -> report(o.blockQps()));
+ * stats.origin("checkout").ifPresent(o -> report(o.refusedQps()));
  * }</pre>
  */
 public interface ResourceStats extends NodeStats {
@@ -41,7 +41,7 @@ public interface ResourceStats extends NodeStats {
 
   /**
    * Returns the statistics of this resource under one context (entrance) name, if entered there.
-   * They are recorded for resources with a rule that measures a context (a CHAIN flow rule), or
+   * They are recorded for resources with a rule that measures a context (a ENTRANCE flow rule), or
    * for every resource when the engine is built with {@code contextStatistics(true)}; otherwise
    * they read zero.
    *

@@ -1,14 +1,14 @@
 package dev.guard.engine;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import java.util.List;
 import java.util.Objects;
 
 /**
  * The run-time state of one rule in force, as {@link GuardEngine#ruleStates(String)} reads it for
- * dashboards and diagnostics: how cold a warm-up rule is, which values a hot-parameter rule is
+ * dashboards and diagnostics: how cold a warm-up rule is, which values a per-value rule is
  * limiting. Values are snapshots taken when read; reading never changes a rule's state and never
  * touches the call path. Circuit breakers have their own live handles ({@link
  * GuardEngine#breakers(String)}).
@@ -73,16 +73,16 @@ public sealed interface RuleState {
   }
 
   /**
-   * The values a hot-parameter rule remembers, and those it is limiting now: values a call
+   * The values a per-value rule remembers, and those it is limiting now: values a call
    * would be refused for at this moment (an empty bucket, a full schedule, no free place).
    *
-   * @param rule the hot-parameter rule
+   * @param rule the per-value rule
    * @param valuesTracked how many values the rule remembers now (at most its {@code maxValues},
-   *     see docs/BEHAVIOUR.md, "Hot parameters")
+   *     see docs/BEHAVIOUR.md, "Per-value limits")
    * @param limitedValues values a single call would be refused for now, at most {@link
    *     #MAX_LISTED} of them, in no particular order
    */
-  record HotValuesState(ParamFlowRule rule, long valuesTracked, List<Object> limitedValues)
+  record HotValuesState(PerValueRule rule, long valuesTracked, List<Object> limitedValues)
       implements RuleState {
 
     /** The most limited values listed in one state. */
@@ -91,7 +91,7 @@ public sealed interface RuleState {
     /**
      * Copies the list.
      *
-     * @param rule the hot-parameter rule
+     * @param rule the per-value rule
      * @param valuesTracked how many values the rule remembers
      * @param limitedValues the values being limited now
      * @throws NullPointerException if the rule or the list is null

@@ -1,7 +1,7 @@
 package dev.guard.examples;
 
 import dev.guard.Guard;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.dashboard.DashboardServer;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisTokenService;

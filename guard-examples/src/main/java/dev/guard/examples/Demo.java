@@ -1,6 +1,6 @@
 package dev.guard.examples;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.dashboard.DashboardServer;
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.engine.GuardEngine;
@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The guard demo: runs a small simulated service ({@link Shop}) under generated load for a few
- * seconds of real time, prints a live table of passed and blocked calls per second, then a chart
+ * seconds of real time, prints a live table of passed and refused calls per second, then a chart
  * and a summary per endpoint.
  *
  * <pre>
@@ -293,7 +293,7 @@ public final class Demo {
       out.println();
       String title = endpoint.name() + " · " + endpoint.rule();
       chart.render(title, meter.counters().passedPerSecond(), meter.counters().failedPerSecond(),
-              meter.counters().blockedPerSecond())
+              meter.counters().refusedPerSecond())
           .forEach(out::println);
     }
   }
@@ -304,9 +304,9 @@ public final class Demo {
       EndpointMeter meter = meters.get(i);
       NodeStats stats = engine.stats(meter.name());
       lines.add(new Summary.Line(meter.name(), meter.counters().totalPassed(),
-          meter.counters().totalBlocked(), seconds, rts.get(i),
+          meter.counters().totalRefused(), seconds, rts.get(i),
           meter.admissions().medianGapMillis(), meter.peakRunning(), stats.totalPass(),
-          stats.totalBlock()));
+          stats.totalRefused()));
     }
     out.println();
     Summary.render(lines).forEach(out::println);
@@ -321,13 +321,13 @@ public final class Demo {
       List<String> users = meter.endpoint().users();
       if (!users.isEmpty()) {
         long[] passed = new long[users.size()];
-        long[] blocked = new long[users.size()];
+        long[] refused = new long[users.size()];
         for (int i = 0; i < users.size(); i++) {
           passed[i] = meter.passedOf(users.get(i));
-          blocked[i] = meter.blockedOf(users.get(i));
+          refused[i] = meter.refusedOf(users.get(i));
         }
         out.println();
-        Summary.perUser(meter.name(), users, passed, blocked, seconds).forEach(out::println);
+        Summary.perUser(meter.name(), users, passed, refused, seconds).forEach(out::println);
       }
     }
   }

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the demo measures of one endpoint by itself, independent of the engine's statistics: passes
- * and blocks per second, when each pass happened, how many admitted calls ran at once, and, for an
- * endpoint called on behalf of users, passes and blocks per user.
+ * and refusals per second, when each pass happened, how many admitted calls ran at once, and, for an
+ * endpoint called on behalf of users, passes and refusals per user.
  *
  * <p>Thread-safe.
  */
@@ -53,8 +53,8 @@ final class EndpointMeter {
   }
 
   /** Records a refused call. */
-  void blocked(long nowNanos) {
-    counters.recordBlock(nowNanos);
+  void refused(long nowNanos) {
+    counters.recordRefused(nowNanos);
   }
 
   /** Records the outcome of a call made on behalf of a user. */
@@ -69,8 +69,8 @@ final class EndpointMeter {
     return counts == null ? 0 : counts[0].sum();
   }
 
-  /** Blocked calls of a user. */
-  long blockedOf(String caller) {
+  /** Refused calls of a user. */
+  long refusedOf(String caller) {
     LongAdder[] counts = perCaller.get(caller);
     return counts == null ? 0 : counts[1].sum();
   }

@@ -5,11 +5,11 @@ import java.util.Locale;
 
 /**
  * Formats the per-second table printed while the demo runs: one row per second, a passed and a
- * blocked column per endpoint. Pure formatting; the caller decides when to print.
+ * refused column per endpoint. Pure formatting; the caller decides when to print.
  *
  * <pre>
  *  sec │     search    │    checkout   │
- *      │ passed blocked│ passed blocked│
+ *      │ passed refused│ passed refused│
  *    1 │     50      30│     13      87│
  * </pre>
  */
@@ -25,7 +25,7 @@ final class LiveTable {
     StringBuilder units = new StringBuilder("     ");
     for (String name : names) {
       titles.append('│').append(centered(name, CELL));
-      units.append('│').append(" passed blocked");
+      units.append('│').append(" passed refused");
     }
     return List.of(titles.toString(), units.toString());
   }
@@ -35,18 +35,18 @@ final class LiveTable {
    *
    * @param label the row label, at most four characters (a second number, or "late")
    * @param passed passed calls per endpoint
-   * @param blocked blocked calls per endpoint, in the same order
+   * @param refused refused calls per endpoint, in the same order
    * @return the formatted row
    */
-  static String row(String label, long[] passed, long[] blocked) {
-    if (passed.length != blocked.length) {
+  static String row(String label, long[] passed, long[] refused) {
+    if (passed.length != refused.length) {
       throw new IllegalArgumentException(
-          "passed and blocked must have the same length, were " + passed.length + " and "
-              + blocked.length);
+          "passed and refused must have the same length, were " + passed.length + " and "
+              + refused.length);
     }
     StringBuilder row = new StringBuilder(String.format(Locale.ROOT, "%4s ", label));
     for (int i = 0; i < passed.length; i++) {
-      row.append('│').append(String.format(Locale.ROOT, "%7d %7d", passed[i], blocked[i]));
+      row.append('│').append(String.format(Locale.ROOT, "%7d %7d", passed[i], refused[i]));
     }
     return row.toString();
   }
@@ -54,13 +54,13 @@ final class LiveTable {
   /** The row of one second (0-based) of the given meters, labelled 1-based. */
   static String row(int second, List<EndpointMeter> meters) {
     long[] passed = new long[meters.size()];
-    long[] blocked = new long[meters.size()];
+    long[] refused = new long[meters.size()];
     for (int i = 0; i < meters.size(); i++) {
       passed[i] = meters.get(i).counters().passed(second);
-      blocked[i] = meters.get(i).counters().blocked(second);
+      refused[i] = meters.get(i).counters().refused(second);
     }
     boolean late = second == meters.get(0).counters().seconds();
-    return row(late ? "late" : Integer.toString(second + 1), passed, blocked);
+    return row(late ? "late" : Integer.toString(second + 1), passed, refused);
   }
 
   private static String centered(String text, int width) {

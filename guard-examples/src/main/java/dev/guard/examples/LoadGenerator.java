@@ -1,7 +1,7 @@
 package dev.guard.examples;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.TimeSource;
+import dev.guard.api.RefusedException;
+import dev.guard.spi.TimeSource;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -95,8 +95,8 @@ final class LoadGenerator {
     return () -> {
       try {
         guarded.run();
-      } catch (BlockedException refused) {
-        meter.blocked(time.nanoTime());
+      } catch (RefusedException refused) {
+        meter.refused(time.nanoTime());
       } catch (DependencyDownException down) {
         meter.failed(down.startedNanos);
       }
@@ -133,8 +133,8 @@ final class LoadGenerator {
       String user = endpoint.caller(calls.getAndIncrement());
       try {
         meter.outcomeOf(user, guarded.apply(user));
-      } catch (BlockedException refused) {
-        meter.blocked(time.nanoTime());
+      } catch (RefusedException refused) {
+        meter.refused(time.nanoTime());
         meter.outcomeOf(user, false);
       }
     };

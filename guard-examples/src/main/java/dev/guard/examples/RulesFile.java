@@ -1,14 +1,14 @@
 package dev.guard.examples;
 
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.WarmUp;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.RuleRevision;
 import dev.guard.api.rule.RuleSet;
@@ -82,7 +82,7 @@ final class RulesFile implements EngineListener {
   }
 
   @Override
-  public void onRulesRejected(String source, List<RuleError> errors) {
+  public void onRulesInvalid(String source, List<RuleError> errors) {
     news.add("rules file refused, the rules in force stay: " + errors);
   }
 
@@ -104,10 +104,10 @@ final class RulesFile implements EngineListener {
     for (Rule rule : rules) {
       if (rule instanceof FlowRule flow) {
         parts.add(describe(flow));
-      } else if (rule instanceof DegradeRule breaker) {
+      } else if (rule instanceof CircuitBreakerRule breaker) {
         parts.add(describe(breaker));
-      } else if (rule instanceof ParamFlowRule param) {
-        parts.add((param.grade() == FlowGrade.QPS ? "perValue(" : "perValueConcurrency(")
+      } else if (rule instanceof PerValueRule param) {
+        parts.add((param.metric() == FlowMetric.QPS ? "perValue(" : "perValueConcurrency(")
             + param.argumentIndex() + ", " + param.count() + ")");
       } else {
         parts.add(rule.toString());
@@ -117,34 +117,34 @@ final class RulesFile implements EngineListener {
   }
 
   private static String describe(FlowRule rule) {
-    StringBuilder text = new StringBuilder(rule.grade() == FlowGrade.QPS ? "qps(" : "concurrency(")
+    StringBuilder text = new StringBuilder(rule.metric() == FlowMetric.QPS ? "qps(" : "concurrency(")
         .append(number(rule.count())).append(')');
     WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       text.append(".warmUp(").append(seconds(warmUp.period().toMillis())).append(')');
     }
-    if (rule.behavior() == dev.guard.api.rule.ControlBehavior.PACING) {
+    if (rule.shaping() == dev.guard.api.rule.Shaping.PACING) {
       text.append(".pacing(").append(rule.maxQueueingTime().toMillis()).append(" ms)");
     }
-    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      text.append(".fromOrigin(").append(rule.limitApp()).append(')');
+    if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
+      text.append(".fromOrigin(").append(rule.origin()).append(')');
     }
     return text.toString();
   }
 
-  private static String describe(DegradeRule rule) {
+  private static String describe(CircuitBreakerRule rule) {
     String strategy = switch (rule.strategy()) {
       case SLOW_CALL_RATIO -> "slowCallRatio";
       case ERROR_RATIO -> "errorRatio";
       case ERROR_COUNT -> "errorCount";
     };
     StringBuilder text = new StringBuilder(strategy).append('(').append(number(rule.threshold()));
-    Duration slowerThan = rule.slowCallThreshold();
-    if (rule.strategy() == DegradeStrategy.SLOW_CALL_RATIO && slowerThan != null) {
+    Duration slowerThan = rule.slowerThan();
+    if (rule.strategy() == CircuitBreakerStrategy.SLOW_CALL_RATIO && slowerThan != null) {
       text.append(", ").append(seconds(slowerThan.toMillis()));
     }
     text.append(')');
-    if (!rule.openFor().equals(DegradeRule.DEFAULT_OPEN_FOR)) {
+    if (!rule.openFor().equals(CircuitBreakerRule.DEFAULT_OPEN_FOR)) {
       text.append(".openFor(").append(seconds(rule.openFor().toMillis())).append(')');
     }
     return text.toString();

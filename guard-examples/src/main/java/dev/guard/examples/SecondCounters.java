@@ -3,7 +3,7 @@ package dev.guard.examples;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * Exact counts of passed and blocked calls of one endpoint, per whole second since the start of
+ * Exact counts of passed and refused calls of one endpoint, per whole second since the start of
  * the run, and of the passed calls that failed. An outcome is filed under the second in which it became known (for a paced call: when
  * its wait ended). Outcomes after the last second land in one extra "late" slot, so the totals
  * still add up; outcomes before the start count for the first second.
@@ -17,7 +17,7 @@ final class SecondCounters {
   private final long startNanos;
   private final int seconds;
   private final AtomicLongArray passed;
-  private final AtomicLongArray blocked;
+  private final AtomicLongArray refused;
   private final AtomicLongArray failed;
 
   /**
@@ -33,7 +33,7 @@ final class SecondCounters {
     this.startNanos = startNanos;
     this.seconds = seconds;
     this.passed = new AtomicLongArray(seconds + 1);
-    this.blocked = new AtomicLongArray(seconds + 1);
+    this.refused = new AtomicLongArray(seconds + 1);
     this.failed = new AtomicLongArray(seconds + 1);
   }
 
@@ -41,8 +41,8 @@ final class SecondCounters {
     passed.incrementAndGet(slot(nowNanos));
   }
 
-  void recordBlock(long nowNanos) {
-    blocked.incrementAndGet(slot(nowNanos));
+  void recordRefused(long nowNanos) {
+    refused.incrementAndGet(slot(nowNanos));
   }
 
   /** Records that a passed call failed; filed by when it started, like its pass. */
@@ -66,25 +66,25 @@ final class SecondCounters {
   }
 
   /**
-   * Blocked calls in one second.
+   * Refused calls in one second.
    *
    * @param second from 0 to {@link #seconds()}; {@code seconds()} reads the late slot
    * @return the count
    */
-  long blocked(int second) {
-    return blocked.get(second);
+  long refused(int second) {
+    return refused.get(second);
   }
 
   long late() {
-    return passed(seconds) + blocked(seconds);
+    return passed(seconds) + refused(seconds);
   }
 
   long totalPassed() {
     return sum(passed);
   }
 
-  long totalBlocked() {
-    return sum(blocked);
+  long totalRefused() {
+    return sum(refused);
   }
 
   long totalFailed() {
@@ -101,9 +101,9 @@ final class SecondCounters {
     return perSecond(failed);
   }
 
-  /** Blocked calls per second, the late slot left out. */
-  long[] blockedPerSecond() {
-    return perSecond(blocked);
+  /** Refused calls per second, the late slot left out. */
+  long[] refusedPerSecond() {
+    return perSecond(refused);
   }
 
   private int slot(long nowNanos) {

@@ -2,7 +2,7 @@ package dev.guard.examples;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
 import dev.guard.http.GuardHttpServerFilter;
 import dev.guard.http.HttpInbound;
@@ -97,7 +97,7 @@ final class ShopServer implements AutoCloseable {
 
   /**
    * The endpoint's guarded call: for a per-user endpoint, the user is the guarded function's
-   * argument, which its hot-parameter rule limits; a failing call throws, which the guard counts
+   * argument, which its per-value rule limits; a failing call throws, which the guard counts
    * (the {@code inventory} breaker opens on it).
    */
   private static Function<Call, Boolean> guardedCall(TimeSource time, Endpoint endpoint) {

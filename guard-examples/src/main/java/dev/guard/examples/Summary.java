@@ -1,6 +1,6 @@
 package dev.guard.examples;
 
-import dev.guard.engine.BlockKind;
+import dev.guard.engine.RefusalKind;
 import dev.guard.engine.PeriodStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,16 +22,16 @@ final class Summary {
    *
    * @param name the endpoint
    * @param passed calls the demo saw admitted
-   * @param blocked calls the demo saw refused
+   * @param refused calls the demo saw refused
    * @param seconds the length of the run
    * @param averageRtMillis the engine's average response time at the end of the run
    * @param medianGapMillis the median time between two admissions, if there were two
    * @param peakRunning the most admitted calls running at once
    * @param enginePassed the engine's minute total of passes
-   * @param engineBlocked the engine's minute total of blocks
+   * @param engineRefused the engine's minute total of refusals
    */
-  record Line(String name, long passed, long blocked, int seconds, double averageRtMillis,
-      OptionalDouble medianGapMillis, int peakRunning, long enginePassed, long engineBlocked) {
+  record Line(String name, long passed, long refused, int seconds, double averageRtMillis,
+      OptionalDouble medianGapMillis, int peakRunning, long enginePassed, long engineRefused) {
 
     Line {
       Objects.requireNonNull(name, "name");
@@ -48,22 +48,22 @@ final class Summary {
 
     /** The share of calls admitted, in percent; 0 when there were no calls. */
     double admittedPercent() {
-      long total = passed + blocked;
+      long total = passed + refused;
       return total == 0 ? 0 : 100.0 * passed / total;
     }
 
     boolean engineAgrees() {
-      return passed == enginePassed && blocked == engineBlocked;
+      return passed == enginePassed && refused == engineRefused;
     }
   }
 
   /** The table lines: a header, one line per endpoint, a legend and the engine check. */
   static List<String> render(List<Line> lines) {
     List<String> out = new ArrayList<>();
-    out.add("endpoint   passed blocked admitted passes/s    avg RT  median gap  at once");
+    out.add("endpoint   passed refused admitted passes/s    avg RT  median gap  at once");
     for (Line line : lines) {
       out.add(String.format(Locale.ROOT, "%-9s %7d %7d %7.1f%% %8.1f %6.1f ms %8s ms %8d",
-          line.name(), line.passed(), line.blocked(), line.admittedPercent(),
+          line.name(), line.passed(), line.refused(), line.admittedPercent(),
           line.passesPerSecond(), line.averageRtMillis(), gap(line.medianGapMillis()),
           line.peakRunning()));
     }
@@ -75,26 +75,26 @@ final class Summary {
   }
 
   /**
-   * The lines of an endpoint called on behalf of users: passes and blocks per user.
+   * The lines of an endpoint called on behalf of users: passes and refusals per user.
    *
    * @param endpoint the endpoint's name
    * @param users the users, in display order
    * @param passed each user's passed calls
-   * @param blocked each user's blocked calls, in the same order
+   * @param refused each user's refused calls, in the same order
    * @param seconds the length of the run
    * @return the lines
    */
   static List<String> perUser(
-      String endpoint, List<String> users, long[] passed, long[] blocked, int seconds) {
-    if (users.size() != passed.length || users.size() != blocked.length) {
-      throw new IllegalArgumentException("users, passed and blocked must have the same length, were "
-          + users.size() + ", " + passed.length + " and " + blocked.length);
+      String endpoint, List<String> users, long[] passed, long[] refused, int seconds) {
+    if (users.size() != passed.length || users.size() != refused.length) {
+      throw new IllegalArgumentException("users, passed and refused must have the same length, were "
+          + users.size() + ", " + passed.length + " and " + refused.length);
     }
     List<String> out = new ArrayList<>();
-    out.add(endpoint + " per user   passed blocked passes/s");
+    out.add(endpoint + " per user   passed refused passes/s");
     for (int i = 0; i < users.size(); i++) {
       out.add(String.format(Locale.ROOT, "  %-14s %7d %7d %8.1f", users.get(i), passed[i],
-          blocked[i], (double) passed[i] / seconds));
+          refused[i], (double) passed[i] / seconds));
     }
     return out;
   }
@@ -111,15 +111,15 @@ final class Summary {
     out.add("from engine.metricsHistory(name): seconds, busiest second, refusals by kind");
     histories.forEach((name, seconds) -> {
       long peak = 0;
-      long[] byKind = new long[BlockKind.values().length];
+      long[] byKind = new long[RefusalKind.values().length];
       for (PeriodStats second : seconds) {
         peak = Math.max(peak, second.pass());
-        for (BlockKind kind : BlockKind.values()) {
-          byKind[kind.ordinal()] += second.blocked(kind);
+        for (RefusalKind kind : RefusalKind.values()) {
+          byKind[kind.ordinal()] += second.refused(kind);
         }
       }
       StringBuilder kinds = new StringBuilder();
-      for (BlockKind kind : BlockKind.values()) {
+      for (RefusalKind kind : RefusalKind.values()) {
         if (byKind[kind.ordinal()] > 0) {
           kinds.append(' ').append(kind.tag()).append('=').append(byKind[kind.ordinal()]);
         }
@@ -135,11 +135,11 @@ final class Summary {
     for (Line line : lines) {
       if (!line.engineAgrees()) {
         out.add("engine.stats(\"" + line.name() + "\") counted " + line.enginePassed()
-            + " passed / " + line.engineBlocked() + " blocked in its last minute.");
+            + " passed / " + line.engineRefused() + " refused in its last minute.");
       }
     }
     if (out.isEmpty()) {
-      out.add("The engine's own minute totals (totalPass, totalBlock) match these counts.");
+      out.add("The engine's own minute totals (totalPass, totalRefused) match these counts.");
     }
     return out;
   }

@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Draws passed and blocked calls per second as horizontal bars: {@value #PASSED} for passed,
- * {@value #FAILED} for passed calls that failed, {@value #BLOCKED} for blocked, one line per
+ * Draws passed and refused calls per second as horizontal bars: {@value #PASSED} for passed,
+ * {@value #FAILED} for passed calls that failed, {@value #REFUSED} for refused, one line per
  * second.
  *
  * <p><b>Scaling.</b> One column stands for a whole number of calls, {@code ⌈max / width⌉} where
@@ -22,7 +22,7 @@ import java.util.Locale;
 final class TerminalChart {
 
   static final char PASSED = '█';
-  static final char BLOCKED = '░';
+  static final char REFUSED = '░';
   static final char FAILED = '▓';
 
   private final int width;
@@ -42,7 +42,7 @@ final class TerminalChart {
   /**
    * Calls per column so that the busiest second fits: {@code ⌈maxTotal / width⌉}, at least 1.
    *
-   * @param maxTotal the largest passed + blocked count of the series
+   * @param maxTotal the largest passed + refused count of the series
    * @return the calls one column stands for
    */
   long callsPerColumn(long maxTotal) {
@@ -53,12 +53,12 @@ final class TerminalChart {
    * One bar, padded with spaces to the chart width.
    *
    * @param passed the passed calls
-   * @param blocked the blocked calls
+   * @param refused the refused calls
    * @param perColumn the calls one column stands for
    * @return exactly {@code width} characters
    */
-  String bar(long passed, long blocked, long perColumn) {
-    return bar(passed, 0, blocked, perColumn);
+  String bar(long passed, long refused, long perColumn) {
+    return bar(passed, 0, refused, perColumn);
   }
 
   /**
@@ -66,17 +66,17 @@ final class TerminalChart {
    *
    * @param passed the passed calls, failed ones included
    * @param failed the passed calls that failed
-   * @param blocked the blocked calls
+   * @param refused the refused calls
    * @param perColumn the calls one column stands for
    * @return exactly {@code width} characters
    */
-  String bar(long passed, long failed, long blocked, long perColumn) {
-    int total = columns(passed + blocked, perColumn);
+  String bar(long passed, long failed, long refused, long perColumn) {
+    int total = columns(passed + refused, perColumn);
     int pass = Math.min(columns(passed, perColumn), total);
     int ok = Math.min(columns(passed - failed, perColumn), pass);
     return String.valueOf(PASSED).repeat(ok)
         + String.valueOf(FAILED).repeat(pass - ok)
-        + String.valueOf(BLOCKED).repeat(total - pass)
+        + String.valueOf(REFUSED).repeat(total - pass)
         + " ".repeat(width - total);
   }
 
@@ -85,11 +85,11 @@ final class TerminalChart {
    *
    * @param title the heading
    * @param passed passed calls per second
-   * @param blocked blocked calls per second, as long as {@code passed}
+   * @param refused refused calls per second, as long as {@code passed}
    * @return the lines, without line separators
    */
-  List<String> render(String title, long[] passed, long[] blocked) {
-    return render(title, passed, new long[passed.length], blocked);
+  List<String> render(String title, long[] passed, long[] refused) {
+    return render(title, passed, new long[passed.length], refused);
   }
 
   /**
@@ -100,23 +100,23 @@ final class TerminalChart {
    * @param title the heading
    * @param passed passed calls per second, failed ones included
    * @param failed passed calls that failed, per second, as long as {@code passed}
-   * @param blocked blocked calls per second, as long as {@code passed}
+   * @param refused refused calls per second, as long as {@code passed}
    * @return the lines, without line separators
    */
-  List<String> render(String title, long[] passed, long[] failed, long[] blocked) {
+  List<String> render(String title, long[] passed, long[] failed, long[] refused) {
     if (passed.length != failed.length) {
       throw new IllegalArgumentException(
           "passed and failed must have the same length, were " + passed.length + " and "
               + failed.length);
     }
-    if (passed.length != blocked.length) {
+    if (passed.length != refused.length) {
       throw new IllegalArgumentException(
-          "passed and blocked must have the same length, were " + passed.length + " and "
-              + blocked.length);
+          "passed and refused must have the same length, were " + passed.length + " and "
+              + refused.length);
     }
     long max = 0;
     for (int i = 0; i < passed.length; i++) {
-      max = Math.max(max, passed[i] + blocked[i]);
+      max = Math.max(max, passed[i] + refused[i]);
     }
     boolean failures = false;
     for (long f : failed) {
@@ -125,10 +125,10 @@ final class TerminalChart {
     long perColumn = callsPerColumn(max);
     List<String> lines = new ArrayList<>();
     lines.add(title + "   " + PASSED + " passed  " + (failures ? FAILED + " failed  " : "")
-        + BLOCKED + " blocked  (one column = " + perColumn + (perColumn == 1 ? " call)" : " calls)"));
+        + REFUSED + " refused  (one column = " + perColumn + (perColumn == 1 ? " call)" : " calls)"));
     for (int i = 0; i < passed.length; i++) {
       String line = String.format(Locale.ROOT, "%4ds %s %4d %4d",
-          i + 1, bar(passed[i], failed[i], blocked[i], perColumn), passed[i], blocked[i]);
+          i + 1, bar(passed[i], failed[i], refused[i], perColumn), passed[i], refused[i]);
       lines.add(failures ? line + String.format(Locale.ROOT, " %4d", failed[i]) : line);
     }
     return lines;

@@ -1,9 +1,9 @@
 package dev.guard.architecture;
 
+import dev.guard.api.EntryType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.TimeSource;
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.engine.GuardEngine;
 import dev.guard.examples.Demo;
@@ -40,13 +40,13 @@ import org.junit.jupiter.api.Test;
 class ClockDisciplineTest {
 
   /** One class of each module: the scan reads everything where that class was loaded from. */
-  private static final List<Class<?>> MODULES = List.of(TimeSource.class, GuardEngine.class,
+  private static final List<Class<?>> MODULES = List.of(EntryType.class, GuardEngine.class,
       Guard.class, ManualClock.class, RuleFormat.class, RedisTokenService.class,
       GuardHttpServerFilter.class, GuardMetrics.class, GuardDashboard.class, Demo.class);
 
   /** The classes that may keep real time, and why (nested classes go with their outer class). */
   private static final Map<String, String> ALLOWED = Map.of(
-      "dev.guard.api.SystemTimeSource",
+      "dev.guard.spi.SystemTimeSource",
       "the system time source: the one adapter to the JVM's clock, its coarse ticker included",
       "dev.guard.testkit.ParkedSleepers",
       "ManualClock.awaitSleepers bounds a test's wait for its workers in real time, as documented",

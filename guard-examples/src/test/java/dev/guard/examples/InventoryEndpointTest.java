@@ -2,10 +2,10 @@ package dev.guard.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.TimeSource;
+import dev.guard.api.RefusedException;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.event.BreakerTransition;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -48,7 +48,7 @@ class InventoryEndpointTest {
     Endpoint inventory = Shop.endpoints(engine).stream()
         .filter(endpoint -> endpoint.name().equals("inventory")).findFirst().orElseThrow();
     long[] passed = new long[12];
-    long[] blocked = new long[12];
+    long[] refused = new long[12];
     Runnable call = inventory.guard().decorateRunnable(() -> {
       if (inventory.failsAt(clock.nanos)) {
         throw new IllegalStateException("dependency down");
@@ -63,8 +63,8 @@ class InventoryEndpointTest {
         passed[second]++;
       } catch (IllegalStateException failed) {
         passed[second]++;
-      } catch (BlockedException refused) {
-        blocked[second]++;
+      } catch (RefusedException e) {
+        refused[second]++;
       }
     }
 
@@ -73,7 +73,7 @@ class InventoryEndpointTest {
         "OPEN->HALF_OPEN at 6500", "HALF_OPEN->OPEN at 6500",
         "OPEN->HALF_OPEN at 8500", "HALF_OPEN->CLOSED at 8500");
     assertThat(passed).containsExactly(40, 40, 40, 40, 21, 0, 1, 0, 20, 40, 40, 40);
-    assertThat(blocked).containsExactly(0, 0, 0, 0, 19, 40, 39, 40, 20, 0, 0, 0);
+    assertThat(refused).containsExactly(0, 0, 0, 0, 19, 40, 39, 40, 20, 0, 0, 0);
   }
 
   @Test

@@ -12,7 +12,7 @@ class LiveTableTest {
   void header_centersTheNamesAboveTheirColumns() {
     assertThat(LiveTable.header(List.of("search", "reports"))).containsExactly(
         " sec │    search     │    reports    ",
-        "     │ passed blocked│ passed blocked");
+        "     │ passed refused│ passed refused");
   }
 
   @Test
@@ -35,6 +35,6 @@ class LiveTableTest {
   void row_lengthsDiffer_isRejected() {
     assertThatThrownBy(() -> LiveTable.row("1", new long[1], new long[2]))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("passed and blocked must have the same length, were 1 and 2");
+        .hasMessage("passed and refused must have the same length, were 1 and 2");
   }
 }

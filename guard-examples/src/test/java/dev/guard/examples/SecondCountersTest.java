@@ -16,11 +16,11 @@ class SecondCountersTest {
 
     counters.recordPass(START);
     counters.recordPass(START + SECOND - 1);
-    counters.recordBlock(START + SECOND);
+    counters.recordRefused(START + SECOND);
     counters.recordPass(START + 2 * SECOND + 5);
 
     assertThat(counters.passedPerSecond()).containsExactly(2, 0, 1);
-    assertThat(counters.blockedPerSecond()).containsExactly(0, 1, 0);
+    assertThat(counters.refusedPerSecond()).containsExactly(0, 1, 0);
   }
 
   @Test
@@ -28,22 +28,22 @@ class SecondCountersTest {
     SecondCounters counters = new SecondCounters(START, 2);
 
     counters.recordPass(START + 2 * SECOND);
-    counters.recordBlock(START + 50 * SECOND);
+    counters.recordRefused(START + 50 * SECOND);
 
     assertThat(counters.passedPerSecond()).containsExactly(0, 0);
     assertThat(counters.late()).isEqualTo(2);
     assertThat(counters.passed(2)).isEqualTo(1);
     assertThat(counters.totalPassed()).isEqualTo(1);
-    assertThat(counters.totalBlocked()).isEqualTo(1);
+    assertThat(counters.totalRefused()).isEqualTo(1);
   }
 
   @Test
   void record_beforeTheStart_countsInTheFirstSecond() {
     SecondCounters counters = new SecondCounters(START, 2);
 
-    counters.recordBlock(START - 3);
+    counters.recordRefused(START - 3);
 
-    assertThat(counters.blocked(0)).isEqualTo(1);
+    assertThat(counters.refused(0)).isEqualTo(1);
   }
 
   @Test
@@ -62,12 +62,12 @@ class SecondCountersTest {
     for (int second = 0; second < 4; second++) {
       for (int i = 0; i <= second; i++) {
         counters.recordPass(START + second * SECOND);
-        counters.recordBlock(START + second * SECOND);
+        counters.recordRefused(START + second * SECOND);
       }
     }
 
     assertThat(counters.totalPassed()).isEqualTo(10);
-    assertThat(counters.totalBlocked()).isEqualTo(10);
+    assertThat(counters.totalRefused()).isEqualTo(10);
     assertThat(counters.late()).isZero();
   }
 

@@ -40,7 +40,7 @@ class ShopServerTest {
       HttpResponse<String> refused = responses.get(50);
       assertThat(refused.statusCode()).isEqualTo(429);
       assertThat(refused.body()).contains("\"protection\":\"flow\"", "\"resource\":\"search\"");
-      assertThat(engine.stats("search").totalBlock()).isEqualTo(1);
+      assertThat(engine.stats("search").totalRefused()).isEqualTo(1);
       assertThat(engine.inboundStats().totalPass()).isEqualTo(51);
     }
   }
@@ -63,7 +63,7 @@ class ShopServerTest {
 
       assertThat(noisy).containsExactly(200, 200, 200, 200, 200, 429);
       assertThat(refused).isNotNull();
-      assertThat(refused.body()).contains("\"protection\":\"hot_parameter\"");
+      assertThat(refused.body()).contains("\"protection\":\"per-value\"");
       assertThat(refused.headers().firstValue("Retry-After")).isPresent();
       assertThat(ann.body()).isEqualTo("{\"endpoint\":\"profile\",\"user\":\"ann\",\"result\":\"ok\"}");
     }
@@ -82,7 +82,7 @@ class ShopServerTest {
 
       assertThat(statuses).containsExactly(500, 500, 500, 500, 500, 503);
       assertThat(open.statusCode()).isEqualTo(503);
-      assertThat(open.body()).contains("\"protection\":\"circuit_breaker\"");
+      assertThat(open.body()).contains("\"protection\":\"circuit-breaker\"");
       assertThat(open.headers().firstValue("Retry-After")).hasValue("2");
       clock.advance(Duration.ofSeconds(2));
       assertThat(client.send(HttpRequest.newBuilder(server.base().resolve("/inventory")).build(),

@@ -2,8 +2,8 @@ package dev.guard.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.ParamFlowBlockedException;
-import dev.guard.api.TimeSource;
+import dev.guard.api.PerValueRefusedException;
+import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.HashMap;
@@ -38,7 +38,7 @@ class ShopTest {
     Endpoint profile = Shop.endpoints(GuardEngine.builder().clock(clock).build()).stream()
         .filter(endpoint -> endpoint.name().equals("profile")).findFirst().orElseThrow();
     Map<String, Integer> passed = new HashMap<>();
-    Map<String, Integer> blocked = new HashMap<>();
+    Map<String, Integer> refused = new HashMap<>();
     int seconds = 10;
     long calls = seconds * Duration.ofSeconds(1).toNanos() / profile.period().toNanos();
 
@@ -47,14 +47,14 @@ class ShopTest {
       try {
         profile.guard().callWithKey(user, () -> Boolean.TRUE);
         passed.merge(user, 1, Integer::sum);
-      } catch (ParamFlowBlockedException refused) {
-        assertThat(refused.value()).isEqualTo(user);
-        blocked.merge(user, 1, Integer::sum);
+      } catch (PerValueRefusedException refusal) {
+        assertThat(refusal.value()).isEqualTo(user);
+        refused.merge(user, 1, Integer::sum);
       }
       clock.advance(profile.period());
     }
 
-    assertThat(blocked).containsOnlyKeys("noisy");
+    assertThat(refused).containsOnlyKeys("noisy");
     assertThat(passed.get("noisy")).as("5 a second, refilled once a full second has passed")
         .isBetween(5 * seconds - 5, 5 * seconds);
     for (String user : new String[] {"ann", "bob", "cyd", "dee"}) {

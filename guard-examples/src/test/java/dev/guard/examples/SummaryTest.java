@@ -9,9 +9,9 @@ import org.junit.jupiter.api.Test;
 
 class SummaryTest {
 
-  private static Summary.Line line(String name, long passed, long blocked, long enginePassed) {
-    return new Summary.Line(name, passed, blocked, 16, 100.25, OptionalDouble.of(50), 4,
-        enginePassed, blocked);
+  private static Summary.Line line(String name, long passed, long refused, long enginePassed) {
+    return new Summary.Line(name, passed, refused, 16, 100.25, OptionalDouble.of(50), 4,
+        enginePassed, refused);
   }
 
   @Test
@@ -31,7 +31,7 @@ class SummaryTest {
   void render_formatsOneRowPerEndpoint() {
     List<String> out = Summary.render(List.of(line("reports", 556, 404, 556)));
 
-    assertThat(out.get(0)).startsWith("endpoint   passed blocked admitted");
+    assertThat(out.get(0)).startsWith("endpoint   passed refused admitted");
     assertThat(out.get(1))
         .isEqualTo("reports       556     404    57.9%     34.8  100.3 ms     50.0 ms        4");
   }
@@ -41,7 +41,7 @@ class SummaryTest {
     List<String> out = Summary.render(List.of(line("a", 1, 2, 1), line("b", 3, 4, 3)));
 
     assertThat(out).last().isEqualTo(
-        "The engine's own minute totals (totalPass, totalBlock) match these counts.");
+        "The engine's own minute totals (totalPass, totalRefused) match these counts.");
   }
 
   @Test
@@ -49,7 +49,7 @@ class SummaryTest {
     List<String> out = Summary.render(List.of(line("a", 1, 2, 1), line("b", 3, 4, 5)));
 
     assertThat(out).last()
-        .isEqualTo("engine.stats(\"b\") counted 5 passed / 4 blocked in its last minute.");
+        .isEqualTo("engine.stats(\"b\") counted 5 passed / 4 refused in its last minute.");
   }
 
   @Test
@@ -63,7 +63,7 @@ class SummaryTest {
   void perUser_listsEachUsersCountsAndRate() {
     assertThat(Summary.perUser("profile", List.of("noisy", "ann"), new long[] {50, 40},
         new long[] {190, 0}, 10)).containsExactly(
-        "profile per user   passed blocked passes/s",
+        "profile per user   passed refused passes/s",
         "  noisy               50     190      5.0",
         "  ann                 40       0      4.0");
   }

@@ -40,8 +40,8 @@ class TerminalChartTest {
   @Test
   void bar_anyCounts_isAlwaysTheChartWidth() {
     for (long passed = 0; passed <= 120; passed += 7) {
-      for (long blocked = 0; passed + blocked <= 120; blocked += 5) {
-        assertThat(chart.bar(passed, blocked, chart.callsPerColumn(120))).hasSize(60);
+      for (long refused = 0; passed + refused <= 120; refused += 5) {
+        assertThat(chart.bar(passed, refused, chart.callsPerColumn(120))).hasSize(60);
       }
     }
   }
@@ -53,7 +53,7 @@ class TerminalChartTest {
 
   @Test
   void bar_roundsTheTotalNotEachPart() {
-    // 1 + 1 calls at 4 per column: half a column in total rounds up to one, a blocked one
+    // 1 + 1 calls at 4 per column: half a column in total rounds up to one, a refused one
     assertThat(chart.bar(1, 1, 4).strip()).isEqualTo("░");
   }
 
@@ -63,7 +63,7 @@ class TerminalChartTest {
         new long[] {87, 60});
 
     assertThat(lines).containsExactly(
-        "checkout   █ passed  ░ blocked  (one column = 10 calls)",
+        "checkout   █ passed  ░ refused  (one column = 10 calls)",
         "   1s █░░░░░░░░░   13   87",
         "   2s ████░░░░░░   40   60");
   }
@@ -79,12 +79,12 @@ class TerminalChartTest {
   @Test
   void render_warmUpCurve_passedColumnsNeverShrink() {
     long[] passed = {13, 13, 14, 15, 16, 17, 18, 20, 22, 26, 31, 40, 40};
-    long[] blocked = new long[passed.length];
+    long[] refused = new long[passed.length];
     for (int i = 0; i < passed.length; i++) {
-      blocked[i] = 100 - passed[i];
+      refused[i] = 100 - passed[i];
     }
 
-    List<String> lines = chart.render("checkout", passed, blocked);
+    List<String> lines = chart.render("checkout", passed, refused);
 
     int previous = 0;
     for (String line : lines.subList(1, lines.size())) {
@@ -99,7 +99,7 @@ class TerminalChartTest {
   void render_lengthsDiffer_isRejected() {
     assertThatThrownBy(() -> chart.render("t", new long[2], new long[3]))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("passed and blocked must have the same length, were 2 and 3");
+        .hasMessage("passed and refused must have the same length, were 2 and 3");
   }
 
   @Test
@@ -115,7 +115,7 @@ class TerminalChartTest {
         new long[] {20, 1}, new long[] {0, 39});
 
     assertThat(lines).containsExactly(
-        "inventory   █ passed  ▓ failed  ░ blocked  (one column = 4 calls)",
+        "inventory   █ passed  ▓ failed  ░ refused  (one column = 4 calls)",
         "   1s █████▓▓▓▓▓   40    0   20",
         "   2s ░░░░░░░░░░    1   39    1");
   }

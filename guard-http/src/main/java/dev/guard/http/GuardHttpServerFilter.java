@@ -2,7 +2,7 @@ package dev.guard.http;
 
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
 import java.io.IOException;
@@ -33,7 +33,7 @@ import java.util.Optional;
  * throws. A handler may return before responding and complete the exchange on another thread
  * later; the entry stays open until it does. An exception the handler throws, an I/O error writing
  * the response body, and a status the settings count as an error (5xx by default) are recorded on
- * the entry. A {@link BlockedException} the handler throws before sending headers is answered with
+ * the entry. A {@link RefusedException} the handler throws before sending headers is answered with
  * the refusal response.
  *
  * <p>Thread-safe; one instance may be added to several contexts (they share its bounded resource
@@ -85,7 +85,7 @@ public final class GuardHttpServerFilter extends Filter {
       Entry entry;
       try {
         entry = gate.enter(exchange.getRequestMethod(), path);
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         answer(exchange, gate.refusal(refused));
         return;
       }
@@ -93,7 +93,7 @@ public final class GuardHttpServerFilter extends Filter {
       HttpExchange guarded = completion.exchange();
       try {
         chain.doFilter(guarded);
-      } catch (BlockedException nested) {
+      } catch (RefusedException nested) {
         if (completion.responseStarted()) {
           completion.fail(nested);
           throw nested;

@@ -1,6 +1,6 @@
 package dev.guard.http;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
 import jakarta.servlet.AsyncEvent;
@@ -39,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * {@link AsyncListener}). It exits exactly once, also when the handler throws or the client goes
  * away. An exception escaping the chain, and a response status the settings count as an error
  * (5xx by default), are recorded on the entry for statistics and circuit breakers. A {@link
- * BlockedException} escaping the chain (a guarded call inside the handler was refused) is answered
+ * RefusedException} escaping the chain (a guarded call inside the handler was refused) is answered
  * with the refusal response if the response is not committed yet.
  *
  * <p>Register it for the {@code REQUEST} dispatch; later dispatches of a request it has already
@@ -96,7 +96,7 @@ public final class GuardServletFilter implements Filter {
       Entry entry;
       try {
         entry = gate.enter(request.getMethod(), path);
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         answer(response, gate.refusal(refused));
         return;
       }
@@ -130,7 +130,7 @@ public final class GuardServletFilter implements Filter {
       Entry entry) throws IOException, ServletException {
     try {
       chain.doFilter(request, response);
-    } catch (BlockedException nested) {
+    } catch (RefusedException nested) {
       if (request.isAsyncStarted() || response.isCommitted()) {
         complete(request, response, entry, nested);
         throw nested;

@@ -1,6 +1,6 @@
 package dev.guard.http;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.Entry;
 import dev.guard.http.internal.ResourceTable;
 import java.io.IOException;
@@ -14,14 +14,14 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Sends requests through an {@link HttpClient}, each call protected by guard; made by {@link
- * HttpOutbound#decorate}. A refused call throws {@link BlockedException} (or, from {@link
+ * HttpOutbound#decorate}. A refused call throws {@link RefusedException} (or, from {@link
  * #sendAsync}, completes its future with it) before any byte is sent.
  *
  * <pre>{@code
  * GuardedHttpClient client = HttpOutbound.on(engine).decorate(HttpClient.newHttpClient());
  * try {
  *   HttpResponse<String> response = client.send(request, BodyHandlers.ofString());
- * } catch (BlockedException refused) {
+ * } catch (RefusedException refused) {
  *   // the host's limit or breaker refused the call: nothing was sent
  * }
  * }</pre>
@@ -53,7 +53,7 @@ public final class GuardedHttpClient {
    * @param handler the response body handler
    * @param <T> the response body type
    * @return the response
-   * @throws BlockedException if guard refused the call (nothing was sent)
+   * @throws RefusedException if guard refused the call (nothing was sent)
    * @throws IOException if the send failed
    * @throws InterruptedException if the thread was interrupted while waiting
    */
@@ -76,7 +76,7 @@ public final class GuardedHttpClient {
 
   /**
    * Sends a request under its resource asynchronously, like {@link HttpClient#sendAsync}. A
-   * refusal gives a future failed with the {@link BlockedException}.
+   * refusal gives a future failed with the {@link RefusedException}.
    *
    * @param request the request
    * @param handler the response body handler
@@ -89,7 +89,7 @@ public final class GuardedHttpClient {
     Entry entry;
     try {
       entry = resources.handle(settings.resourceName(request)).enterAsync();
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return CompletableFuture.failedFuture(refused);
     }
     CompletableFuture<HttpResponse<T>> sent;

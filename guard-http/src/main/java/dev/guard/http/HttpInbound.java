@@ -1,6 +1,6 @@
 package dev.guard.http;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
 import dev.guard.engine.GuardEngine;
 import java.util.Objects;
@@ -15,7 +15,7 @@ import java.util.function.IntPredicate;
  * <pre>{@code
  * HttpInbound inbound = HttpInbound.on(engine)
  *     .entrance("shop")                 // the context every request runs in
- *     .originHeader("X-Caller");         // the caller's identity, for limitApp and authority rules
+ *     .originHeader("X-Caller");         // the caller's identity, for origin and origin rules
  * context.addFilter("guard", GuardServletFilter.of(inbound)).addMappingForUrlPatterns(null, false, "/*");
  * }</pre>
  *
@@ -46,12 +46,12 @@ public final class HttpInbound {
   private final Function<? super InboundRequest, String> origin;
   private final Function<String, String> pathCleaner;
   private final int maxResources;
-  private final Function<? super BlockedException, RefusalResponse> refusalResponse;
+  private final Function<? super RefusedException, RefusalResponse> refusalResponse;
   private final IntPredicate errorStatuses;
 
   private HttpInbound(GuardEngine engine, String entrance,
       Function<? super InboundRequest, String> origin, Function<String, String> pathCleaner,
-      int maxResources, Function<? super BlockedException, RefusalResponse> refusalResponse,
+      int maxResources, Function<? super RefusedException, RefusalResponse> refusalResponse,
       IntPredicate errorStatuses) {
     this.engine = engine;
     this.entrance = entrance;
@@ -164,7 +164,7 @@ public final class HttpInbound {
    * @param handler builds the response for a refusal
    * @return the new settings
    */
-  public HttpInbound refusalResponse(Function<? super BlockedException, RefusalResponse> handler) {
+  public HttpInbound refusalResponse(Function<? super RefusedException, RefusalResponse> handler) {
     Objects.requireNonNull(handler, "refusalResponse");
     return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, handler,
         errorStatuses);
@@ -204,7 +204,7 @@ public final class HttpInbound {
     return maxResources;
   }
 
-  Function<? super BlockedException, RefusalResponse> refusalHandler() {
+  Function<? super RefusedException, RefusalResponse> refusalHandler() {
     return refusalResponse;
   }
 

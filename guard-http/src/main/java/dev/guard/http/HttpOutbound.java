@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  * GuardedHttpClient payments = HttpOutbound.on(engine).decorate(HttpClient.newHttpClient());
  * engine.resource("https://payments.example.com").declare(List.of(FlowRule.qps("https://payments.example.com", 50)));
  *
- * HttpResponse<String> response = payments.send(request, BodyHandlers.ofString()); // BlockedException when refused
+ * HttpResponse<String> response = payments.send(request, BodyHandlers.ofString()); // RefusedException when refused
  * }</pre>
  *
  * <p>Every call is an {@link EntryType#OUT} entry of a resource named after the request's host,

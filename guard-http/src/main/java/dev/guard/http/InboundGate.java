@@ -1,6 +1,6 @@
 package dev.guard.http;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
@@ -38,7 +38,7 @@ final class InboundGate {
    *
    * @param method the request method as sent
    * @param routedPath the canonical path the server routes the request by (see {@link RoutedPath})
-   * @throws BlockedException if guard refuses the request
+   * @throws RefusedException if guard refuses the request
    */
   Entry enter(String method, String routedPath) {
     String path = Objects.requireNonNull(settings.cleaner().apply(routedPath), "cleaned path");
@@ -69,7 +69,7 @@ final class InboundGate {
   static final RefusalResponse AMBIGUOUS_PATH = new RefusalResponse(400, "application/json",
       "{\"status\":400,\"error\":\"Bad Request\",\"reason\":\"ambiguous path\"}", null);
 
-  RefusalResponse refusal(BlockedException refused) {
+  RefusalResponse refusal(RefusedException refused) {
     return Objects.requireNonNull(settings.refusalHandler().apply(refused), "refusal response");
   }
 

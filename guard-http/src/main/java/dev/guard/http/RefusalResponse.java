@@ -1,12 +1,9 @@
 package dev.guard.http;
 
-import dev.guard.api.AuthorityBlockedException;
-import dev.guard.api.BlockedException;
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.ParamFlowBlockedException;
-import dev.guard.api.SystemBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
+import dev.guard.engine.RefusalKind;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -16,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * The HTTP response an inbound adapter sends instead of running the handler when guard refuses a
  * request: a status, a body with its content type, and optionally a {@code Retry-After} wait.
  *
- * <p>{@link #of(BlockedException)} is the default: {@code 503 Service Unavailable} for an open
- * circuit breaker ({@link DegradeBlockedException}), {@code 429 Too Many Requests} for every
+ * <p>{@link #of(RefusedException)} is the default: {@code 503 Service Unavailable} for an open
+ * circuit breaker ({@link CircuitBreakerRefusedException}), {@code 429 Too Many Requests} for every
  * other refusal, with a small JSON body:
  *
  * <pre>{@code
@@ -27,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Customize it with {@link HttpInbound#refusalResponse}:
  *
  * <pre>{@code
- * HttpInbound.on(engine).refusalResponse(refused -> refused instanceof AuthorityBlockedException
+ * HttpInbound.on(engine).refusalResponse(refused -> refused instanceof OriginRefusedException
  *     ? new RefusalResponse(403, "text/plain", "forbidden", null)
  *     : RefusalResponse.of(refused));
  * }</pre>
@@ -65,22 +62,22 @@ public record RefusalResponse(
   /**
    * Returns the default response for a refusal: 503 for a circuit breaker, 429 otherwise, with a
    * JSON body naming the protection and the resource, and the refusal's retry hint as {@code
-   * Retry-After} where it knows one ({@link BlockedException#retryAfter()}): the time until an
+   * Retry-After} where it knows one ({@link RefusedException#retryAfter()}): the time until an
    * open breaker lets a probe through, a QPS limit's next window bucket, room in a pacing queue, a
    * hot-parameter value's next token.
    *
    * @param refused the refusal
    * @return the response
    */
-  public static RefusalResponse of(BlockedException refused) {
-    int status = refused instanceof DegradeBlockedException ? 503 : 429;
+  public static RefusalResponse of(RefusedException refused) {
+    int status = refused instanceof CircuitBreakerRefusedException ? 503 : 429;
     String reason = status == 503 ? "Service Unavailable" : "Too Many Requests";
     String body = "{\"status\":" + status + ",\"error\":\"" + reason + "\",\"protection\":\""
         + protection(refused) + "\",\"resource\":\"" + jsonEscaped(refused.resource()) + "\"}";
     return new RefusalResponse(status, "application/json", body, retryHint(refused));
   }
 
-  private static @Nullable Duration retryHint(BlockedException refused) {
+  private static @Nullable Duration retryHint(RefusedException refused) {
     return refused.retryAfter().orElse(null);
   }
 
@@ -98,19 +95,8 @@ public record RefusalResponse(
     return Long.toString(seconds);
   }
 
-  private static String protection(BlockedException refused) {
-    if (refused instanceof FlowBlockedException) {
-      return "flow";
-    } else if (refused instanceof DegradeBlockedException) {
-      return "circuit_breaker";
-    } else if (refused instanceof ParamFlowBlockedException) {
-      return "hot_parameter";
-    } else if (refused instanceof SystemBlockedException) {
-      return "system";
-    } else if (refused instanceof AuthorityBlockedException) {
-      return "authority";
-    }
-    return "other";
+  private static String protection(RefusedException refused) {
+    return RefusalKind.of(refused).tag();
   }
 
   private static String jsonEscaped(String text) {

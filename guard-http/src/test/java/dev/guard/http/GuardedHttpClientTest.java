@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.guard.api.BreakerState;
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
@@ -168,13 +168,13 @@ class GuardedHttpClientTest {
   @Test
   void breaker_opensOnServerErrors_refusesWithoutSending_andRecoversAfterTheProbe()
       throws Exception {
-    engine.loadRules(host, List.of(DegradeRule.errorCount(host, 1).withMinCalls(2)
+    engine.loadRules(host, List.of(CircuitBreakerRule.errorCount(host, 1).withMinCalls(2)
         .withOpenFor(Duration.ofSeconds(5))));
     client.send(get("/fail"), BodyHandlers.ofString());
     client.send(get("/fail"), BodyHandlers.ofString());
 
     assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
-        .isInstanceOf(DegradeBlockedException.class);
+        .isInstanceOf(CircuitBreakerRefusedException.class);
     assertThat(client.sendAsync(get("/ok"), BodyHandlers.ofString()))
         .isCompletedExceptionally();
     assertThat(received).hasValue(2);
@@ -191,9 +191,9 @@ class GuardedHttpClientTest {
     client.send(get("/ok"), BodyHandlers.ofString());
 
     assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
-        .isInstanceOf(FlowBlockedException.class);
+        .isInstanceOf(FlowRefusedException.class);
     assertThat(received).hasValue(1);
-    assertThat(hostStats().totalBlock()).isEqualTo(1);
+    assertThat(hostStats().totalRefused()).isEqualTo(1);
   }
 
   @Test
@@ -203,7 +203,7 @@ class GuardedHttpClientTest {
     CompletableFuture<HttpResponse<String>> refused = client.sendAsync(get("/ok"), BodyHandlers.ofString());
 
     assertThat(refused).isCompletedExceptionally();
-    assertThatThrownBy(refused::join).hasCauseInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(refused::join).hasCauseInstanceOf(FlowRefusedException.class);
     assertThat(received).hasValue(0);
   }
 

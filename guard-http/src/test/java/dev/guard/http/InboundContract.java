@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.guard.api.BreakerState;
-import dev.guard.api.rule.AuthorityRule;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
@@ -101,7 +101,7 @@ abstract class InboundContract {
         .contains("1");
     assertThat(app.handled).hasValue(2);
     assertThat(stats(ORDERS).totalPass()).isEqualTo(2);
-    assertThat(stats(ORDERS).totalBlock()).isEqualTo(1);
+    assertThat(stats(ORDERS).totalRefused()).isEqualTo(1);
   }
 
   @Test
@@ -171,7 +171,7 @@ abstract class InboundContract {
     assertThat(refused.statusCode()).isEqualTo(429);
     assertThat(refused.body()).contains("\"resource\":\"" + overflow + "\"");
     assertThat(stats(overflow).totalPass()).isEqualTo(2);
-    assertThat(stats(overflow).totalBlock()).isEqualTo(1);
+    assertThat(stats(overflow).totalRefused()).isEqualTo(1);
   }
 
   @Test
@@ -195,26 +195,26 @@ abstract class InboundContract {
 
     assertThat(wrong).as("spellings answered otherwise than expected").isEmpty();
     assertThat(app.handled).as("requests that reached the handler").hasValue(0);
-    assertThat(stats(admin).totalBlock())
+    assertThat(stats(admin).totalRefused())
         .isEqualTo(PathSpellings.count(PathSpellings.ADMIN_SPELLINGS, onJetty(), 429));
   }
 
   @Test
   void spellingsOfAPath_meetItsOriginDenyList() throws Exception {
-    engine.loadRules(ORDERS, List.of(AuthorityRule.deny(ORDERS, "scraper")));
+    engine.loadRules(ORDERS, List.of(OriginRule.deny(ORDERS, "scraper")));
 
     List<String> wrong = PathSpellings.tryAll(server, app, onJetty(),
         PathSpellings.ORDER_SPELLINGS, "X-Caller: scraper");
 
     assertThat(wrong).as("spellings answered otherwise than expected").isEmpty();
     assertThat(app.handled).as("requests that reached the handler").hasValue(0);
-    assertThat(stats(ORDERS).totalBlock())
+    assertThat(stats(ORDERS).totalRefused())
         .isEqualTo(PathSpellings.count(PathSpellings.ORDER_SPELLINGS, onJetty(), 429));
   }
 
   @Test
   void originHeader_namesTheCaller_forOriginSpecificRules() throws Exception {
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 1).withLimitApp("mobile")));
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 1).withOrigin("mobile")));
 
     assertThat(get("/orders/1", "X-Caller", "mobile").statusCode()).isEqualTo(200);
     assertThat(get("/orders/2", "X-Caller", " mobile ").statusCode()).isEqualTo(429);
@@ -222,19 +222,19 @@ abstract class InboundContract {
     assertThat(get("/orders/4").statusCode()).isEqualTo(200);
 
     assertThat(stats(ORDERS).origin("mobile")).hasValueSatisfying(
-        mobile -> assertThat(mobile.totalBlock()).isEqualTo(1));
+        mobile -> assertThat(mobile.totalRefused()).isEqualTo(1));
   }
 
   @Test
   void originAuthority_refusesTheCallerTheHeaderNames() throws Exception {
-    engine.loadRules(ORDERS, List.of(AuthorityRule.deny(ORDERS, "scraper")));
+    engine.loadRules(ORDERS, List.of(OriginRule.deny(ORDERS, "scraper")));
 
     HttpResponse<String> refused = get("/orders/1", "X-Caller", "scraper");
     assertThat(get("/orders/2", "X-Caller", "shop-app").statusCode()).isEqualTo(200);
     assertThat(get("/orders/3").statusCode()).isEqualTo(200);
 
     assertThat(refused.statusCode()).isEqualTo(429);
-    assertThat(refused.body()).contains("\"protection\":\"authority\"");
+    assertThat(refused.body()).contains("\"protection\":\"origin\"");
     assertThat(app.handled).hasValue(2);
   }
 
@@ -253,7 +253,7 @@ abstract class InboundContract {
   @Test
   void originFunction_derivesTheCallerFromTheRequest() throws Exception {
     restart(HttpInbound.on(engine).origin(request -> request.method() + "@" + request.remoteAddress()));
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0).withLimitApp("GET@127.0.0.1")));
+    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0).withOrigin("GET@127.0.0.1")));
 
     assertThat(get("/orders/1").statusCode()).isEqualTo(429);
   }
@@ -271,14 +271,14 @@ abstract class InboundContract {
   @Test
   void openBreaker_answers503WithRetryAfter_andRecoversAfterTheProbe() throws Exception {
     String status = "GET /status/{id}";
-    engine.loadRules(status, List.of(DegradeRule.errorCount(status, 1).withMinCalls(2)
+    engine.loadRules(status, List.of(CircuitBreakerRule.errorCount(status, 1).withMinCalls(2)
         .withOpenFor(Duration.ofSeconds(5))));
     get("/status/500");
     get("/status/502");
 
     HttpResponse<String> open = get("/status/200");
     assertThat(open.statusCode()).isEqualTo(503);
-    assertThat(open.body()).contains("\"protection\":\"circuit_breaker\"");
+    assertThat(open.body()).contains("\"protection\":\"circuit-breaker\"");
     assertThat(open.headers().firstValue("Retry-After")).hasValue("5");
     assertThat(app.handled).hasValue(2);
 

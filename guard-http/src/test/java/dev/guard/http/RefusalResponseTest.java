@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.List;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.ParamFlowBlockedException;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.PerValueRefusedException;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ class RefusalResponseTest {
   @Test
   void of_flowRefusal_is429WithJson() {
     RefusalResponse response =
-        RefusalResponse.of(new FlowBlockedException("GET /a", FlowRule.qps("GET /a", 1)));
+        RefusalResponse.of(new FlowRefusedException("GET /a", FlowRule.qps("GET /a", 1)));
 
     assertThat(response.status()).isEqualTo(429);
     assertThat(response.contentType()).isEqualTo("application/json");
@@ -34,27 +34,27 @@ class RefusalResponseTest {
   void of_breakerRefusal_is503_withTheTimeUntilTheProbe() {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
     engine.loadRules("GET /a", List.of(
-        DegradeRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500))));
+        CircuitBreakerRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500))));
     engine.breakers("GET /a").get(0).forceOpen();
     assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
-    DegradeBlockedException refused = catchThrowableOfType(DegradeBlockedException.class,
+    CircuitBreakerRefusedException refused = catchThrowableOfType(CircuitBreakerRefusedException.class,
         () -> engine.enter("GET /a").close());
 
     RefusalResponse response = RefusalResponse.of(refused);
 
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
-        "\"protection\":\"circuit_breaker\"");
+        "\"protection\":\"circuit-breaker\"");
     assertThat(response.retryAfter()).isEqualTo(refused.retryAfter().orElseThrow());
   }
 
   @Test
   void of_hotParameterRefusal_is429WithItsRetryTime() {
-    RefusalResponse response = RefusalResponse.of(new ParamFlowBlockedException(
-        "GET /a", ParamFlowRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
+    RefusalResponse response = RefusalResponse.of(new PerValueRefusedException(
+        "GET /a", PerValueRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
 
     assertThat(response.status()).isEqualTo(429);
-    assertThat(response.body()).contains("\"protection\":\"hot_parameter\"")
+    assertThat(response.body()).contains("\"protection\":\"per-value\"")
         .doesNotContain("user-7");
     assertThat(response.retryAfterHeader()).isEqualTo("2");
   }
@@ -63,7 +63,7 @@ class RefusalResponseTest {
   void of_escapesTheResourceForJson() {
     String resource = "GET /a\"b\\c\u0001";
     RefusalResponse response =
-        RefusalResponse.of(new FlowBlockedException(resource, FlowRule.qps(resource, 1)));
+        RefusalResponse.of(new FlowRefusedException(resource, FlowRule.qps(resource, 1)));
 
     assertThat(response.body()).contains("\"resource\":\"GET /a\\\"b\\\\c\\u0001\"");
   }

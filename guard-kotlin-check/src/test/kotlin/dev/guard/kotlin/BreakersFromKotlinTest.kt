@@ -2,10 +2,10 @@ package dev.guard.kotlin
 
 import dev.guard.Guard
 import dev.guard.api.BreakerState
-import dev.guard.api.DegradeBlockedException
+import dev.guard.api.CircuitBreakerRefusedException
 import dev.guard.api.event.BreakerTransition
-import dev.guard.api.rule.DegradeRule
-import dev.guard.engine.EngineListener
+import dev.guard.api.rule.CircuitBreakerRule
+import dev.guard.spi.EngineListener
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.ManualClock
 import java.time.Duration
@@ -36,7 +36,7 @@ class BreakersFromKotlinTest {
         }
 
         assertThat(stock.get()).isEqualTo("cached after IllegalStateException")
-        assertThat(stock.get()).isEqualTo("cached after DegradeBlockedException")
+        assertThat(stock.get()).isEqualTo("cached after CircuitBreakerRefusedException")
         assertThat(engine.breakers("inventory").single().state()).isEqualTo(BreakerState.OPEN)
         assertThat(changes.map { it.to() }).containsExactly(BreakerState.OPEN)
     }
@@ -45,15 +45,15 @@ class BreakersFromKotlinTest {
     fun refusal_tellsWhenToRetry_andRulesHaveNullableFields() {
         val mailer = Guard.of("mailer").errorCount(0).openFor(Duration.ofSeconds(30)).on(engine)
         repeat(5) { mailer.tryCall { error("smtp down") } } // the default minimum is 5 calls
-        val rule: DegradeRule = engine.breakers("mailer").single().rule()
-        val slowerThan: Duration? = rule.slowCallThreshold()
+        val rule: CircuitBreakerRule = engine.breakers("mailer").single().rule()
+        val slowerThan: Duration? = rule.slowerThan()
         val probeTimeout: Duration? = rule.probeTimeout()
 
         assertThat(slowerThan).isNull()
         assertThat(probeTimeout).isNull()
         assertThat(rule.effectiveProbeTimeout()).isEqualTo(Duration.ofSeconds(30))
         assertThatThrownBy { Guard.of("mailer").on(engine).run { } }
-            .isInstanceOfSatisfying(DegradeBlockedException::class.java) { refused ->
+            .isInstanceOfSatisfying(CircuitBreakerRefusedException::class.java) { refused ->
                 assertThat(refused.retryAfter()).contains(Duration.ofSeconds(30))
             }
     }

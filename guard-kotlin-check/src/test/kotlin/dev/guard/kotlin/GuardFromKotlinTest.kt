@@ -1,16 +1,16 @@
 package dev.guard.kotlin
 
 import dev.guard.Guard
-import dev.guard.api.BlockedException
+import dev.guard.api.RefusedException
 import dev.guard.api.EntryType
-import dev.guard.api.FlowBlockedException
-import dev.guard.api.ParamFlowBlockedException
+import dev.guard.api.FlowRefusedException
+import dev.guard.api.PerValueRefusedException
 import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
-import dev.guard.engine.BlockKind
+import dev.guard.engine.RefusalKind
 import dev.guard.engine.GuardEngine
-import dev.guard.engine.InMemoryTokenService
-import dev.guard.engine.TokenResult
+import dev.guard.testkit.InMemoryTokenService
+import dev.guard.spi.TokenResult
 import dev.guard.testkit.ArrivalSchedule
 import dev.guard.testkit.GuardAssertions
 import dev.guard.testkit.ManualClock
@@ -36,7 +36,7 @@ class GuardFromKotlinTest {
 
         assertThat(create.get()).isEqualTo("order")
         assertThat(create.get()).isEqualTo("order")
-        assertThatThrownBy { create.get() }.isInstanceOf(FlowBlockedException::class.java)
+        assertThatThrownBy { create.get() }.isInstanceOf(FlowRefusedException::class.java)
         clock.advance(Duration.ofSeconds(1))
         assertThat(create.get()).isEqualTo("order")
     }
@@ -80,7 +80,7 @@ class GuardFromKotlinTest {
 
         assertThat(listOf(sized.apply(Job("a", 1)), sized.apply(Job("a", 2)))).containsExactly(1, 2)
         assertThatThrownBy { sized.apply(Job("a", 3)) }
-            .isInstanceOf(ParamFlowBlockedException::class.java)
+            .isInstanceOf(PerValueRefusedException::class.java)
         assertThat(joined.apply("shoes", "acme")).isEqualTo("acme:shoes")
         assertThat(keyed).isNull()
     }
@@ -91,7 +91,7 @@ class GuardFromKotlinTest {
 
         val outcome = closed.tryCall { "never" }
         val either = closed.tryEither { "never" }
-        val answer = closed.callOrElse({ "never" }) { refused: BlockedException -> refused.resource() }
+        val answer = closed.callOrElse({ "never" }) { refused: RefusedException -> refused.resource() }
 
         assertThat(outcome.isFailure).isTrue()
         assertThat(either.isLeft).isTrue()
@@ -152,7 +152,7 @@ class GuardFromKotlinTest {
         val limited = Guard.of("limited").qps(1).on(engine)
         limited.call { "first" }
 
-        val wait = limited.callOrElse({ Duration.ZERO }) { refused: BlockedException ->
+        val wait = limited.callOrElse({ Duration.ZERO }) { refused: RefusedException ->
             refused.retryAfter().orElseThrow()
         }
         clock.advance(Duration.ofSeconds(2))
@@ -160,7 +160,7 @@ class GuardFromKotlinTest {
 
         assertThat(wait).isEqualTo(Duration.ofMillis(500))
         assertThat(seconds.sumOf { it.pass() }).isEqualTo(1L)
-        assertThat(seconds.sumOf { it.blocked(BlockKind.FLOW) }).isEqualTo(1L)
+        assertThat(seconds.sumOf { it.refused(RefusalKind.FLOW) }).isEqualTo(1L)
         assertThat(engine.metricsTotals("limited").total()).isEqualTo(2L)
     }
 
@@ -174,12 +174,12 @@ class GuardFromKotlinTest {
 
         assertThat(onA.get()).isEqualTo("a")
         assertThat(onB.get()).isEqualTo("b")
-        assertThatThrownBy { onA.get() }.isInstanceOf(FlowBlockedException::class.java)
+        assertThatThrownBy { onA.get() }.isInstanceOf(FlowRefusedException::class.java)
 
         val refusing = GuardEngine.builder().clock(clock)
-            .tokenService { _, _, _ -> TokenResult.BLOCKED }.build()
+            .tokenService { _, _, _ -> TokenResult.REFUSED }.build()
         val refused = Guard.of("orders").qps(100).perInstance().on(refusing).decorate { "never" }
-        assertThatThrownBy { refused.get() }.isInstanceOf(FlowBlockedException::class.java)
+        assertThatThrownBy { refused.get() }.isInstanceOf(FlowRefusedException::class.java)
     }
 
     @Test
@@ -188,7 +188,7 @@ class GuardFromKotlinTest {
         GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build().use { a ->
             val export = Guard.of("export").concurrency(1).clusterWide().on(a)
             export.run {
-                assertThatThrownBy { export.run { } }.isInstanceOf(FlowBlockedException::class.java)
+                assertThatThrownBy { export.run { } }.isInstanceOf(FlowRefusedException::class.java)
             }
             export.run { } // the token was given back at exit
         }

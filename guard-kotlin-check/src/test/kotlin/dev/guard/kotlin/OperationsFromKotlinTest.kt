@@ -4,7 +4,7 @@ import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
 import dev.guard.dashboard.GuardDashboard
 import dev.guard.engine.GuardEngine
-import dev.guard.engine.InMemoryTokenService
+import dev.guard.testkit.InMemoryTokenService
 import dev.guard.engine.MetricsLog
 import dev.guard.redis.RedisTokenService
 import dev.guard.rules.PollingRuleSource

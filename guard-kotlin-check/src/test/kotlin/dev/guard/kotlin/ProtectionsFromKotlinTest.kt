@@ -1,9 +1,9 @@
 package dev.guard.kotlin
 
 import dev.guard.Guard
-import dev.guard.api.AuthorityBlockedException
+import dev.guard.api.OriginRefusedException
 import dev.guard.api.EntryType
-import dev.guard.api.SystemBlockedException
+import dev.guard.api.SystemRefusedException
 import dev.guard.api.rule.SystemLimit
 import dev.guard.api.rule.SystemRule
 import dev.guard.engine.GuardEngine
@@ -25,7 +25,7 @@ class ProtectionsFromKotlinTest {
         val admin = Guard.of("admin").allowOrigins("ops-console", "billing").origin("scraper").on(engine)
 
         assertThatThrownBy { admin.run { } }
-            .isInstanceOfSatisfying(AuthorityBlockedException::class.java) { refused ->
+            .isInstanceOfSatisfying(OriginRefusedException::class.java) { refused ->
                 assertThat(refused.origin()).isEqualTo("scraper")
             }
     }
@@ -42,7 +42,7 @@ class ProtectionsFromKotlinTest {
         val withQps = rule.withMaxInboundQps(5000)
         val limit = try {
             api.call { "served" }
-        } catch (shed: SystemBlockedException) {
+        } catch (shed: SystemRefusedException) {
             shed.limit()
         }
 

@@ -28,7 +28,7 @@ class StageOrderCompileTest {
         """Guard.of("r").concurrency(5).pacing(Duration.ZERO)""" to "pacing",
         """Guard.of("r").warmUp(Duration.ofSeconds(1))""" to "warmUp",
         """Guard.of("r").fromOrigin("a")""" to "fromOrigin",
-        """Guard.of("r").qps(5).limitApp("a")""" to "limitApp",
+        """Guard.of("r").qps(5).fromOrigin("a")""" to "origin",
         """Guard.of("r").qps(5).prioritized().warmUp(Duration.ofSeconds(1))""" to "warmUp",
         """Guard.of("r").qps(5).errorRatio(0.5).pacing(Duration.ZERO)""" to "pacing",
         """Guard.of("r").qps(5).burst(2)""" to "burst",

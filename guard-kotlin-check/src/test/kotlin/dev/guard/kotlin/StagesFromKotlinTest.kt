@@ -3,7 +3,7 @@ package dev.guard.kotlin
 import dev.guard.Guard
 import dev.guard.QpsGuard
 import dev.guard.api.BreakerState
-import dev.guard.api.DegradeBlockedException
+import dev.guard.api.CircuitBreakerRefusedException
 import dev.guard.api.rule.ClusterMode
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.ManualClock
@@ -58,7 +58,7 @@ class StagesFromKotlinTest {
 
         assertThat(lookup.get()).isNull()
         assertThat(engine.breakers("lookup").single().state()).isEqualTo(BreakerState.OPEN)
-        assertThatThrownBy { lookup.get() }.isInstanceOf(DegradeBlockedException::class.java)
+        assertThatThrownBy { lookup.get() }.isInstanceOf(CircuitBreakerRefusedException::class.java)
     }
 
     @Test

@@ -3,9 +3,9 @@ package dev.guard.micrometer;
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.BlockKind;
+import dev.guard.engine.RefusalKind;
 import dev.guard.engine.Cap;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.PeriodStats;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -44,9 +44,9 @@ import org.jspecify.annotations.Nullable;
  *       {@code passed} (admitted), {@code succeeded} (completed without a traced business error),
  *       {@code failed} (completed with one). Function counters over the engine's {@linkplain
  *       GuardEngine#metricsTotals totals}, so they include every whole second that has closed;
- *   <li>{@value #BLOCKED} ({@code guard_calls_blocked_total}), tags {@code resource} and {@code
- *       kind}: {@code flow}, {@code param-flow}, {@code degrade}, {@code system}, {@code
- *       authority};
+ *   <li>{@value #REFUSED} ({@code guard_calls_refused_total}), tags {@code resource} and {@code
+ *       kind}: {@code flow}, {@code per-value}, {@code circuit-breaker}, {@code system}, {@code
+ *       origin};
  *   <li>{@value #DURATION} ({@code guard_call_duration_seconds_count}/{@code _sum}), tag {@code
  *       resource}: a function timer of the completed calls and their summed response time;
  *   <li>{@value #CONCURRENCY} ({@code guard_concurrency}), tag {@code resource}: calls running now;
@@ -71,7 +71,7 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
   /** Call counts by outcome. */
   public static final String CALLS = "guard.calls";
   /** Refused calls by kind of protection. */
-  public static final String BLOCKED = "guard.calls.blocked";
+  public static final String REFUSED = "guard.calls.refused";
   /** Response time of completed calls. */
   public static final String DURATION = "guard.call.duration";
   /** Calls running now. */
@@ -212,9 +212,9 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
         totals -> totals.success() - totals.exception());
     counter(registry, CALLS, engine, resource, tags.and("outcome", "failed"),
         PeriodStats::exception);
-    for (BlockKind kind : BlockKind.values()) {
-      counter(registry, BLOCKED, engine, resource, tags.and("kind", kind.tag()),
-          totals -> totals.blocked(kind));
+    for (RefusalKind kind : RefusalKind.values()) {
+      counter(registry, REFUSED, engine, resource, tags.and("kind", kind.tag()),
+          totals -> totals.refused(kind));
     }
     FunctionTimer.builder(DURATION, engine,
             e -> e.metricsTotals(resource).success(),

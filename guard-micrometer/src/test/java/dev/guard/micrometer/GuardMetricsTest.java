@@ -2,9 +2,9 @@ package dev.guard.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.rule.AuthorityRule;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
@@ -37,7 +37,7 @@ class GuardMetricsTest {
    */
   private void simulate() {
     engine.loadRules("orders",
-        List.of(FlowRule.qps("orders", 5), AuthorityRule.deny("orders", "bot")));
+        List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot")));
     for (int second = 0; second < 10; second++) {
       for (int i = 0; i < 8; i++) {
         try (Entry entry = engine.enter("orders")) {
@@ -45,14 +45,14 @@ class GuardMetricsTest {
           if (i % 4 == 0) {
             entry.recordError(new IllegalStateException("boom"));
           }
-        } catch (BlockedException refused) {
+        } catch (RefusedException refused) {
           // counted
         }
       }
       try (ContextScope ignored = engine.enterContext("web", "bot");
           Entry entry = engine.enter("orders")) {
         throw new AssertionError("bots are denied");
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         // counted as authority
       }
       clock.advanceMillis((second + 1) * 1000L - clock.nanoTime() / 1_000_000);
@@ -76,10 +76,10 @@ class GuardMetricsTest {
     assertThat(counter(registry, GuardMetrics.CALLS, "outcome", "failed"))
         .isEqualTo(totals.exception()).isEqualTo(20);
     assertThat(counter(registry, GuardMetrics.CALLS, "outcome", "succeeded")).isEqualTo(30);
-    assertThat(counter(registry, GuardMetrics.BLOCKED, "kind", "flow"))
-        .isEqualTo(totals.flowBlock()).isEqualTo(30);
-    assertThat(counter(registry, GuardMetrics.BLOCKED, "kind", "authority")).isEqualTo(10);
-    assertThat(counter(registry, GuardMetrics.BLOCKED, "kind", "system")).isZero();
+    assertThat(counter(registry, GuardMetrics.REFUSED, "kind", "flow"))
+        .isEqualTo(totals.flowRefused()).isEqualTo(30);
+    assertThat(counter(registry, GuardMetrics.REFUSED, "kind", "origin")).isEqualTo(10);
+    assertThat(counter(registry, GuardMetrics.REFUSED, "kind", "system")).isZero();
     FunctionTimer duration = registry.get(GuardMetrics.DURATION).functionTimer();
     assertThat(duration.count()).isEqualTo(50);
     assertThat(duration.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(50 * 20);
@@ -98,7 +98,7 @@ class GuardMetricsTest {
 
     assertThat(scrape)
         .contains("guard_calls_total{outcome=\"passed\",resource=\"orders\"} 50.0")
-        .contains("guard_calls_blocked_total{kind=\"flow\",resource=\"orders\"} 30.0")
+        .contains("guard_calls_refused_total{kind=\"flow\",resource=\"orders\"} 30.0")
         .contains("guard_call_duration_seconds_count{resource=\"orders\"} 50")
         .contains("guard_call_duration_seconds_sum{resource=\"orders\"} 1.0")
         .contains("guard_concurrency{resource=\"orders\"} 0.0")
@@ -123,7 +123,7 @@ class GuardMetricsTest {
   @Test
   void breakerState_isOneForTheCurrentState() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    engine.loadRules("payments", List.of(DegradeRule.errorCount("payments", 1)));
+    engine.loadRules("payments", List.of(CircuitBreakerRule.errorCount("payments", 1)));
     metrics.watch(engine).bindTo(registry);
 
     assertThat(state(registry, "closed")).isEqualTo(1);

@@ -1,7 +1,7 @@
 package dev.guard.redis;
 
-import dev.guard.api.TimeSource;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.TimeSource;
+import dev.guard.spi.TokenService;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

@@ -1,6 +1,6 @@
 package dev.guard.redis;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;

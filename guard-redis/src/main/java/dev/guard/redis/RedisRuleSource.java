@@ -1,11 +1,11 @@
 package dev.guard.redis;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.RuleSink;
-import dev.guard.engine.WritableRuleSource;
+import dev.guard.spi.RuleSink;
+import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.PollingRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;

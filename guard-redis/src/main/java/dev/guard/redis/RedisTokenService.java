@@ -1,11 +1,11 @@
 package dev.guard.redis;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
 import java.time.Instant;
@@ -241,7 +241,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
     int wanted = leases == null ? permits : leases.wanted(permits);
     String[] args = {
-      "t", ownLimit(), Double.toString(rule.count()), perInstance(mode),
+      "t", ownLimit(), Double.toString(rule.threshold()), perInstance(mode),
       Long.toString(mode.bucketMs()), Integer.toString(mode.buckets()), Integer.toString(permits), prioritized ? "1" : "0",
       instanceId, instanceExpiryMs, Integer.toString(wanted)
     };
@@ -264,7 +264,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return TokenResult.grantedAfter(Math.max(0, (Long) answer.get(1)),
           grantId((Long) answer.get(2)));
     }
-    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.BLOCKED;
+    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.REFUSED;
   }
 
   /**
@@ -318,7 +318,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     long id = nextTokenId.incrementAndGet();
     String member = instanceId + ":" + id + ":" + permits;
     String[] args = {
-      "a", ownLimit(), Double.toString(rule.count()), perInstance(mode), member,
+      "a", ownLimit(), Double.toString(rule.threshold()), perInstance(mode), member,
       Integer.toString(permits), Long.toString(mode.leaseTime().toMillis()), instanceId,
       instanceExpiryMs
     };
@@ -333,7 +333,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       held.put(id, new Held(flow.acquireKeys()[0], member, now + mode.leaseTime().toNanos()));
       return TokenResult.token(id);
     }
-    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.BLOCKED;
+    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.REFUSED;
   }
 
   @Override

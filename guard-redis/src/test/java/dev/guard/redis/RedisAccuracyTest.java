@@ -2,12 +2,12 @@ package dev.guard.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ class RedisAccuracyTest {
       for (int i = 0; i < attempts; i++) {
         try (Entry ignored = engine.enter(rule.resource())) {
           admitted++;
-        } catch (BlockedException refused) {
+        } catch (RefusedException refused) {
           // overload: most calls are refused
         }
       }

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.TokenResult;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.net.InetAddress;
 import java.net.ServerSocket;

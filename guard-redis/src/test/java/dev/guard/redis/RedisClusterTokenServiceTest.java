@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,7 +76,7 @@ class RedisClusterTokenServiceTest {
             TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
             TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
             TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
-            TokenResult.Status.BLOCKED);
+            TokenResult.Status.REFUSED);
       }
     }
     for (int node = 0; node < 3; node++) {
@@ -103,7 +103,7 @@ class RedisClusterTokenServiceTest {
       TokenResult first = a.acquireConcurrency(twoAtOnce, 1);
       assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
       assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenResult.Status.OK);
-      assertThat(b.acquireConcurrency(twoAtOnce, 1)).isEqualTo(TokenResult.BLOCKED);
+      assertThat(b.acquireConcurrency(twoAtOnce, 1)).isEqualTo(TokenResult.REFUSED);
       assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
       assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenResult.Status.OK);
       assertThat(cluster.cli(cluster.port(2), "ZCARD", held)).isEqualTo("2");

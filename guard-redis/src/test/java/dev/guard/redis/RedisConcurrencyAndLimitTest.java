@@ -2,12 +2,12 @@ package dev.guard.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -78,7 +78,7 @@ class RedisConcurrencyAndLimitTest {
     TokenResult second = b.acquireConcurrency(rule, 1);
     assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
     assertThat(second.status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
 
     assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
     assertThat(a.releaseConcurrency(first.tokenId())).isFalse();
@@ -87,7 +87,7 @@ class RedisConcurrencyAndLimitTest {
 
     b.close(); // a closed holder gives its tokens back
     assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
   }
 
   @Test
@@ -96,7 +96,7 @@ class RedisConcurrencyAndLimitTest {
     FlowRule rule = FlowRule.qps("R", 2).withCluster(
         ClusterMode.global("orders").withLeaseTime(Duration.ofMillis(300)));
     assertThat(a.acquireConcurrency(rule, 2).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
     // never released: the lease ends on the server's clock
     assertThat(within(Duration.ofSeconds(5), () -> a.acquireConcurrency(rule, 2)).status())
         .isEqualTo(TokenResult.Status.OK);
@@ -108,10 +108,10 @@ class RedisConcurrencyAndLimitTest {
     RedisTokenService b = service(RedisTokenService.builder(redis.uri(), "each"));
     FlowRule rule = FlowRule.qps("R", 1).withCluster(ClusterMode.perInstance("orders"));
     assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).as("a alone: 1").isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.acquireConcurrency(rule, 1)).as("a alone: 1").isEqualTo(TokenResult.REFUSED);
     assertThat(b.acquireConcurrency(rule, 1).status()).as("a and b: 2")
         .isEqualTo(TokenResult.Status.OK);
-    assertThat(b.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(b.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
   }
 
   @Test
@@ -136,7 +136,7 @@ class RedisConcurrencyAndLimitTest {
     for (int i = 0; i < 2; i++) {
       try (Entry ignored = engine.enter("R")) {
         calls.append('P');
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         calls.append('B');
       }
     }

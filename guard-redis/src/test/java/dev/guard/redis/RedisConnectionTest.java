@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;

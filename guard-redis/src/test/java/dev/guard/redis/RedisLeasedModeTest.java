@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -137,7 +137,7 @@ class RedisLeasedModeTest {
 
     assertThat(race.failed()).as("failed requests").isZero();
     assertThat(exact.requestToken(rule, 1, false)).as("the window is full")
-        .isEqualTo(TokenResult.BLOCKED);
+        .isEqualTo(TokenResult.REFUSED);
     assertThat(race.ok()).as("admitted of 400 calls against a window of 200")
         .isBetween(200 - instances * (batch - 1), 200);
   }

@@ -8,7 +8,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.RuleRevision;
 import dev.guard.rules.RuleFormat;
@@ -50,7 +50,7 @@ class RedisRuleSourceTest {
     }
 
     @Override
-    public void onRulesRejected(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<RuleError> errors) {
       events.add("rejected " + errors);
     }
 

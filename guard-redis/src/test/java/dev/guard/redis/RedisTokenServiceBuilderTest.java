@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import org.junit.jupiter.api.Test;
 
 /** The builder's validation: names that would break the keys' hash tag, and option conflicts. */

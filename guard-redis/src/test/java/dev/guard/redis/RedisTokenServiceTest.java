@@ -3,13 +3,13 @@ package dev.guard.redis;
 import static dev.guard.redis.TokenRequests.firstAnswer;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,7 +67,7 @@ class RedisTokenServiceTest {
     for (int i = 0; i < n; i++) {
       try (Entry ignored = engine.enter("orders")) {
         out.append('P');
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         out.append('B');
       }
     }
@@ -135,7 +135,7 @@ class RedisTokenServiceTest {
     while (a.requestToken(rule, 1, false).status() == TokenResult.Status.OK) {
       // fill the window
     }
-    assertThat(a.requestToken(rule, 1, true)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.requestToken(rule, 1, true)).isEqualTo(TokenResult.REFUSED);
   }
 
   @Test
@@ -195,7 +195,7 @@ class RedisTokenServiceTest {
     RedisTokenService b = service("b");
     assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
     GuardEngine engine = engine(a);
-    engine.loadRules("orders", List.of(rule, DegradeRule.errorCount("orders", 1)));
+    engine.loadRules("orders", List.of(rule, CircuitBreakerRule.errorCount("orders", 1)));
     engine.breakers("orders").forEach(breaker -> breaker.forceOpen());
     assertThat(calls(engine, 20)).isEqualTo("B".repeat(20)); // each granted, then refused
     assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")

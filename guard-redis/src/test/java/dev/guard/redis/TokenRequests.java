@@ -1,7 +1,7 @@
 package dev.guard.redis;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
+import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +81,7 @@ final class TokenRequests {
           TokenResult.Status status = service.requestToken(rule, 1, false).status();
           if (status == TokenResult.Status.OK) {
             ok.incrementAndGet();
-          } else if (status != TokenResult.Status.BLOCKED) {
+          } else if (status != TokenResult.Status.REFUSED) {
             failed.incrementAndGet();
           }
         }

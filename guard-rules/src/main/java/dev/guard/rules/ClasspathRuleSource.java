@@ -3,8 +3,8 @@ package dev.guard.rules;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.RuleSink;
-import dev.guard.engine.RuleSource;
+import dev.guard.spi.RuleSink;
+import dev.guard.spi.RuleSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -91,7 +91,7 @@ public final class ClasspathRuleSource implements RuleSource {
       }
       rules = RuleFormat.parse(RuleText.decode(bytes));
     } catch (InvalidRulesException invalid) {
-      sink.reject(invalid.errors());
+      sink.invalid(invalid.errors());
       throw invalid;
     }
     sink.apply(rules);

@@ -2,8 +2,8 @@ package dev.guard.rules;
 
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.RuleSink;
-import dev.guard.engine.WritableRuleSource;
+import dev.guard.spi.RuleSink;
+import dev.guard.spi.WritableRuleSource;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 

@@ -1,11 +1,11 @@
 package dev.guard.rules;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.RuleSink;
-import dev.guard.engine.RuleSource;
+import dev.guard.spi.RuleSink;
+import dev.guard.spi.RuleSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -153,7 +153,7 @@ public abstract class PollingRuleSource implements RuleSource {
   protected final synchronized void report(List<RuleError> errors) {
     RuleSink target = sink;
     if (target != null) {
-      target.reject(errors);
+      target.invalid(errors);
     }
   }
 

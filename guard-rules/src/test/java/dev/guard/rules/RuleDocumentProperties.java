@@ -7,12 +7,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -42,7 +42,7 @@ import net.jqwik.api.statistics.Statistics;
  * errors each name a path, or accepted; an accepted set reads back equal from what {@link
  * RuleFormat#write} makes of it, and an engine on a manual clock takes it (an accepted set always
  * applies) and then answers every call of every resource by passing it or refusing it with a
- * {@code BlockedException}. The outcomes are counted in the jqwik statistics report.
+ * {@code RefusedException}. The outcomes are counted in the jqwik statistics report.
  */
 class RuleDocumentProperties {
 
@@ -52,9 +52,9 @@ class RuleDocumentProperties {
   private static final String RAW = "@raw@";
 
   private static final List<String> FIELDS = List.of("version", "resource", "qps", "concurrency",
-      "limitApp", "relatedTo", "fromEntrance", "warmUp", "period", "coldFactor", "pacing",
+      "origin", "relatedTo", "fromEntrance", "warmUp", "period", "coldFactor", "pacing",
       "maxQueueing", "cluster", "flowId", "threshold", "fallbackToLocal", "window", "buckets",
-      "leaseTime", "argumentIndex", "count", "burst", "valueType", "exceptions", "value",
+      "leaseTime", "argumentIndex", "threshold", "burst", "valueType", "exceptions", "value",
       "maxValues", "slowCallRatio", "errorRatio", "errorCount", "slowerThan", "minCalls",
       "openFor", "probes", "probeTimeout", "allowOrigins", "denyOrigins", "maxInboundQps",
       "maxConcurrency", "maxAverageRt", "maxSystemLoad", "maxCpuUsage", "unknownField");
@@ -180,7 +180,7 @@ class RuleDocumentProperties {
         NODES.booleanNode(false), NODES.nullNode(), NODES.arrayNode(), NODES.objectNode(),
         NODES.textNode("GLOBAL"), NODES.textNode("PER_INSTANCE"), NODES.textNode("int"),
         NODES.textNode("{f}"), NODES.arrayNode().add("a").add(" "),
-        NODES.arrayNode().add(NODES.objectNode().put("value", "v").put("count", 1)));
+        NODES.arrayNode().add(NODES.objectNode().put("value", "v").put("threshold", 1)));
     return Arbitraries.oneOf(List.of(numbers, extremes, durations, others));
   }
 
@@ -197,18 +197,18 @@ class RuleDocumentProperties {
             Arbitraries.integers().between(-255, 255), Arbitraries.integers().between(0, 100),
             Arbitraries.of(Duration.ofMillis(1), Duration.ofSeconds(1), Duration.ofDays(1)),
             Arbitraries.of(Duration.ZERO, Duration.ofDays(1)))
-        .as((resource, index, count, period, queueing) -> (Rule) ParamFlowRule
+        .as((resource, index, count, period, queueing) -> (Rule) PerValueRule
             .qps(resource, index, count).withPeriod(period).withPacing(queueing)
             .withException("vip", 3));
     Arbitrary<Rule> breaker = Combinators.combine(resources,
             Arbitraries.of(Duration.ofMillis(1), Duration.ofDays(1)),
             Arbitraries.of(1, 10, 1000), Arbitraries.doubles().between(0, 1))
-        .as((resource, duration, buckets, ratio) -> (Rule) DegradeRule
+        .as((resource, duration, buckets, ratio) -> (Rule) CircuitBreakerRule
             .slowCallRatio(resource, duration, ratio).withStatWindow(Duration.ofDays(1), buckets)
             .withOpenFor(duration).withProbes(2, duration));
     Arbitrary<Rule> authority = Combinators.combine(resources, Arbitraries.of(true, false))
-        .as((resource, allow) -> allow ? AuthorityRule.allow(resource, "ops")
-            : AuthorityRule.deny(resource, "bot"));
+        .as((resource, allow) -> allow ? OriginRule.allow(resource, "ops")
+            : OriginRule.deny(resource, "bot"));
     Arbitrary<Rule> system = Arbitraries.of(Duration.ZERO, Duration.ofDays(1))
         .map(rt -> (Rule) SystemRule.of().withMaxAverageRt(rt).withMaxInboundQps(1e9)
             .withMaxSystemLoad(10_000).withMaxConcurrency(Integer.MAX_VALUE));

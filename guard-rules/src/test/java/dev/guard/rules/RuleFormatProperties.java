@@ -87,7 +87,7 @@ class RuleFormatProperties {
         .flatMap(FlowArbitraries::flowRules);
     Arbitrary<FlowRule> scoped = Combinators.combine(rules,
             Arbitraries.of("default", "other", "mobile", " padded "))
-        .as(FlowRule::withLimitApp);
+        .as(FlowRule::withOrigin);
     return scoped.list().ofMinSize(1).ofMaxSize(6);
   }
 }

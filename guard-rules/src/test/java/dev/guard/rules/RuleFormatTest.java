@@ -3,13 +3,13 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
@@ -27,26 +27,26 @@ class RuleFormatTest {
 
   static final RuleSet FLOW = RuleSet.of(List.of(
       FlowRule.qps("checkout", 40).withWarmUp(WarmUp.of(Duration.ofSeconds(10))),
-      FlowRule.qps("checkout", 5).withLimitApp("batch-jobs"),
-      FlowRule.qps("orders", 100).withStrategy(FlowStrategy.RELATE, "db"),
-      FlowRule.qps("orders", 20).withLimitApp("other")
-          .withStrategy(FlowStrategy.CHAIN, "public-api"),
-      FlowRule.qps("payments", 20).withBehavior(ControlBehavior.PACING),
-      FlowRule.qps("payments", 0.4).withLimitApp("partner")
+      FlowRule.qps("checkout", 5).withOrigin("batch-jobs"),
+      FlowRule.qps("orders", 100).withStrategy(FlowStrategy.RELATED, "db"),
+      FlowRule.qps("orders", 20).withOrigin("other")
+          .withStrategy(FlowStrategy.ENTRANCE, "public-api"),
+      FlowRule.qps("payments", 20).withShaping(Shaping.PACING),
+      FlowRule.qps("payments", 0.4).withOrigin("partner")
           .withWarmUp(Duration.ofMinutes(1), 4)
-          .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ZERO),
+          .withShaping(Shaping.PACING).withMaxQueueingTime(Duration.ZERO),
       FlowRule.concurrency("reports", 4)));
 
   static final RuleSet BREAKERS = RuleSet.of(List.of(
-      DegradeRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5).withMinCalls(10)
+      CircuitBreakerRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5).withMinCalls(10)
           .withStatWindow(Duration.ofSeconds(10), 10).withOpenFor(Duration.ofSeconds(5)),
-      DegradeRule.errorCount("mailer", 20).withStatWindow(Duration.ofMinutes(1), 1)
+      CircuitBreakerRule.errorCount("mailer", 20).withStatWindow(Duration.ofMinutes(1), 1)
           .withOpenFor(Duration.ofSeconds(30)).withProbes(3, Duration.ofSeconds(2)),
-      DegradeRule.errorRatio("payments", 0.3)));
+      CircuitBreakerRule.errorRatio("payments", 0.3)));
 
   static final RuleSet AUTHORITY = RuleSet.of(List.of(
-      AuthorityRule.allow("admin", "ops-console", "billing"),
-      AuthorityRule.deny("search", "scraper")));
+      OriginRule.allow("admin", "ops-console", "billing"),
+      OriginRule.deny("search", "scraper")));
 
   static final RuleSet SYSTEM = RuleSet.of(List.of(
       SystemRule.of().withMaxInboundQps(5000).withMaxConcurrency(200)
@@ -54,10 +54,10 @@ class RuleFormatTest {
       SystemRule.of().withMaxInboundQps(3000)));
 
   static final RuleSet PER_VALUE = RuleSet.of(List.of(
-      ParamFlowRule.concurrency("export", -1, 2),
-      ParamFlowRule.qps("profile", 0, 5).withBurst(2).withValueType(String.class)
+      PerValueRule.concurrency("export", -1, 2),
+      PerValueRule.qps("profile", 0, 5).withBurst(2).withValueType(String.class)
           .withException("vip", 50).withException("bot", 0),
-      ParamFlowRule.qps("reports", 1, 10).withPeriod(Duration.ofMinutes(1))
+      PerValueRule.qps("reports", 1, 10).withPeriod(Duration.ofMinutes(1))
           .withPacing(Duration.ofSeconds(2)).withException(42, 1).withMaxValues(500)));
 
   static String golden(String name) {
@@ -91,7 +91,7 @@ class RuleFormatTest {
 
   @Test
   void perValue_exceptionValueOfAnUnwritableType_isRefusedByTheWriter() {
-    RuleSet rules = RuleSet.of(List.of(ParamFlowRule.qps("a", 0, 1).withException(5L, 1)));
+    RuleSet rules = RuleSet.of(List.of(PerValueRule.qps("a", 0, 1).withException(5L, 1)));
 
     assertThatThrownBy(() -> RuleFormat.write(rules))
         .isInstanceOf(IllegalArgumentException.class)
@@ -106,8 +106,8 @@ class RuleFormatTest {
 
   @Test
   void authorityGolden_readsAndWrites() {
-    assertThat(RuleFormat.parse(golden("authority.json"))).isEqualTo(AUTHORITY);
-    assertThat(RuleFormat.write(AUTHORITY)).isEqualTo(golden("authority.json"));
+    assertThat(RuleFormat.parse(golden("origins.json"))).isEqualTo(AUTHORITY);
+    assertThat(RuleFormat.write(AUTHORITY)).isEqualTo(golden("origins.json"));
   }
 
   @Test
@@ -129,16 +129,16 @@ class RuleFormatTest {
 
     assertThat(RuleFormat.parse(json)).isEqualTo(everything);
     assertThat(json.indexOf("\"flow\"")).isLessThan(json.indexOf("\"circuitBreakers\""));
-    assertThat(json.indexOf("\"circuitBreakers\"")).isLessThan(json.indexOf("\"authority\""));
-    assertThat(json.indexOf("\"authority\"")).isLessThan(json.indexOf("\"system\""));
+    assertThat(json.indexOf("\"circuitBreakers\"")).isLessThan(json.indexOf("\"origins\""));
+    assertThat(json.indexOf("\"origins\"")).isLessThan(json.indexOf("\"system\""));
   }
 
   @Test
   void authority_commaListsAndSpaces_readAsTheDslReadsThem() {
     RuleSet rules = RuleFormat.parse(
-        "{\"version\": 1, \"authority\": [{\"resource\": \"a\", \"allowOrigins\": [\" x , y\", \"z\"]}]}");
+        "{\"version\": 1, \"origins\": [{\"resource\": \"a\", \"allowOrigins\": [\" x , y\", \"z\"]}]}");
 
-    assertThat(rules.rules()).containsExactly(AuthorityRule.allow("a", "x", "y", "z"));
+    assertThat(rules.rules()).containsExactly(OriginRule.allow("a", "x", "y", "z"));
   }
 
   @Test
@@ -152,12 +152,12 @@ class RuleFormatTest {
   void parse_defaults_matchTheDsl() {
     RuleSet rules = RuleFormat.parse("""
         {"version": 1, "flow": [
-          {"resource": "a", "qps": 10, "limitApp": null, "pacing": {}},
+          {"resource": "a", "qps": 10, "origin": null, "pacing": {}},
           {"resource": "b", "qps": 10, "warmUp": {"period": "PT5S"}}
         ]}""");
 
     assertThat(rules.rules()).containsExactly(
-        FlowRule.qps("a", 10).withBehavior(ControlBehavior.PACING),
+        FlowRule.qps("a", 10).withShaping(Shaping.PACING),
         FlowRule.qps("b", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(5))));
   }
 
@@ -192,7 +192,7 @@ class RuleFormatTest {
         .hasMessageContaining("rules.flow[0].cluster.fallbackToLocal: must be true or false")
         .hasMessageContaining("rules.flow[0].cluster.window: must be whole milliseconds")
         .hasMessageContaining("rules.flow[1].warmUp: must be null for a cluster rule")
-        .hasMessageContaining("rules.flow[2].pacing: must be REJECT for a cluster rule");
+        .hasMessageContaining("rules.flow[2].pacing: must be REFUSE for a cluster rule");
   }
 
   @Test

@@ -3,7 +3,7 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleLimits;
@@ -40,7 +40,7 @@ class RuleValueBoundsTest {
   static Stream<Arguments> hugeDurations() {
     String breaker = "{\"version\": 1, \"circuitBreakers\": [{\"resource\": \"r\", ";
     String perValue = "{\"version\": 1, \"perValue\": [{\"resource\": \"r\", \"argumentIndex\": 0, "
-        + "\"count\": 5, ";
+        + "\"threshold\": 5, ";
     String cluster = "{\"version\": 1, \"flow\": [{\"resource\": \"r\", \"qps\": 5, \"cluster\": "
         + "{\"flowId\": \"f\", ";
     return Stream.of(
@@ -76,7 +76,7 @@ class RuleValueBoundsTest {
     Duration huge = Duration.parse(HUGE);
     String words = "must be at most PT24H, was ";
 
-    assertThatThrownBy(() -> DegradeRule.errorRatio("r", 0.5).withOpenFor(huge))
+    assertThatThrownBy(() -> CircuitBreakerRule.errorRatio("r", 0.5).withOpenFor(huge))
         .hasMessage("openFor " + words + HUGE);
     assertThatThrownBy(() -> RuleFormat.parse("{\"version\": 1, \"circuitBreakers\": [{"
             + "\"resource\": \"r\", \"errorRatio\": 0.5, \"openFor\": \"" + HUGE + "\"}]}"))

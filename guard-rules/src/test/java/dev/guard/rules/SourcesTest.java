@@ -3,7 +3,7 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
@@ -65,7 +65,7 @@ class SourcesTest {
     for (int i = 0; i < 12; i++) {
       try (Entry ignored = engine.enter("R", EntryType.IN)) {
         passed++;
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         // counted by its absence
       }
     }

@@ -1,6 +1,6 @@
 package dev.guard.rules;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.Entry;
@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Calls every resource of a rule set, and one it does not name, in both directions and with
- * arguments of every type hot-parameter rules read, over a few seconds of a manual clock: each
- * call must pass or be refused with a {@link BlockedException}, nothing else.
+ * arguments of every type per-value rules read, over a few seconds of a manual clock: each
+ * call must pass or be refused with a {@link RefusedException}, nothing else.
  */
 final class Traffic {
 
@@ -42,12 +42,12 @@ final class Traffic {
     return refused;
   }
 
-  private static @Nullable BlockedException call(
+  private static @Nullable RefusedException call(
       GuardEngine engine, String resource, EntryType type, Object[] args) {
     Entry entry;
     try {
       entry = engine.enter(resource, type, 1, args);
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return refused;
     }
     entry.close();

@@ -10,7 +10,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * CallOutcome third = report.outcomes().get(2);
- * third.verdict();      // PASS or BLOCK
+ * third.verdict();      // PASS or REFUSE
  * third.waited();       // e.g. PT0.2S for a paced call that queued
  * third.finishedAt();   // decidedAt + waited: when the call went ahead or was refused
  * }</pre>
@@ -29,8 +29,8 @@ public record CallOutcome(
   public enum Verdict {
     /** The guard admitted the call and its body ran. */
     PASS,
-    /** The guard refused the call with a {@code BlockedException}; its body did not run. */
-    BLOCK
+    /** The guard refused the call with a {@code RefusedException}; its body did not run. */
+    REFUSE
   }
 
   /**

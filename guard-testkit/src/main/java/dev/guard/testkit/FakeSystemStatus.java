@@ -1,6 +1,6 @@
 package dev.guard.testkit;
 
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.SystemStatus;
 
 /**
  * A {@link SystemStatus} whose CPU usage and load the test sets, for testing system protection

@@ -1,7 +1,7 @@
 package dev.guard.testkit;
 
 import dev.guard.Guard;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +25,7 @@ import net.jqwik.api.Tuple;
  *   GuardEngine engine = GuardEngine.builder().clock(clock)
  *       .secondWindow(1, Duration.ofSeconds(1)).build();
  *   SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
- *   int count = (int) guard.flowRules().get(0).count();
+ *   int count = (int) guard.flowRules().get(0).threshold();
  *   assertThat(report).neverPassesMoreThanPerWindow(Duration.ofSeconds(1), count);
  * }
  *
@@ -65,7 +65,7 @@ public final class FlowArbitraries {
    */
   public static Arbitrary<FlowRule> qpsRules(String resource) {
     FlowRule template = FlowRule.qps(resource, 1);
-    return counts(100).map(template::withCount);
+    return counts(100).map(template::withThreshold);
   }
 
   /**
@@ -77,7 +77,7 @@ public final class FlowArbitraries {
    */
   public static Arbitrary<FlowRule> concurrencyRules(String resource) {
     FlowRule template = FlowRule.concurrency(resource, 1);
-    return counts(50).map(template::withCount);
+    return counts(50).map(template::withThreshold);
   }
 
   /**
@@ -116,7 +116,7 @@ public final class FlowArbitraries {
 
   /**
    * Unbound guards that each declare one generated rule through the DSL ({@code qps}, {@code
-   * concurrency}, {@code limitApp}, {@code relatedTo}, {@code fromEntrance}, {@code warmUp},
+   * concurrency}, {@code origin}, {@code relatedTo}, {@code fromEntrance}, {@code warmUp},
    * {@code pacing}); bind them with {@link Guard#on} to an engine on a {@link ManualClock}.
    *
    * <pre>{@code
@@ -215,7 +215,7 @@ public final class FlowArbitraries {
   }
 
   private static FlowRule paced(FlowRule rule, Duration bound) {
-    return rule.withMaxQueueingTime(bound).withBehavior(ControlBehavior.PACING);
+    return rule.withMaxQueueingTime(bound).withShaping(Shaping.PACING);
   }
 
   private static ArrivalSchedule fromGaps(List<Long> gaps) {

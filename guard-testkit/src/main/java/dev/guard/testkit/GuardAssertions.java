@@ -12,7 +12,7 @@ import dev.guard.engine.ResourceStats;
  *
  * assertThat(engine.stats("createOrder"))
  *     .hasPassQps(5)
- *     .hasBlockQps(3)
+ *     .hasRefusedQps(3)
  *     .hasNoCallsRunning();
  * assertThat(report)
  *     .hasPassesPerWindow(Duration.ofSeconds(1), 5, 5, 5)
@@ -31,7 +31,7 @@ public final class GuardAssertions {
    * at the engine's current time, and failure messages name the resource.
    *
    * <pre>{@code
-   * assertThat(engine.stats("createOrder")).hasTotalPass(10).hasTotalBlock(2);
+   * assertThat(engine.stats("createOrder")).hasTotalPass(10).hasTotalRefused(2);
    * }</pre>
    *
    * @param actual the statistics, typically from {@code GuardEngine.stats(resource)}
@@ -65,7 +65,7 @@ public final class GuardAssertions {
    * <pre>{@code
    * assertThat(TrafficSimulator.on(clock).run(guard, ArrivalSchedule.burst(8)))
    *     .hasTotalPasses(5)
-   *     .hasTotalBlocks(3);
+   *     .hasTotalRefused(3);
    * }</pre>
    *
    * @param actual the report

@@ -4,8 +4,8 @@ import dev.guard.ConcurrencyGuard;
 import dev.guard.Guard;
 import dev.guard.QpsGuard;
 import dev.guard.api.rule.WarmUp;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import java.util.List;
 import java.util.Objects;
@@ -20,7 +20,7 @@ final class GuardDeclarations {
   private GuardDeclarations() {}
 
   static Guard declare(FlowRule rule) {
-    Guard guard = rule.grade() == FlowGrade.QPS ? qps(rule) : concurrency(rule);
+    Guard guard = rule.metric() == FlowMetric.QPS ? qps(rule) : concurrency(rule);
     if (!guard.flowRules().equals(List.of(rule))) {
       throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
           + guard.flowRules());
@@ -30,19 +30,19 @@ final class GuardDeclarations {
 
   private static QpsGuard qps(FlowRule rule) {
     QpsGuard guard = Guard.of(rule.resource()).qps(rule.count());
-    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      guard = guard.fromOrigin(rule.limitApp());
+    if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
+      guard = guard.fromOrigin(rule.origin());
     }
     switch (rule.strategy()) {
-      case RELATE -> guard = guard.relatedTo(Objects.requireNonNull(rule.refResource()));
-      case CHAIN -> guard = guard.fromEntrance(Objects.requireNonNull(rule.refResource()));
+      case RELATED -> guard = guard.relatedTo(Objects.requireNonNull(rule.reference()));
+      case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
       case DIRECT -> { }
     }
     WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
     }
-    if (rule.behavior() == ControlBehavior.PACING) {
+    if (rule.shaping() == Shaping.PACING) {
       guard = guard.pacing(rule.maxQueueingTime());
     }
     return guard;
@@ -50,12 +50,12 @@ final class GuardDeclarations {
 
   private static ConcurrencyGuard concurrency(FlowRule rule) {
     ConcurrencyGuard guard = Guard.of(rule.resource()).concurrency(limit(rule));
-    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      guard = guard.fromOrigin(rule.limitApp());
+    if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
+      guard = guard.fromOrigin(rule.origin());
     }
     switch (rule.strategy()) {
-      case RELATE -> guard = guard.relatedTo(Objects.requireNonNull(rule.refResource()));
-      case CHAIN -> guard = guard.fromEntrance(Objects.requireNonNull(rule.refResource()));
+      case RELATED -> guard = guard.relatedTo(Objects.requireNonNull(rule.reference()));
+      case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
       case DIRECT -> { }
     }
     return guard;

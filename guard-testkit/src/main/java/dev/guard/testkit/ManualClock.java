@@ -1,6 +1,6 @@
 package dev.guard.testkit;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;

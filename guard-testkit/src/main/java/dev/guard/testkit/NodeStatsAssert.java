@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * assertThat(engine.stats("createOrder"))
- *     .hasPassQps(5).hasBlockQps(1)
- *     .hasTotalPass(5).hasTotalBlock(1)
+ *     .hasPassQps(5).hasRefusedQps(1)
+ *     .hasTotalPass(5).hasTotalRefused(1)
  *     .hasNoCallsRunning();
  * }</pre>
  *
@@ -45,12 +45,12 @@ public final class NodeStatsAssert extends AbstractAssert<NodeStatsAssert, NodeS
   /**
    * Checks the rate of refused calls, per second over the engine's second-level window.
    *
-   * @param expected the expected {@link NodeStats#blockQps()}
+   * @param expected the expected {@link NodeStats#refusedQps()}
    * @return this assertion
    * @throws AssertionError if the statistics are null or the rate differs
    */
-  public NodeStatsAssert hasBlockQps(double expected) {
-    return hasRate("blockQps", NodeStats::blockQps, expected);
+  public NodeStatsAssert hasRefusedQps(double expected) {
+    return hasRate("refusedQps", NodeStats::refusedQps, expected);
   }
 
   /**
@@ -105,12 +105,12 @@ public final class NodeStatsAssert extends AbstractAssert<NodeStatsAssert, NodeS
   /**
    * Checks the number of refused calls over the minute-level window.
    *
-   * @param expected the expected {@link NodeStats#totalBlock()}
+   * @param expected the expected {@link NodeStats#totalRefused()}
    * @return this assertion
    * @throws AssertionError if the statistics are null or the total differs
    */
-  public NodeStatsAssert hasTotalBlock(long expected) {
-    return hasCount("totalBlock", NodeStats::totalBlock, expected);
+  public NodeStatsAssert hasTotalRefused(long expected) {
+    return hasCount("totalRefused", NodeStats::totalRefused, expected);
   }
 
   /**

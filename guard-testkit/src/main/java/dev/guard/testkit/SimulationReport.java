@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * The result of a {@link TrafficSimulator} run: one {@link CallOutcome} per arrival, and counts of
- * passes and blocks per time window.
+ * passes and refusals per time window.
  *
  * <pre>{@code
  * SimulationReport report = TrafficSimulator.on(clock).run(guard, schedule);
@@ -68,9 +68,9 @@ public final class SimulationReport {
   /**
    * Returns how many calls the guard refused.
    *
-   * @return the number of blocks
+   * @return the number of refusals
    */
-  public int totalBlocks() {
+  public int totalRefused() {
     return outcomes.size() - totalPasses();
   }
 
@@ -110,19 +110,19 @@ public final class SimulationReport {
    * @throws IllegalArgumentException if {@code window} is not positive or would give more than ten
    *     million windows
    */
-  public List<Integer> blocksPerWindow(Duration window) {
-    return countPerWindow(window, CallOutcome.Verdict.BLOCK);
+  public List<Integer> refusalsPerWindow(Duration window) {
+    return countPerWindow(window, CallOutcome.Verdict.REFUSE);
   }
 
   /**
-   * Returns the totals and a table of passes and blocks per second (the first 60 seconds), for
+   * Returns the totals and a table of passes and refusals per second (the first 60 seconds), for
    * example:
    *
    * <pre>
-   * SimulationReport[24 calls: 6 passed, 18 blocked, over 2000 ms]
-   *   window (ms)       pass  block
-   *   0-1000               3      9
-   *   1000-2000            3      9
+   * SimulationReport[24 calls: 6 passed, 18 refused, over 2000 ms]
+   *   window (ms)       pass  refused
+   *   0-1000               3        9
+   *   1000-2000            3        9
    * </pre>
    *
    * @return a readable summary of this report
@@ -130,18 +130,18 @@ public final class SimulationReport {
   @Override
   public String toString() {
     StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
-        "SimulationReport[%d calls: %d passed, %d blocked, over %s ms]",
-        outcomes.size(), totalPasses(), totalBlocks(), Checks.millis(lengthNanos)));
+        "SimulationReport[%d calls: %d passed, %d refused, over %s ms]",
+        outcomes.size(), totalPasses(), totalRefused(), Checks.millis(lengthNanos)));
     Duration second = Duration.ofSeconds(1);
     List<Integer> passes = countPerWindow(second, CallOutcome.Verdict.PASS);
-    List<Integer> blocks = countPerWindow(second, CallOutcome.Verdict.BLOCK);
+    List<Integer> refusals = countPerWindow(second, CallOutcome.Verdict.REFUSE);
     if (!passes.isEmpty()) {
-      text.append(String.format(Locale.ROOT, "%n  %-16s %5s %6s", "window (ms)", "pass", "block"));
+      text.append(String.format(Locale.ROOT, "%n  %-16s %5s %8s", "window (ms)", "pass", "refused"));
     }
     for (int i = 0; i < Math.min(passes.size(), TABLE_ROWS); i++) {
       String span = (i * 1000L) + "-" + ((i + 1) * 1000L);
       text.append(
-          String.format(Locale.ROOT, "%n  %-16s %5d %6d", span, passes.get(i), blocks.get(i)));
+          String.format(Locale.ROOT, "%n  %-16s %5d %8d", span, passes.get(i), refusals.get(i)));
     }
     if (passes.size() > TABLE_ROWS) {
       text.append(

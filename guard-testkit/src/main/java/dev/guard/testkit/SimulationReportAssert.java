@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * assertThat(report)
  *     .hasPassesPerWindow(Duration.ofSeconds(1), 3, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6, 7, 10, 10)
  *     .neverPassesMoreThanPerWindow(Duration.ofSeconds(1), 10)
- *     .hasTotalBlocks(75);
+ *     .hasTotalRefused(75);
  * }</pre>
  *
  * <p>Windows are those of {@link SimulationReport#passesPerWindow(Duration)}: aligned to the start
@@ -53,9 +53,9 @@ public final class SimulationReportAssert
    * @throws AssertionError if the report is null or the counts differ
    * @throws IllegalArgumentException if {@code window} is not positive
    */
-  public SimulationReportAssert hasBlocksPerWindow(Duration window, int... expected) {
+  public SimulationReportAssert hasRefusalsPerWindow(Duration window, int... expected) {
     isNotNull();
-    return hasPerWindow("blocks", window, actual.blocksPerWindow(window), expected);
+    return hasPerWindow("refusals", window, actual.refusalsPerWindow(window), expected);
   }
 
   /**
@@ -124,13 +124,13 @@ public final class SimulationReportAssert
   /**
    * Checks the total number of refused calls.
    *
-   * @param expected the expected {@link SimulationReport#totalBlocks()}
+   * @param expected the expected {@link SimulationReport#totalRefused()}
    * @return this assertion
    * @throws AssertionError if the report is null or the total differs
    */
-  public SimulationReportAssert hasTotalBlocks(int expected) {
+  public SimulationReportAssert hasTotalRefused(int expected) {
     isNotNull();
-    return hasTotal("blocks", actual.totalBlocks(), expected);
+    return hasTotal("refusals", actual.totalRefused(), expected);
   }
 
   private SimulationReportAssert hasTotal(String what, int value, int expected) {

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.TokenResult;
-import dev.guard.engine.TokenResult.Status;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenResult.Status;
+import dev.guard.spi.TokenService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -164,20 +164,20 @@ public abstract class TokenServiceContract {
     TokenService one = join(0);
     expect(untilRefused(one, rule(1)), 10);
     assertThat(one.requestToken(rule(1), 1, true).status())
-        .as("the bucket that slides out next is empty").isEqualTo(Status.BLOCKED);
+        .as("the bucket that slides out next is empty").isEqualTo(Status.REFUSED);
     clock.advance(Duration.ofSeconds(9)); // the full bucket slides out in 1 s
-    assertThat(one.requestToken(rule(1), 1, false).status()).isEqualTo(Status.BLOCKED);
+    assertThat(one.requestToken(rule(1), 1, false).status()).isEqualTo(Status.REFUSED);
     List<Long> waits = new ArrayList<>();
     TokenResult answer;
     while ((answer = one.requestToken(rule(1), 1, true)).status() == Status.SHOULD_WAIT) {
       waits.add(answer.waitMs());
     }
-    assertThat(answer.status()).isEqualTo(Status.BLOCKED);
+    assertThat(answer.status()).isEqualTo(Status.REFUSED);
     assertThat(waits).as("the 10 passes that slide out make room").hasSize(10);
     assertThat(waits).containsOnly(1000L);
     clock.advance(Duration.ofSeconds(1));
     assertThat(one.requestToken(rule(1), 1, false).status())
-        .as("the permits taken ahead are the new bucket's passes").isEqualTo(Status.BLOCKED);
+        .as("the permits taken ahead are the new bucket's passes").isEqualTo(Status.REFUSED);
   }
 
   @Test
@@ -202,7 +202,7 @@ public abstract class TokenServiceContract {
     TokenResult held = a.acquireConcurrency(two, 1);
     assertThat(held.status()).isEqualTo(Status.OK);
     assertThat(b.acquireConcurrency(two, 1).status()).isEqualTo(Status.OK);
-    assertThat(a.acquireConcurrency(two, 1).status()).isEqualTo(Status.BLOCKED);
+    assertThat(a.acquireConcurrency(two, 1).status()).isEqualTo(Status.REFUSED);
     assertThat(a.releaseConcurrency(held.tokenId())).isTrue();
     assertThat(a.releaseConcurrency(held.tokenId())).as("given back once").isFalse();
     assertThat(b.acquireConcurrency(two, 1).status()).isEqualTo(Status.OK);
@@ -214,7 +214,7 @@ public abstract class TokenServiceContract {
     TokenService dead = join(0);
     TokenService alive = join(0);
     assertThat(dead.acquireConcurrency(two, 2).status()).isEqualTo(Status.OK);
-    assertThat(alive.acquireConcurrency(two, 1).status()).isEqualTo(Status.BLOCKED);
+    assertThat(alive.acquireConcurrency(two, 1).status()).isEqualTo(Status.REFUSED);
     clock.advance(Duration.ofSeconds(61)); // the lease is 60 s
     assertThat(alive.acquireConcurrency(two, 2).status()).isEqualTo(Status.OK);
   }
@@ -301,12 +301,12 @@ public abstract class TokenServiceContract {
     assertThat(updated.requestToken(shorter, 1, false).status()).isEqualTo(Status.OK);
     expect(untilRefused(old, rule(1)), 8);
     assertThat(updated.requestToken(shorter, 1, false).status())
-        .as("its 5 s window counts the other version's passes").isEqualTo(Status.BLOCKED);
+        .as("its 5 s window counts the other version's passes").isEqualTo(Status.REFUSED);
     assertThat(old.requestToken(rule(1), 1, false).status())
-        .as("the other version's request did not reset the window").isEqualTo(Status.BLOCKED);
+        .as("the other version's request did not reset the window").isEqualTo(Status.REFUSED);
     clock.advance(Duration.ofSeconds(5)); // the first bucket leaves the 5 s window only
     expect(untilRefused(updated, shorter), 5);
-    assertThat(old.requestToken(rule(1), 1, false).status()).isEqualTo(Status.BLOCKED);
+    assertThat(old.requestToken(rule(1), 1, false).status()).isEqualTo(Status.REFUSED);
   }
 
   @Test
@@ -330,7 +330,7 @@ public abstract class TokenServiceContract {
     TokenService strict = join(0);
     assertThat(granted(strict, rule(0.5), 1)).isEqualTo(1); // 5 per window
     assertThat(granted(generous, rule(1), 4)).isEqualTo(4); // 10 per window
-    assertThat(strict.requestToken(rule(0.5), 1, false).status()).isEqualTo(Status.BLOCKED);
+    assertThat(strict.requestToken(rule(0.5), 1, false).status()).isEqualTo(Status.REFUSED);
     expect(untilRefused(generous, rule(1)), 5);
   }
 
@@ -398,7 +398,7 @@ public abstract class TokenServiceContract {
     while ((answer = service.requestToken(rule, 1, false)).status() == Status.OK && ok < 1000) {
       ok++;
     }
-    assertThat(answer.status()).as("the refusal after %d grants", ok).isEqualTo(Status.BLOCKED);
+    assertThat(answer.status()).as("the refusal after %d grants", ok).isEqualTo(Status.REFUSED);
     return ok;
   }
 

@@ -1,7 +1,7 @@
 package dev.guard.testkit;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +30,7 @@ import java.util.Objects;
  * <p><b>How a run proceeds.</b> The simulation starts at the clock's reading when {@link #run} is
  * called. For each arrival, in order, the simulator advances the clock to the arrival's offset,
  * makes one call through the guard with an empty body, and records a {@link CallOutcome}: PASS, or
- * BLOCK when the guard throws a {@link BlockedException}, plus how far the clock moved during the
+ * BLOCK when the guard throws a {@link RefusedException}, plus how far the clock moved during the
  * call (the guard's own wait). Time never goes backwards: when an earlier call's wait has already
  * carried the clock past an arrival's offset, that call is made late, at the current reading, and
  * its outcome says so. When the run returns, the clock reads the moment the last call finished,
@@ -39,7 +39,7 @@ import java.util.Objects;
  * <p>The report's windows are aligned to the simulation start, the engine's to the moment the
  * engine was built; build the engine just before the run (or start the run a whole number of
  * window lengths later) when the two should line up. A simulator holds only its clock; it is not
- * thread-safe, and exceptions other than a {@code BlockedException} propagate out of {@link #run}.
+ * thread-safe, and exceptions other than a {@code RefusedException} propagate out of {@link #run}.
  */
 public final class TrafficSimulator {
 
@@ -111,8 +111,8 @@ public final class TrafficSimulator {
     try {
       call.run();
       return CallOutcome.Verdict.PASS;
-    } catch (BlockedException refused) {
-      return CallOutcome.Verdict.BLOCK;
+    } catch (RefusedException refused) {
+      return CallOutcome.Verdict.REFUSE;
     }
   }
 

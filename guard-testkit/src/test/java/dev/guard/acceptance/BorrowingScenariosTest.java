@@ -2,7 +2,7 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
@@ -15,7 +15,7 @@ class BorrowingScenariosTest {
   private static String prioritized(Scenario s) {
     try (Entry ignored = s.engine.enterPrioritized("R", EntryType.IN, 1)) {
       return "P";
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return "B";
     }
   }

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.api.event.BreakerTransition;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
-import dev.guard.engine.EngineListener;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +27,7 @@ class BreakerControlsTest {
       events.add(t.from() + "->" + t.to());
     }
   }));
-  private final DegradeRule rule = rule(DegradeStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
+  private final CircuitBreakerRule rule = rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
 
   private CircuitBreaker breaker() {
     return s.engine.breakers("R").get(0);
@@ -61,7 +61,7 @@ class BreakerControlsTest {
 
   @Test
   void reset_closesAnOpenBreaker_withAnEmptyWindow() {
-    s.engine.loadRules("R", List.of(rule(DegradeStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
     s.call("R", 0, true);
     s.call("R", 0, true);
 
@@ -92,7 +92,7 @@ class BreakerControlsTest {
     s.at(2000);
 
     assertThatThrownBy(() -> s.engine.enter("R"))
-        .isInstanceOfSatisfying(DegradeBlockedException.class, refused -> {
+        .isInstanceOfSatisfying(CircuitBreakerRefusedException.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule.withOpenFor(Duration.ofSeconds(5)));
           assertThat(refused.breaker()).isSameAs(breaker());
@@ -111,7 +111,7 @@ class BreakerControlsTest {
     Throwable first = null;
     try {
       s.engine.enter("R");
-    } catch (DegradeBlockedException refused) {
+    } catch (CircuitBreakerRefusedException refused) {
       first = refused;
     }
     Throwable firstRefusal = first;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BreakerState;
 import dev.guard.api.event.BreakerTransition;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
-import dev.guard.engine.EngineListener;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -32,7 +32,7 @@ class BreakerEventsTest {
 
   @Test
   void lifecycle_opensProbesFailsProbesClosesAndOpens_inThatOrder() {
-    DegradeRule rule = rule(DegradeStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000);
+    CircuitBreakerRule rule = rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000);
     s.engine.loadRules("R", List.of(rule));
 
     s.at(0);
@@ -63,7 +63,7 @@ class BreakerEventsTest {
 
   @Test
   void errorCount_reportsTheCountThatOpened() {
-    s.engine.loadRules("R", List.of(rule(DegradeStrategy.ERROR_COUNT, 2, 0, 1, 10_000, 1000)));
+    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 2, 0, 1, 10_000, 1000)));
 
     s.call("R", 0, true);
     s.call("R", 0, true);
@@ -77,7 +77,7 @@ class BreakerEventsTest {
 
   @Test
   void probeRefusedByALaterBreaker_isReportedAsAFailedProbe() {
-    DegradeRule first = new DegradeRule("R", DegradeStrategy.ERROR_COUNT, 0, null, 1,
+    CircuitBreakerRule first = new CircuitBreakerRule("R", CircuitBreakerStrategy.ERROR_COUNT, 0, null, 1,
         Duration.ofSeconds(20), 1, Duration.ofSeconds(2), 1, null);
     s.engine.loadRules("R", List.of(first, first.withOpenFor(Duration.ofSeconds(4))));
     s.at(0).call("R", 0, true);
@@ -98,7 +98,7 @@ class BreakerEventsTest {
         throw new IllegalStateException("listener bug");
       }
     }));
-    noisy.engine.loadRules("R", List.of(rule(DegradeStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
+    noisy.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
 
     assertThat(noisy.call("R", 0, true)).isEqualTo("P");
     assertThat(noisy.call("R")).isEqualTo("B");

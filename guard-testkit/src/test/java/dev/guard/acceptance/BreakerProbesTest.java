@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.engine.Entry;
 import java.time.Duration;
 import java.util.List;
@@ -21,14 +21,14 @@ import org.junit.jupiter.api.Test;
  */
 class BreakerProbesTest {
 
-  private static final DegradeRule OPENS_AT_ONCE =
-      rule(DegradeStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
+  private static final CircuitBreakerRule OPENS_AT_ONCE =
+      rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
 
   private static CircuitBreaker breaker(Scenario s) {
     return s.engine.breakers("R").get(0);
   }
 
-  private static Scenario openedAt0(DegradeRule rule) {
+  private static Scenario openedAt0(CircuitBreakerRule rule) {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(rule));
     s.at(0).call("R", 0, true);
@@ -118,7 +118,7 @@ class BreakerProbesTest {
     Entry second = enter(s);
     Entry third = enter(s);
 
-    assertThatThrownBy(() -> enter(s)).isInstanceOf(DegradeBlockedException.class);
+    assertThatThrownBy(() -> enter(s)).isInstanceOf(CircuitBreakerRefusedException.class);
     first.close();
     second.close();
     assertThat(breaker(s).state()).isEqualTo(BreakerState.HALF_OPEN);

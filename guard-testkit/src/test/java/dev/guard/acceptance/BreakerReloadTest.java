@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardedResource;
 import java.time.Duration;
@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 /** A reload keeps the breaker of every unchanged rule, with its state and window. */
 class BreakerReloadTest {
 
-  private final DegradeRule rule = rule(DegradeStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000);
+  private final CircuitBreakerRule rule = rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000);
 
   @Test
   void equalRule_keepsTheOpenBreakerAndItsHandle() {

@@ -3,8 +3,8 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BreakerState;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
  */
 class BreakerScenariosTest {
 
-  static DegradeRule rule(DegradeStrategy strategy, double threshold, long slowMs, int minCalls,
+  static CircuitBreakerRule rule(CircuitBreakerStrategy strategy, double threshold, long slowMs, int minCalls,
       long windowMs, long openForMs) {
-    return new DegradeRule("R", strategy, threshold,
-        strategy == DegradeStrategy.SLOW_CALL_RATIO ? Duration.ofMillis(slowMs) : null,
+    return new CircuitBreakerRule("R", strategy, threshold,
+        strategy == CircuitBreakerStrategy.SLOW_CALL_RATIO ? Duration.ofMillis(slowMs) : null,
         minCalls, Duration.ofMillis(windowMs), 1, Duration.ofMillis(openForMs), 1, null);
   }
 
@@ -29,7 +29,7 @@ class BreakerScenariosTest {
   @Test
   void a10_slowCallRatioOfOne_opensWhenEveryCallIsSlow_andProbesBackToClosed() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(DegradeStrategy.SLOW_CALL_RATIO, 1.0, 10, 3, 5000, 5000)));
+    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 1.0, 10, 3, 5000, 5000)));
 
     assertThat(s.at(0).call("R", 20, false)).isEqualTo("P");
     assertThat(s.at(20).call("R", 20, false)).isEqualTo("P");
@@ -52,7 +52,7 @@ class BreakerScenariosTest {
   @Test
   void a11_slowCallRatio_equalRtIsNotSlow_andEqualRatioDoesNotOpen() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(DegradeStrategy.SLOW_CALL_RATIO, 0.5, 50, 5, 10_000, 3000)));
+    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.5, 50, 5, 10_000, 3000)));
     StringBuilder results = new StringBuilder();
     StringBuilder states = new StringBuilder();
 
@@ -69,7 +69,7 @@ class BreakerScenariosTest {
   @Test
   void a12_errorRatio_probeClosesAndResetsTheWindow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(DegradeStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000)));
+    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000)));
 
     s.at(0);
     assertThat(s.call("R", 1, false) + s.call("R", 1, false) + s.call("R", 1, true)
@@ -91,7 +91,7 @@ class BreakerScenariosTest {
   @Test
   void a13_errorCount_tumblingWindowForgetsErrorsAcrossItsEdge() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(DegradeStrategy.ERROR_COUNT, 2, 0, 1, 1000, 1000)));
+    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 2, 0, 1, 1000, 1000)));
     StringBuilder states = new StringBuilder();
 
     s.at(900);
@@ -112,9 +112,9 @@ class BreakerScenariosTest {
   @Test
   void a14_aProbeRefusedByALaterBreaker_reopensWithoutMovingItsRetry() {
     Scenario s = new Scenario();
-    DegradeRule first = new DegradeRule("R", DegradeStrategy.SLOW_CALL_RATIO, 0.8,
+    CircuitBreakerRule first = new CircuitBreakerRule("R", CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.8,
         Duration.ofMillis(50), 1, Duration.ofSeconds(20), 1, Duration.ofSeconds(2), 1, null);
-    DegradeRule second = first.withOpenFor(Duration.ofSeconds(4));
+    CircuitBreakerRule second = first.withOpenFor(Duration.ofSeconds(4));
     s.engine.loadRules("R", List.of(first, second));
 
     assertThat(s.at(0).call("R", 100, false)).isEqualTo("P");

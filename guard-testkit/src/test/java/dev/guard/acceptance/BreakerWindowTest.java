@@ -3,7 +3,7 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.BreakerState;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -18,7 +18,7 @@ class BreakerWindowTest {
   @Test
   void burstStraddlingABucketEdge_isNotForgotten() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(DegradeRule.errorCount("R", 2).withMinCalls(1)));
+    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)));
 
     s.at(900).call("R", 0, true);
     s.call("R", 0, true);
@@ -32,7 +32,7 @@ class BreakerWindowTest {
   @Test
   void errorsOlderThanTheWindow_slideOut_oneBucketAtATime() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(DegradeRule.errorCount("R", 2).withMinCalls(1)));
+    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)));
 
     s.at(0).call("R", 0, true);
     s.at(150).call("R", 0, true);
@@ -45,7 +45,7 @@ class BreakerWindowTest {
   @Test
   void goodCallsSlidingOut_raiseTheRatio_andTheNextGoodCallOpens() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(DegradeRule.errorRatio("R", 0.5).withMinCalls(2)));
+    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorRatio("R", 0.5).withMinCalls(2)));
 
     for (int i = 0; i < 5; i++) {
       s.at(0).call("R", 0, false);
@@ -62,7 +62,7 @@ class BreakerWindowTest {
   @Test
   void bucketCount_ofOne_isTheTumblingWindow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(DegradeRule.errorCount("R", 2).withMinCalls(1)
+    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)
         .withStatWindow(Duration.ofSeconds(1), 1)));
 
     s.at(900).call("R", 0, true);
@@ -75,7 +75,7 @@ class BreakerWindowTest {
   @Test
   void longWindow_countsEveryBucketOfIt() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(DegradeRule.errorCount("R", 2).withMinCalls(1)
+    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)
         .withStatWindow(Duration.ofSeconds(10), 5)));
 
     s.at(0).call("R", 0, true);

@@ -3,16 +3,16 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.FlowBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.InMemoryTokenService;
-import dev.guard.engine.TokenResult;
-import dev.guard.engine.TokenService;
+import dev.guard.testkit.InMemoryTokenService;
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
@@ -45,11 +45,11 @@ class ClusterGrantsTest {
   @Test
   void clusterGrant_refusedByALaterBreaker_isGivenBackToTheSharedWindow() {
     GuardEngine engine = engine(service.connect("shop"));
-    engine.loadRules("orders", List.of(QPS, DegradeRule.errorCount("orders", 1)));
+    engine.loadRules("orders", List.of(QPS, CircuitBreakerRule.errorCount("orders", 1)));
     openBreaker(engine, "orders");
     for (int i = 0; i < 20; i++) {
       assertThatThrownBy(() -> engine.enter("orders").close())
-          .isInstanceOf(DegradeBlockedException.class);
+          .isInstanceOf(CircuitBreakerRefusedException.class);
     }
     TokenService other = service.connect("shop");
     int granted = 0;
@@ -67,10 +67,10 @@ class ClusterGrantsTest {
     b.loadRules("export", List.of(CONCURRENCY));
     Entry first = a.enter("export");
     Entry second = a.enter("export");
-    assertThatThrownBy(() -> b.enter("export")).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> b.enter("export")).isInstanceOf(FlowRefusedException.class);
     second.close();
     Entry third = b.enter("export");
-    assertThatThrownBy(() -> a.enter("export")).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> a.enter("export")).isInstanceOf(FlowRefusedException.class);
     third.close();
     first.close();
     a.enter("export").close();
@@ -82,11 +82,11 @@ class ClusterGrantsTest {
   @Test
   void clusterConcurrency_refusedByALaterBreaker_givesTheTokenBack() {
     GuardEngine engine = engine(service.connect("shop"));
-    engine.loadRules("export", List.of(CONCURRENCY, DegradeRule.errorCount("export", 1)));
+    engine.loadRules("export", List.of(CONCURRENCY, CircuitBreakerRule.errorCount("export", 1)));
     openBreaker(engine, "export");
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> engine.enter("export").close())
-          .isInstanceOf(DegradeBlockedException.class);
+          .isInstanceOf(CircuitBreakerRefusedException.class);
     }
     assertThat(service.connect("shop").acquireConcurrency(CONCURRENCY, 2).status())
         .isEqualTo(TokenResult.Status.OK);
@@ -98,7 +98,7 @@ class ClusterGrantsTest {
     engine.loadRules("export", List.of(CONCURRENCY));
     Entry first = engine.enter("export");
     Entry second = engine.enter("export");
-    assertThatThrownBy(() -> engine.enter("export")).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> engine.enter("export")).isInstanceOf(FlowRefusedException.class);
     second.close();
     first.close();
   }

@@ -2,15 +2,15 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.InMemoryTokenService;
-import dev.guard.engine.TokenResult;
-import dev.guard.engine.TokenService;
+import dev.guard.testkit.InMemoryTokenService;
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,12 +45,12 @@ class ClusterScenariosTest {
       remaining.add(ok.remaining());
     }
     assertThat(remaining).containsExactly(9L, 8L, 7L, 6L, 5L, 4L, 3L, 2L, 1L, 0L);
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
     // no older bucket slides out at the next bucket: nothing to take
-    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.REFUSED);
 
     at(900);
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
     // 10 passed - 10 sliding out + 0 taken + 1 <= 10, then 10 - 10 + 1 + 1 <= 10
     assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
         .isEqualTo(TokenResult.shouldWait(100));
@@ -83,7 +83,7 @@ class ClusterScenariosTest {
     for (int i = 0; i < 10; i++) {
       assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
     }
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
     at(1500); // the oldest bucket (all 10 passes) slides out at T0 + 2000
     assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
         .isEqualTo(TokenResult.shouldWait(500));
@@ -101,10 +101,10 @@ class ClusterScenariosTest {
     FlowRule rebuilt = FlowRule.qps("R", 10)
         .withCluster(ClusterMode.global("orders").withWindow(5, Duration.ofSeconds(1)));
     assertThat(client.requestToken(rebuilt, 1, false))
-        .as("the new version's window starts with the 10 passes").isEqualTo(TokenResult.BLOCKED);
+        .as("the new version's window starts with the 10 passes").isEqualTo(TokenResult.REFUSED);
     assertThat(client.requestToken(global(10), 1, false))
         .as("the old version's window still holds its 10 passes")
-        .isEqualTo(TokenResult.BLOCKED);
+        .isEqualTo(TokenResult.REFUSED);
     at(1000);
     assertThat(client.requestToken(rebuilt, 1, false).status()).isEqualTo(TokenResult.Status.OK);
     assertThat(client.requestToken(global(10), 1, false).remaining()).isEqualTo(8);
@@ -120,7 +120,7 @@ class ClusterScenariosTest {
         .isEqualTo(TokenResult.ok(2));
     assertThat(b.requestToken(rule, 2, false)).usingRecursiveComparison().ignoringFields("tokenId")
         .isEqualTo(TokenResult.ok(0));
-    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
     assertThat(a.instances("orders")).hasValue(2);
 
     b.close();
@@ -138,7 +138,7 @@ class ClusterScenariosTest {
     assertThat(shop.requestToken(global(1), 1, false).status()).isEqualTo(TokenResult.Status.OK);
     assertThat(billing.requestToken(global(1), 1, false).status())
         .isEqualTo(TokenResult.Status.OK);
-    assertThat(shop.requestToken(global(1), 1, false)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(shop.requestToken(global(1), 1, false)).isEqualTo(TokenResult.REFUSED);
   }
 
   @Test
@@ -164,7 +164,7 @@ class ClusterScenariosTest {
     TokenResult second = b.acquireConcurrency(rule, 1);
     assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
     assertThat(second.tokenId()).isNotEqualTo(first.tokenId());
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
 
     assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
     assertThat(a.releaseConcurrency(first.tokenId())).isFalse();
@@ -173,7 +173,7 @@ class ClusterScenariosTest {
 
     b.close(); // a disconnected holder gives its tokens back
     assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.BLOCKED);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
 
     at(2000); // leases of 2 s expire
     assertThat(a.acquireConcurrency(rule, 2).status()).isEqualTo(TokenResult.Status.OK);
@@ -184,7 +184,7 @@ class ClusterScenariosTest {
   private String call(GuardEngine engine) {
     try (Entry ignored = engine.enter("R")) {
       return "P";
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return "B";
     }
   }
@@ -238,7 +238,7 @@ class ClusterScenariosTest {
     engine.loadRules("R", List.of(global(0)));
     try (Entry ignored = engine.enterPrioritized("R", EntryType.IN, 1)) {
       assertThat(asked).containsExactly(true);
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       throw new AssertionError(refused);
     }
   }
@@ -277,9 +277,9 @@ class ClusterScenariosTest {
 
   @Test
   void engine_blockedByTheService_refusesEvenUnderTheLocalLimit() {
-    GuardEngine engine = engine((rule, permits, prioritized) -> TokenResult.BLOCKED);
+    GuardEngine engine = engine((rule, permits, prioritized) -> TokenResult.REFUSED);
     engine.loadRules("R", List.of(global(100)));
     assertThat(calls(engine, 1)).isEqualTo("B");
-    assertThat(engine.stats("R").totalBlock()).isEqualTo(1);
+    assertThat(engine.stats("R").totalRefused()).isEqualTo(1);
   }
 }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -14,11 +14,11 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** Default breakers: one private set per resource without degrade rules of its own. */
+/** Default breakers: one private set per resource without circuit breaker rules of its own. */
 class DefaultBreakersTest {
 
-  private static final DegradeRule ANY =
-      DegradeRule.errorCount(GuardEngine.EVERY_RESOURCE, 0).withMinCalls(1);
+  private static final CircuitBreakerRule ANY =
+      CircuitBreakerRule.errorCount(GuardEngine.EVERY_RESOURCE, 0).withMinCalls(1);
 
   private final Scenario s = new Scenario();
 
@@ -28,7 +28,7 @@ class DefaultBreakersTest {
 
   @Test
   void resourceWithoutRules_getsItsOwnBreaker_openedByItsOwnErrors() {
-    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
 
     s.call("a", 0, true);
 
@@ -36,7 +36,7 @@ class DefaultBreakersTest {
     assertThat(s.call("b", 0, false)).isEqualTo("P");
     assertThat(state("b")).isEqualTo(BreakerState.CLOSED);
     assertThatThrownBy(() -> s.engine.enter("a"))
-        .isInstanceOfSatisfying(DegradeBlockedException.class, refused -> {
+        .isInstanceOfSatisfying(CircuitBreakerRefusedException.class, refused -> {
           assertThat(refused.resource()).isEqualTo("a");
           assertThat(refused.rule()).isEqualTo(ANY);
         });
@@ -47,16 +47,16 @@ class DefaultBreakersTest {
   void existingResource_getsTheDefaultsAtOnce() {
     s.call("a", 0, false);
 
-    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
 
     assertThat(s.engine.breakers("a")).singleElement()
         .satisfies(b -> assertThat(b.rule()).isEqualTo(ANY));
   }
 
   @Test
-  void ownDegradeRules_replaceTheDefaults_butFlowRulesDoNot() {
-    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
-    DegradeRule own = DegradeRule.errorCount("own", 5);
+  void ownCircuitBreakerRules_replaceTheDefaults_butFlowRulesDoNot() {
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
+    CircuitBreakerRule own = CircuitBreakerRule.errorCount("own", 5);
     s.engine.loadRules("own", List.of(own));
     s.engine.loadRules("flow", List.of(FlowRule.qps("flow", 100)));
 
@@ -68,7 +68,7 @@ class DefaultBreakersTest {
 
   @Test
   void excludedResource_getsNoDefaultBreaker() {
-    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of("health"));
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of("health"));
 
     s.call("health", 0, true);
 
@@ -78,24 +78,24 @@ class DefaultBreakersTest {
 
   @Test
   void equalDefaults_reloaded_keepEveryResourcesState_andChangedOnesStartClosed() {
-    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
     s.call("a", 0, true);
     CircuitBreaker opened = s.engine.breakers("a").get(0);
 
-    s.engine.loadDefaultDegradeRules(List.of(ANY, ANY.withOpenFor(Duration.ofSeconds(1))), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY, ANY.withOpenFor(Duration.ofSeconds(1))), Set.of());
     assertThat(s.engine.breakers("a").get(0)).isSameAs(opened);
     assertThat(state("a")).isEqualTo(BreakerState.OPEN);
 
-    s.engine.loadDefaultDegradeRules(List.of(ANY.withMinCalls(2)), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY.withMinCalls(2)), Set.of());
     assertThat(state("a")).isEqualTo(BreakerState.CLOSED);
-    s.engine.loadDefaultDegradeRules(List.of(), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(), Set.of());
     assertThat(s.engine.breakers("a")).isEmpty();
-    assertThat(s.engine.defaultDegradeRules()).isEmpty();
+    assertThat(s.engine.defaultCircuitBreakerRules()).isEmpty();
   }
 
   @Test
   void reloadOfTheResourcesOwnFlowRules_keepsItsDefaultBreaker() {
-    s.engine.loadDefaultDegradeRules(List.of(ANY), Set.of());
+    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
     s.call("a", 0, true);
 
     s.engine.loadRules("a", List.of(FlowRule.qps("a", 10)));
@@ -105,8 +105,8 @@ class DefaultBreakersTest {
 
   @Test
   void defaultRule_forANamedResource_isRejected() {
-    assertThatThrownBy(() -> s.engine.loadDefaultDegradeRules(
-        List.of(DegradeRule.errorRatio("a", 0.5)), Set.of()))
+    assertThatThrownBy(() -> s.engine.loadDefaultCircuitBreakerRules(
+        List.of(CircuitBreakerRule.errorRatio("a", 0.5)), Set.of()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("rule.resource must be '*' for a default rule, was 'a'");
   }

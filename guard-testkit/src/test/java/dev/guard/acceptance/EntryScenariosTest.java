@@ -101,7 +101,7 @@ class EntryScenariosTest {
     assertThat(stats.averageRt()).isEqualTo(20.0);
     assertThat(stats.minRt()).isEqualTo(10.0);
     assertThat(stats.exceptionQps()).isEqualTo(1.0);
-    assertThat(stats.blockQps()).isEqualTo(1.0);
+    assertThat(stats.refusedQps()).isEqualTo(1.0);
     assertThat(stats.totalRequest()).isEqualTo(3);
     assertThat(stats.concurrency()).isZero();
     assertThat(s.engine.inboundStats().passQps()).isEqualTo(2.0);

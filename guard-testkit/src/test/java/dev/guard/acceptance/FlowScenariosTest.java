@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
+import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import java.util.List;
@@ -33,7 +33,7 @@ class FlowScenariosTest {
     Entry e1 = s.engine.enter("R", EntryType.IN);
     Entry e2 = s.engine.enter("R", EntryType.IN);
     assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN))
-        .isInstanceOf(FlowBlockedException.class);
+        .isInstanceOf(FlowRefusedException.class);
     e2.close();
     Entry e4 = s.engine.enter("R", EntryType.IN);
     e4.close();
@@ -42,7 +42,7 @@ class FlowScenariosTest {
     assertThat(s.engine.stats("R").concurrency()).isZero();
     assertThat(s.engine.inboundStats().concurrency()).isZero();
     assertThat(s.engine.stats("R").totalPass()).isEqualTo(3);
-    assertThat(s.engine.stats("R").totalBlock()).isEqualTo(1);
+    assertThat(s.engine.stats("R").totalRefused()).isEqualTo(1);
   }
 
   @Test
@@ -52,7 +52,7 @@ class FlowScenariosTest {
     s.engine.loadRules("R", List.of(rule));
 
     assertThatThrownBy(() -> s.engine.enter("R"))
-        .isInstanceOfSatisfying(FlowBlockedException.class, refused -> {
+        .isInstanceOfSatisfying(FlowRefusedException.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule);
           assertThat(refused.getMessage()).contains("'R'");

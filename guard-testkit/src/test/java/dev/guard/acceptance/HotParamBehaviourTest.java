@@ -3,15 +3,15 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.ParamFlowBlockedException;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
@@ -41,37 +41,37 @@ class HotParamBehaviourTest {
   private String call(Object... args) {
     try (Entry ignored = r.enter(args)) {
       return "P";
-    } catch (BlockedException refused) {
-      return refused instanceof ParamFlowBlockedException ? "B" : "F";
+    } catch (RefusedException refused) {
+      return refused instanceof PerValueRefusedException ? "B" : "F";
     }
   }
 
-  private ParamFlowBlockedException refusal(Object... args) {
+  private PerValueRefusedException refusal(Object... args) {
     try (Entry ignored = r.enter(args)) {
       throw new AssertionError("admitted");
-    } catch (ParamFlowBlockedException refused) {
+    } catch (PerValueRefusedException refused) {
       return refused;
     }
   }
 
   @Test
   void refusal_namesResolvedIndexAndValue_butKeepsTheValueOutOfTheMessage() {
-    load(ParamFlowRule.qps("R", -1, 2).withBurst(1));
+    load(PerValueRule.qps("R", -1, 2).withBurst(1));
     call("x", "secret-token");
     call("x", "secret-token");
     call("x", "secret-token");
     s.at(400);
 
-    ParamFlowBlockedException refused = refusal("x", "secret-token");
+    PerValueRefusedException refused = refusal("x", "secret-token");
 
     assertThat(refused.resource()).isEqualTo("R");
-    assertThat(refused.rule()).isEqualTo(ParamFlowRule.qps("R", -1, 2).withBurst(1));
+    assertThat(refused.rule()).isEqualTo(PerValueRule.qps("R", -1, 2).withBurst(1));
     assertThat(refused.argumentIndex()).isEqualTo(1);
     assertThat(refused.value()).isEqualTo("secret-token");
     assertThat(refused.retryAfter()).as("first refill at T0 + 1001 gives ⌊1001·2/1000⌋ = 2")
         .contains(Duration.ofMillis(601));
     assertThat(refused.getMessage()).doesNotContain("secret-token")
-        .isEqualTo("hot-parameter limiting refused a call to 'R' by ParamFlowRule(argument -1, "
+        .isEqualTo("hot-parameter limiting refused a call to 'R' by PerValueRule(argument -1, "
             + "2 per 1000 ms, burst 1): the value of argument 1 is over its limit; retry after "
             + "601 ms");
     assertThat(refused.toString()).doesNotContain("secret-token");
@@ -80,20 +80,20 @@ class HotParamBehaviourTest {
 
   @Test
   void refusal_morePermitsThanTheBucketHolds_hasNoRetryTime() {
-    load(ParamFlowRule.qps("R", 0, 1));
+    load(PerValueRule.qps("R", 0, 1));
     GuardedResource three = r.permits(3);
     assertThat(call("A")).isEqualTo("P");
 
     try (Entry ignored = three.enter("A")) {
       throw new AssertionError("admitted");
-    } catch (ParamFlowBlockedException refused) {
+    } catch (PerValueRefusedException refused) {
       assertThat(refused.retryAfter()).as("never: 3 permits > count 1 + burst 0").isEmpty();
     }
   }
 
   @Test
   void refusal_ofACollection_namesTheElementOverItsLimit() {
-    load(ParamFlowRule.qps("R", 0, 1));
+    load(PerValueRule.qps("R", 0, 1));
     call("b");
 
     assertThat(refusal(List.of("a", "b", "c")).value()).isEqualTo("b");
@@ -102,7 +102,7 @@ class HotParamBehaviourTest {
 
   @Test
   void refusal_concurrencyOrZeroThreshold_hasNoRetryTime() {
-    load(ParamFlowRule.concurrency("R", 0, 1).withException("ban", 0));
+    load(PerValueRule.concurrency("R", 0, 1).withException("ban", 0));
     try (Entry held = r.enter("A")) {
       assertThat(refusal("A").retryAfter()).isEmpty();
     }
@@ -111,7 +111,7 @@ class HotParamBehaviourTest {
 
   @Test
   void pacing_spacesEachValueOnItsOwn_andRefusesBeyondTheQueue() {
-    load(ParamFlowRule.qps("R", 0, 10).withPacing(Duration.ofMillis(250)));
+    load(PerValueRule.qps("R", 0, 10).withPacing(Duration.ofMillis(250)));
 
     List<String> outcomes = new ArrayList<>();
     for (String value : List.of("A", "A", "B", "A", "A", "B")) {
@@ -126,7 +126,7 @@ class HotParamBehaviourTest {
 
   @Test
   void pacing_refusal_tellsWhenTheCallWouldFitTheQueue() {
-    load(ParamFlowRule.qps("R", 0, 10).withPacing(Duration.ZERO));
+    load(PerValueRule.qps("R", 0, 10).withPacing(Duration.ZERO));
     call("A");
 
     assertThat(refusal("A").retryAfter()).contains(Duration.ofMillis(100));
@@ -134,7 +134,7 @@ class HotParamBehaviourTest {
 
   @Test
   void exceptionItems_matchOnlyTheirOwnRuntimeType() {
-    load(ParamFlowRule.qps("R", 0, 1)
+    load(PerValueRule.qps("R", 0, 1)
         .withException(7, 3)
         .withException(7L, 2)
         .withException(2.5, 0)
@@ -155,7 +155,7 @@ class HotParamBehaviourTest {
 
   @Test
   void primitiveArray_checksEachElement() {
-    load(ParamFlowRule.qps("R", 0, 1));
+    load(PerValueRule.qps("R", 0, 1));
 
     assertThat(call((Object) new long[] {1, 2})).isEqualTo("P");
     assertThat(call(2L)).isEqualTo("B");
@@ -166,7 +166,7 @@ class HotParamBehaviourTest {
 
   @Test
   void nonRandomAccessCollection_checksEachElement() {
-    load(ParamFlowRule.qps("R", 0, 1));
+    load(PerValueRule.qps("R", 0, 1));
     Set<String> set = new TreeSet<>(List.of("a", "b"));
 
     assertThat(call(set) + call(set) + call("c")).isEqualTo("PBP");
@@ -174,7 +174,7 @@ class HotParamBehaviourTest {
 
   @Test
   void laterFlowRefusal_givesTheParamTokensBack() {
-    load(ParamFlowRule.qps("R", 0, 1).withPeriod(Duration.ofSeconds(2)), FlowRule.qps("R", 1));
+    load(PerValueRule.qps("R", 0, 1).withPeriod(Duration.ofSeconds(2)), FlowRule.qps("R", 1));
 
     assertThat(call("A")).isEqualTo("P");
     assertThat(call("B")).as("the flow rule refuses after the param rule took B's token")
@@ -186,7 +186,7 @@ class HotParamBehaviourTest {
 
   @Test
   void laterParamRuleRefusal_givesTheEarlierRulesTokensBack() {
-    load(ParamFlowRule.qps("R", 0, 1), ParamFlowRule.qps("R", 1, 1));
+    load(PerValueRule.qps("R", 0, 1), PerValueRule.qps("R", 1, 1));
     call("x", "used");
 
     assertThat(call("A", "used")).isEqualTo("B");
@@ -195,7 +195,7 @@ class HotParamBehaviourTest {
 
   @Test
   void laterFlowRefusal_releasesTheConcurrencyPlace() {
-    load(ParamFlowRule.concurrency("R", 0, 1), FlowRule.qps("R", 1));
+    load(PerValueRule.concurrency("R", 0, 1), FlowRule.qps("R", 1));
     call("A");
 
     assertThat(call("A")).isEqualTo("F");
@@ -209,7 +209,7 @@ class HotParamBehaviourTest {
 
   @Test
   void reload_unchangedRule_keepsEveryValuesBucket_changedRuleStartsOver() {
-    ParamFlowRule rule = ParamFlowRule.qps("R", 0, 1);
+    PerValueRule rule = PerValueRule.qps("R", 0, 1);
     load(rule);
     call("A");
 
@@ -222,7 +222,7 @@ class HotParamBehaviourTest {
 
   @Test
   void reload_unchangedConcurrencyRule_keepsRunningCounts() {
-    ParamFlowRule rule = ParamFlowRule.concurrency("R", 0, 1);
+    PerValueRule rule = PerValueRule.concurrency("R", 0, 1);
     load(rule);
     Entry held = r.enter("A");
 
@@ -234,7 +234,7 @@ class HotParamBehaviourTest {
 
   @Test
   void bound_forgetsLeastRecentValues_countsAndReportsThem() {
-    load(ParamFlowRule.qps("R", 0, 1).withMaxValues(4));
+    load(PerValueRule.qps("R", 0, 1).withMaxValues(4));
     call("hot");
     call("a");      // a generation holds 2: {hot, a} becomes the previous generation
     call("hot");    // hot moves back to the current generation
@@ -250,7 +250,7 @@ class HotParamBehaviourTest {
 
   @Test
   void bound_neverForgetsAValueWithCallsRunning() {
-    load(ParamFlowRule.concurrency("R", 0, 1).withMaxValues(2));
+    load(PerValueRule.concurrency("R", 0, 1).withMaxValues(2));
     Entry held = r.enter("busy");
     for (int i = 0; i < 10; i++) {
       call("v" + i);
@@ -263,13 +263,13 @@ class HotParamBehaviourTest {
 
   @Test
   void callWithArguments_givesBothInputsToTheRules_andPassesBusinessErrorsThrough() {
-    load(ParamFlowRule.qps("R", 1, 1));
+    load(PerValueRule.qps("R", 1, 1));
     IllegalStateException failure = new IllegalStateException("business");
     String joined = r.callWithArguments("q1", "acme", (query, tenant) -> tenant + query);
 
     assertThat(joined).isEqualTo("acmeq1");
     assertThatThrownBy(() -> r.callWithArguments("q2", "acme", (query, tenant) -> query))
-        .isInstanceOf(ParamFlowBlockedException.class);
+        .isInstanceOf(PerValueRefusedException.class);
     assertThatThrownBy(() -> r.callWithArguments("q3", "globex", (query, tenant) -> {
       throw failure;
     })).isSameAs(failure);
@@ -279,21 +279,21 @@ class HotParamBehaviourTest {
 
   @Test
   void tooManyRules_isRejected() {
-    List<ParamFlowRule> rules = new ArrayList<>();
+    List<PerValueRule> rules = new ArrayList<>();
     for (int i = 0; i < 65; i++) {
-      rules.add(ParamFlowRule.qps("R", i, 1));
+      rules.add(PerValueRule.qps("R", i, 1));
     }
 
     assertThatThrownBy(() -> s.engine.loadRules("R", rules))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("hot-parameter rules of 'R' must be at most 64, was 65");
+        .hasMessage("per-value rules of 'R' must be at most 64, was 65");
   }
 
   @Test
   void tokenBucket_afterYearsIdle_refillsToTheBurstOnly() {
-    load(ParamFlowRule.qps("R", 0, ParamFlowRule.MAX_TOKENS - 5).withBurst(5)
+    load(PerValueRule.qps("R", 0, PerValueRule.MAX_TOKENS - 5).withBurst(5)
         .withPeriod(Duration.ofDays(1)));
-    GuardedResource all = r.permits(ParamFlowRule.MAX_TOKENS);
+    GuardedResource all = r.permits(PerValueRule.MAX_TOKENS);
     all.enter("A").close();
     assertThat(call("A")).isEqualTo("B");
 

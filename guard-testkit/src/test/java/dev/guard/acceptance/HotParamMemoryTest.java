@@ -13,7 +13,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
 /**
- * A million distinct values through one hot-parameter rule with the default bound: no error, every
+ * A million distinct values through one per-value rule with the default bound: no error, every
  * forgotten value counted, and the heap the rule keeps stays small (it is printed, measured after
  * a full collection, as a rough figure).
  */

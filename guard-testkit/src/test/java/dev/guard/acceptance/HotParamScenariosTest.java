@@ -2,10 +2,10 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.ParamFlowBlockedException;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.PerValueRefusedException;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardedResource;
 import java.time.Duration;
@@ -16,14 +16,14 @@ import org.junit.jupiter.api.Test;
  * The hot-parameter acceptance scenarios A15–A20 through the engine, on the manual clock (T0 =
  * 60,000 ms). Rows marked † in the scenarios are where guard deliberately differs from the
  * reference model: check-then-commit for collections, and negative indexes resolved per call; the
- * expected values here are guard's (docs/BEHAVIOUR.md, "Hot parameters").
+ * expected values here are guard's (docs/BEHAVIOUR.md, "Per-value limits").
  */
 class HotParamScenariosTest {
 
   private final Scenario s = new Scenario();
   private final GuardedResource r = s.engine.resource("R").entryType(EntryType.IN);
 
-  private void load(ParamFlowRule... rules) {
+  private void load(PerValueRule... rules) {
     s.engine.loadRules("R", List.of(rules));
   }
 
@@ -31,8 +31,8 @@ class HotParamScenariosTest {
   private String call(Object... args) {
     try (Entry ignored = r.enter(args)) {
       return "P";
-    } catch (BlockedException refused) {
-      assertThat(refused).isInstanceOf(ParamFlowBlockedException.class);
+    } catch (RefusedException refused) {
+      assertThat(refused).isInstanceOf(PerValueRefusedException.class);
       return "B";
     }
   }
@@ -54,7 +54,7 @@ class HotParamScenariosTest {
 
   @Test
   void a15_tokenBucket_refillsOnlyAfterAFullPeriod() {
-    load(ParamFlowRule.qps("R", 0, 5));
+    load(PerValueRule.qps("R", 0, 5));
 
     assertThat(calls("A", 6)).isEqualTo("PPPPPB");
     assertThat(call("B")).isEqualTo("P");
@@ -67,7 +67,7 @@ class HotParamScenariosTest {
 
   @Test
   void a15_tokenBucket_sixtySecondPeriod() {
-    load(ParamFlowRule.qps("R", 0, 5).withPeriod(Duration.ofSeconds(60)));
+    load(PerValueRule.qps("R", 0, 5).withPeriod(Duration.ofSeconds(60)));
 
     assertThat(calls("A", 6)).isEqualTo("PPPPPB");
     assertThat(callAt(1000, "A")).isEqualTo("B");
@@ -79,7 +79,7 @@ class HotParamScenariosTest {
 
   @Test
   void a16_burst_banksUpToCountPlusBurst() {
-    load(ParamFlowRule.qps("R", 0, 5).withBurst(3));
+    load(PerValueRule.qps("R", 0, 5).withBurst(3));
     int[] passes = new int[5];
     long[] rounds = {0, 1002, 2004, 4004, 5006};
 
@@ -93,7 +93,7 @@ class HotParamScenariosTest {
 
   @Test
   void a17_exceptionItems_haveTheirOwnThreshold() {
-    load(ParamFlowRule.qps("R", 0, 5).withException("VIP", 10).withException("BAN", 0));
+    load(PerValueRule.qps("R", 0, 5).withException("VIP", 10).withException("BAN", 0));
 
     assertThat(calls("VIP", 12)).isEqualTo("PPPPPPPPPPBB");
     assertThat(calls("X", 12)).isEqualTo("PPPPPBBBBBBB");
@@ -102,7 +102,7 @@ class HotParamScenariosTest {
 
   @Test
   void a18_collectionsAndArrays_checkEveryElement_refusalConsumesNothing() {
-    load(ParamFlowRule.qps("R", 0, 1));
+    load(PerValueRule.qps("R", 0, 1));
 
     assertThat(call(List.of("a", "b", "c"))).isEqualTo("P");
     assertThat(call(List.of("a", "b", "c"))).isEqualTo("B");
@@ -114,26 +114,26 @@ class HotParamScenariosTest {
 
   @Test
   void a19_negativeIndex_resolvesPerCall() {
-    load(ParamFlowRule.qps("R", -1, 1));
+    load(PerValueRule.qps("R", -1, 1));
 
     assertThat(call("x", "y", "z")).as("value z").isEqualTo("P");
     assertThat(call("x", "y", "z")).isEqualTo("B");
     assertThat(call("z", "q")).as("† value q, first sighting").isEqualTo("P");
     assertThat(call("z")).as("† value z").isEqualTo("B");
     assertThat(call("q", "r", "z")).as("value z").isEqualTo("B");
-    assertThat(s.engine.rules("R")).containsExactly(ParamFlowRule.qps("R", -1, 1));
+    assertThat(s.engine.rules("R")).containsExactly(PerValueRule.qps("R", -1, 1));
   }
 
   @Test
   void a19_indexBeyondTheArguments_alwaysPasses() {
-    load(ParamFlowRule.qps("R", -100, 1));
+    load(PerValueRule.qps("R", -100, 1));
 
     assertThat(call("x", "y", "z") + call("x", "y", "z") + call("x", "y", "z")).isEqualTo("PPP");
   }
 
   @Test
   void a20_concurrencyPerValue_countsRunningCalls() {
-    load(ParamFlowRule.concurrency("R", 0, 1));
+    load(PerValueRule.concurrency("R", 0, 1));
 
     Entry held = r.enter("A");
     assertThat(call("A")).isEqualTo("B");

@@ -3,10 +3,10 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.BlockKind;
+import dev.guard.engine.RefusalKind;
 import dev.guard.engine.Cap;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
@@ -30,7 +30,7 @@ class MetricsHistoryTest {
   @Test
   void aSecond_holdsPassBlockByKindCompletionsAndResponseTimes() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 3), AuthorityRule.deny("R", "bad")));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 3), OriginRule.deny("R", "bad")));
     s.at(1000);
     for (int i = 0; i < 3; i++) {
       try (Entry ignored = s.engine.enter("R")) {
@@ -48,8 +48,8 @@ class MetricsHistoryTest {
     assertThat(history).containsExactly(new PeriodStats(61_000, 62_000, 3, 3, 2, 0, 0, 0, 1, 3, 0,
         60, 10, 0));
     PeriodStats second = history.get(0);
-    assertThat(second.blocked(BlockKind.FLOW)).isEqualTo(2);
-    assertThat(second.blocked(BlockKind.AUTHORITY)).isEqualTo(1);
+    assertThat(second.refused(RefusalKind.FLOW)).isEqualTo(2);
+    assertThat(second.refused(RefusalKind.ORIGIN)).isEqualTo(1);
     assertThat(second.averageRtMs()).isEqualTo(20.0);
     assertThat(second.total()).isEqualTo(6);
     assertThat(s.engine.metricsHistory("R", 62_000, 70_000)).isEmpty();
@@ -128,8 +128,8 @@ class MetricsHistoryTest {
     s.at(1000);
 
     assertThat(s.engine.metricsHistory("R")).singleElement()
-        .satisfies(second -> assertThat(second.blocked(BlockKind.SYSTEM)).isEqualTo(2));
-    assertThat(s.engine.metricsTotals("R").systemBlock()).isEqualTo(2);
+        .satisfies(second -> assertThat(second.refused(RefusalKind.SYSTEM)).isEqualTo(2));
+    assertThat(s.engine.metricsTotals("R").systemRefused()).isEqualTo(2);
   }
 
   @Test

@@ -2,8 +2,8 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.ContextScope;
@@ -11,7 +11,7 @@ import dev.guard.engine.GuardEngine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** docs/BEHAVIOUR.md, "Flow rules": limitApp per origin, and the RELATE and CHAIN strategies. */
+/** docs/BEHAVIOUR.md, "Flow rules": origin per origin, and the RELATE and CHAIN strategies. */
 class OriginScenariosTest {
 
   private static String callFrom(Scenario s, String origin) {
@@ -29,8 +29,8 @@ class OriginScenariosTest {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(
         FlowRule.qps("R", 4),
-        FlowRule.qps("R", 1).withLimitApp("appA"),
-        FlowRule.qps("R", 2).withLimitApp("other")));
+        FlowRule.qps("R", 1).withOrigin("appA"),
+        FlowRule.qps("R", 2).withOrigin("other")));
 
     assertThat(callFrom(s, "appA")).isEqualTo("P");
     assertThat(callFrom(s, "appA")).isEqualTo("B");
@@ -44,23 +44,23 @@ class OriginScenariosTest {
   @Test
   void limitApp_refusal_namesTheOriginRule() {
     Scenario s = new Scenario();
-    FlowRule forA = FlowRule.qps("R", 0).withLimitApp("appA");
+    FlowRule forA = FlowRule.qps("R", 0).withOrigin("appA");
     s.engine.loadRules("R", List.of(FlowRule.qps("R", 4), forA));
 
     try (ContextScope ignored = s.engine.enterContext("web", "appA")) {
       org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.engine.enter("R"))
-          .isInstanceOfSatisfying(BlockedException.class,
+          .isInstanceOfSatisfying(RefusedException.class,
               refused -> assertThat(refused.rule()).isEqualTo(forA));
     }
     assertThat(s.engine.stats("R").origin("appA")).get()
-        .satisfies(node -> assertThat(node.totalBlock()).isEqualTo(1));
+        .satisfies(node -> assertThat(node.totalRefused()).isEqualTo(1));
   }
 
   @Test
   void relate_limitsByTheRelatedResource() {
     Scenario s = new Scenario();
     s.engine.loadRules("W",
-        List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATE, "Rd")));
+        List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATED, "Rd")));
 
     assertThat(s.calls("W", 3)).isEqualTo("PPP");
     assertThat(s.calls("Rd", 2)).isEqualTo("PP");
@@ -71,7 +71,7 @@ class OriginScenariosTest {
   @Test
   void relate_countZero_refusesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
     Scenario s = new Scenario();
-    FlowRule closed = FlowRule.qps("W", 0).withStrategy(FlowStrategy.RELATE, "Rd");
+    FlowRule closed = FlowRule.qps("W", 0).withStrategy(FlowStrategy.RELATED, "Rd");
     s.engine.loadRules("W", List.of(closed));
 
     assertThat(s.calls("W", 2)).isEqualTo("BB");
@@ -84,7 +84,7 @@ class OriginScenariosTest {
   void relate_pacing_pacesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
     Scenario s = new Scenario();
     s.engine.loadRules("W", List.of(FlowRule.qps("W", 10)
-        .withBehavior(ControlBehavior.PACING).withStrategy(FlowStrategy.RELATE, "Rd")));
+        .withShaping(Shaping.PACING).withStrategy(FlowStrategy.RELATED, "Rd")));
 
     assertThat(s.calls("W", 2)).isEqualTo("PP");
     assertThat(s.sleeps).as("the second call waits its turn").containsExactly(100_000_000L);
@@ -94,7 +94,7 @@ class OriginScenariosTest {
   void relate_relatedResourcePastTheCap_doesNotApply_andNeverMeasuresTheOverflow() {
     Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
     s.engine.loadRules("W",
-        List.of(FlowRule.qps("W", 1).withStrategy(FlowStrategy.RELATE, "Rd")));
+        List.of(FlowRule.qps("W", 1).withStrategy(FlowStrategy.RELATED, "Rd")));
     assertThat(s.calls("sprayed-1", 1) + s.calls("sprayed-2", 1)).as("on the overflow resource")
         .isEqualTo("PP");
 
@@ -108,7 +108,7 @@ class OriginScenariosTest {
     Scenario unknown = new Scenario();
     for (Scenario s : List.of(known, unknown)) {
       s.engine.loadRules("W",
-          List.of(FlowRule.qps("W", 0.5).withStrategy(FlowStrategy.RELATE, "Rd")));
+          List.of(FlowRule.qps("W", 0.5).withStrategy(FlowStrategy.RELATED, "Rd")));
     }
     known.engine.resource("Rd");
 
@@ -119,7 +119,7 @@ class OriginScenariosTest {
   void chain_appliesOnlyUnderItsEntrance() {
     Scenario s = new Scenario();
     s.engine.loadRules("C",
-        List.of(FlowRule.qps("C", 1).withStrategy(FlowStrategy.CHAIN, "entranceA")));
+        List.of(FlowRule.qps("C", 1).withStrategy(FlowStrategy.ENTRANCE, "entranceA")));
 
     assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("P");
     assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("B");

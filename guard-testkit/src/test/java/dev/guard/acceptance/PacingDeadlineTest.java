@@ -2,8 +2,8 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.TimeSource;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.spi.TimeSource;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -44,7 +44,7 @@ class PacingDeadlineTest {
   void pacedCall_timePassesBeforeItSleeps_sleepsOnlyWhatIsLeft() {
     SlowClock clock = new SlowClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)));
+    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)));
 
     try (Entry first = engine.enter("R")) {
       assertThat(clock.sleeps).isEmpty();

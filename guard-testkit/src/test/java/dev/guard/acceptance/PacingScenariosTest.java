@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class PacingScenariosTest {
 
   private static FlowRule pacing(double count, Duration maxQueueing) {
-    return FlowRule.qps("R", count).withBehavior(ControlBehavior.PACING)
+    return FlowRule.qps("R", count).withShaping(Shaping.PACING)
         .withMaxQueueingTime(maxQueueing);
   }
 
@@ -36,7 +36,7 @@ class PacingScenariosTest {
     try (Entry ignored = s.engine.enter("R", EntryType.IN, permits)) {
       long waitNanos = s.sleeps.size() == before ? 0 : s.sleeps.get(before);
       return "P(" + waitNanos / 1_000_000 + ")";
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       assertThat(s.sleeps).as("a refused call never waits").hasSize(before);
       return "B";
     }
@@ -62,7 +62,7 @@ class PacingScenariosTest {
     assertThat(burst(s.at(1000), 1)).isEqualTo("P(0)");
     assertThat(burst(s.at(2000), 2)).isEqualTo("P(0) P(100)");
     assertThat(s.engine.stats("R").totalPass()).isEqualTo(11);
-    assertThat(s.engine.stats("R").totalBlock()).isEqualTo(2);
+    assertThat(s.engine.stats("R").totalRefused()).isEqualTo(2);
     assertThat(s.engine.stats("R").concurrency()).isZero();
   }
 
@@ -91,7 +91,7 @@ class PacingScenariosTest {
   void warmUpPacing_cold_spacesAtTheColdRate() {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(pacing(10, Duration.ofMillis(500))
-        .withBehavior(ControlBehavior.PACING).withWarmUp(Duration.ofSeconds(10), 3)));
+        .withShaping(Shaping.PACING).withWarmUp(Duration.ofSeconds(10), 3)));
 
     assertThat(burst(s.at(0), 3)).isEqualTo("P(0) P(300) B");
     assertThat(burst(s.at(300), 1)).isEqualTo("P(300)");
@@ -139,7 +139,7 @@ class PacingScenariosTest {
     for (int i = 0; i < n; i++) {
       try {
         out.append(guarded.get());
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         out.append('B');
       }
     }

@@ -3,18 +3,18 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.AuthorityBlockedException;
+import dev.guard.api.OriginRefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.SystemBlockedException;
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.SystemRefusedException;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.SystemStatus;
 import dev.guard.testkit.FakeSystemStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,17 +36,17 @@ class ProtectionOrderTest {
   @Test
   void authority_thenSystem_thenFlow() {
     s.engine.loadRules("admin",
-        List.of(AuthorityRule.deny("admin", "scraper"), FlowRule.qps("admin", 0)));
+        List.of(OriginRule.deny("admin", "scraper"), FlowRule.qps("admin", 0)));
     s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(0)));
 
     assertThatThrownBy(() -> enter("admin", "scraper", EntryType.IN))
-        .isInstanceOf(AuthorityBlockedException.class);
+        .isInstanceOf(OriginRefusedException.class);
     assertThatThrownBy(() -> enter("admin", "ops", EntryType.IN))
-        .isInstanceOf(SystemBlockedException.class);
+        .isInstanceOf(SystemRefusedException.class);
     assertThatThrownBy(() -> enter("admin", "ops", EntryType.OUT)) // system protection skips OUT
-        .isInstanceOf(FlowBlockedException.class);
-    assertThat(s.engine.stats("admin").blockQps()).isEqualTo(3.0);
-    assertThat(s.engine.inboundStats().blockQps()).isEqualTo(2.0);
+        .isInstanceOf(FlowRefusedException.class);
+    assertThat(s.engine.stats("admin").refusedQps()).isEqualTo(3.0);
+    assertThat(s.engine.inboundStats().refusedQps()).isEqualTo(2.0);
   }
 
   @Test
@@ -56,11 +56,11 @@ class ProtectionOrderTest {
 
     for (int i = 0; i < 3; i++) {
       assertThatThrownBy(() -> enter("closed", "", EntryType.IN))
-          .isInstanceOf(FlowBlockedException.class);
+          .isInstanceOf(FlowRefusedException.class);
     }
     Entry open = enter("open", "", EntryType.IN);
     assertThatThrownBy(() -> enter("other", "", EntryType.IN))
-        .isInstanceOfSatisfying(SystemBlockedException.class,
+        .isInstanceOfSatisfying(SystemRefusedException.class,
             refused -> assertThat(refused.limit()).isEqualTo(SystemLimit.CONCURRENCY));
     open.close();
 
@@ -70,7 +70,7 @@ class ProtectionOrderTest {
 
   @Test
   void gauges_returnToZero_afterTrafficThroughEveryProtection() {
-    s.engine.loadRules("admin", List.of(AuthorityRule.allow("admin", "ops"),
+    s.engine.loadRules("admin", List.of(OriginRule.allow("admin", "ops"),
         FlowRule.concurrency("admin", 2)));
     s.engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(3).withMaxCpuUsage(0.9)));
     status.cpuUsage(0.5);
@@ -80,12 +80,12 @@ class ProtectionOrderTest {
         try {
           held.add(enter("admin", origin, type));
         } catch (RuntimeException refused) {
-          assertThat(refused).isInstanceOfAny(AuthorityBlockedException.class,
-              FlowBlockedException.class, SystemBlockedException.class);
+          assertThat(refused).isInstanceOfAny(OriginRefusedException.class,
+              FlowRefusedException.class, SystemRefusedException.class);
         }
         try {
           held.add(enter("plain", origin, type));
-        } catch (SystemBlockedException refused) {
+        } catch (SystemRefusedException refused) {
           assertThat(refused.limit()).isEqualTo(SystemLimit.CONCURRENCY);
         }
       }
@@ -134,7 +134,7 @@ class ProtectionOrderTest {
     Entry admitted = engine.enter("r", EntryType.IN);
     assertThat(errors).singleElement().hasFieldOrPropertyWithValue("message", "broken probe");
     assertThatThrownBy(() -> engine.enter("r", EntryType.IN))
-        .isInstanceOf(SystemBlockedException.class);
+        .isInstanceOf(SystemRefusedException.class);
     admitted.close();
 
     assertThat(engine.inboundStats().concurrency()).isZero();

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.ResourceStats;
@@ -19,17 +19,17 @@ import org.junit.jupiter.api.Test;
 /**
  * A call that one rule admits (at once, or after a wait on a paced slot or a borrowed pass) and a
  * later rule or slot of the same resource then refuses was never admitted: what the first rule reserved
- * for it goes back, so the statistics count it once, as a block, and the next caller gets the
+ * for it goes back, so the statistics count it once, as a refused, and the next caller gets the
  * permit or the slot.
  */
 class RefusedAfterWaitTest {
 
   private static final FlowRule ONE_AT_A_TIME = FlowRule.concurrency("R", 1);
 
-  private static void assertCounted(Scenario s, long passes, long blocks) {
+  private static void assertCounted(Scenario s, long passes, long refusals) {
     ResourceStats stats = s.engine.stats("R");
     assertThat(stats.totalPass()).as("passes").isEqualTo(passes);
-    assertThat(stats.totalBlock()).as("blocks").isEqualTo(blocks);
+    assertThat(stats.totalRefused()).as("refusals").isEqualTo(refusals);
     assertThat(stats.concurrency()).isZero();
   }
 
@@ -42,7 +42,7 @@ class RefusedAfterWaitTest {
     Entry holder = s.engine.enterPrioritized("R", EntryType.IN, 1); // borrows, waits 300 ms
 
     assertThatThrownBy(() -> s.engine.enterPrioritized("R", EntryType.IN, 1))
-        .isInstanceOfSatisfying(FlowBlockedException.class,
+        .isInstanceOfSatisfying(FlowRefusedException.class,
             refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
     holder.close();
 
@@ -54,7 +54,7 @@ class RefusedAfterWaitTest {
   void borrowedPass_refusedByOpenBreaker_isGivenBack() {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(FlowRule.qps("R", 2),
-        BreakerScenariosTest.rule(DegradeStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+        BreakerScenariosTest.rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
     CircuitBreaker breaker = s.engine.breakers("R").get(0);
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
     s.at(700);
@@ -62,7 +62,7 @@ class RefusedAfterWaitTest {
 
     assertThatThrownBy(() -> s.engine.enterPrioritized("R", EntryType.IN, 1))
         .as("the borrowing call still meets the breaker, unlike in Sentinel")
-        .isInstanceOf(DegradeBlockedException.class);
+        .isInstanceOf(CircuitBreakerRefusedException.class);
     assertThat(s.sleeps).as("it waited for its borrowed pass first").containsExactly(300_000_000L);
     assertCounted(s, 2, 1);
 
@@ -77,7 +77,7 @@ class RefusedAfterWaitTest {
     Entry holder = s.at(0).engine.enter("R", EntryType.IN);
 
     assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN)) // the QPS rule admits, then refused
-        .isInstanceOfSatisfying(FlowBlockedException.class,
+        .isInstanceOfSatisfying(FlowRefusedException.class,
             refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
     holder.close();
 
@@ -88,12 +88,12 @@ class RefusedAfterWaitTest {
   @Test
   void pacedSlot_refusedByLaterRule_goesToTheNextCaller() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500)), ONE_AT_A_TIME));
     Entry holder = s.at(0).engine.enter("R", EntryType.IN); // slot T0
 
     assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN)) // slot T0 + 100, then refused
-        .isInstanceOf(FlowBlockedException.class);
+        .isInstanceOf(FlowRefusedException.class);
     holder.close();
     s.sleeps.clear();
     s.engine.enter("R", EntryType.IN).close();

@@ -7,7 +7,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import java.util.ArrayList;
@@ -97,8 +97,8 @@ class RegistryTest {
 
     assertThat(sprayed).hasToString("P" + "B".repeat(49));
     assertThat(s.engine.inboundStats().totalPass()).isEqualTo(3);
-    assertThat(s.engine.inboundStats().totalBlock()).isEqualTo(49);
-    assertThat(s.engine.stats(OVERFLOW).totalBlock()).isEqualTo(49);
+    assertThat(s.engine.inboundStats().totalRefused()).isEqualTo(49);
+    assertThat(s.engine.stats(OVERFLOW).totalRefused()).isEqualTo(49);
     assertThat(s.engine.resources()).hasSize(3);
   }
 
@@ -147,7 +147,7 @@ class RegistryTest {
   @Test
   void originCap_newOriginWhenFull_isMeasuredWithoutOriginNode() {
     Scenario s = new Scenario(GuardEngine.builder().maxOriginsPerResource(1).listener(recorder));
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1).withLimitApp("b")));
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1).withOrigin("b")));
     try (var ignored = s.engine.enterContext("web", "a")) {
       s.call("R");
     }
@@ -188,7 +188,7 @@ class RegistryTest {
   void enterContext_insideAnother_keepsTheOuterOne() {
     Scenario s = new Scenario();
     s.engine.loadRules("C", List.of(FlowRule.qps("C", 0)
-        .withStrategy(dev.guard.api.rule.FlowStrategy.CHAIN, "outer")));
+        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "outer")));
 
     try (var outer = s.engine.enterContext("outer", "")) {
       try (var inner = s.engine.enterContext("inner", "")) {
@@ -223,7 +223,7 @@ class RegistryTest {
     Scenario s = new Scenario();
     var before = s.engine.enter("C");
     s.engine.loadRules("C", List.of(FlowRule.qps("C", 10)
-        .withStrategy(dev.guard.api.rule.FlowStrategy.CHAIN, "guard_default_context")));
+        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "guard_default_context")));
     var after = s.engine.enter("C");
     after.close();
     before.close();

@@ -2,12 +2,12 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.SystemBlockedException;
-import dev.guard.api.rule.AuthorityRule;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.SystemRefusedException;
+import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.ContextScope;
@@ -18,7 +18,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link BlockedException#retryAfter()} per rule kind against its formula (docs/BEHAVIOUR.md,
+ * {@link RefusedException#retryAfter()} per rule kind against its formula (docs/BEHAVIOUR.md,
  * "Retry after"), on the manual clock with the default second window (2 buckets of 500 ms). The
  * wait is read from the rule's state when asked, so each test reads it at a known time.
  */
@@ -27,19 +27,19 @@ class RetryAfterTest {
   private final Scenario s = new Scenario();
 
   /** The refusal of one call at the current time, or null when it passes. */
-  private BlockedException refusal(String resource, EntryType type) {
+  private RefusedException refusal(String resource, EntryType type) {
     try (Entry ignored = s.engine.enter(resource, type)) {
       return null;
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return refused;
     }
   }
 
-  private BlockedException refusalAfter(String resource, int passes) {
+  private RefusedException refusalAfter(String resource, int passes) {
     for (int i = 0; i < passes; i++) {
       assertThat(refusal(resource, EntryType.IN)).as("call %d passes", i).isNull();
     }
-    BlockedException refused = refusal(resource, EntryType.IN);
+    RefusedException refused = refusal(resource, EntryType.IN);
     assertThat(refused).as("call %d is refused", passes).isNotNull();
     return refused;
   }
@@ -48,8 +48,8 @@ class RetryAfterTest {
   void qpsReject_untilTheNextBucketOfTheSecondWindow() {
     s.engine.loadRules("R", List.of(FlowRule.qps("R", 5)));
 
-    BlockedException refused = refusalAfter("R", 5);
-    assertThat(refused).isInstanceOf(FlowBlockedException.class);
+    RefusedException refused = refusalAfter("R", 5);
+    assertThat(refused).isInstanceOf(FlowRefusedException.class);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(500));
     s.at(200);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(300));
@@ -66,7 +66,7 @@ class RetryAfterTest {
     s.engine.loadRules("R", List.of(FlowRule.qps("R", 30).withWarmUp(Duration.ofSeconds(10), 3)));
     s.at(100);
 
-    BlockedException refused = refusalAfter("R", 10);
+    RefusedException refused = refusalAfter("R", 10);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(400));
   }
 
@@ -74,7 +74,7 @@ class RetryAfterTest {
   void sparseRate_untilTheSpacingSinceTheLastAdmission() {
     s.engine.loadRules("R", List.of(FlowRule.qps("R", 0.5)));
 
-    BlockedException refused = refusalAfter("R", 1);
+    RefusedException refused = refusalAfter("R", 1);
     assertThat(refused.retryAfter()).contains(Duration.ofSeconds(2));
     s.at(1500);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(500));
@@ -84,10 +84,10 @@ class RetryAfterTest {
 
   @Test
   void pacing_untilACallFitsInTheQueue() {
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)
+    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500))));
 
-    BlockedException refused = refusalAfter("R", 6); // slots 0, 100, ..., 500 ms
+    RefusedException refused = refusalAfter("R", 6); // slots 0, 100, ..., 500 ms
     // latest slot 500 + cost 100 - queue 500 - now 0
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(100));
     s.at(40);
@@ -101,10 +101,10 @@ class RetryAfterTest {
   void concurrencyAndZeroLimits_unknown() {
     s.engine.loadRules("C", List.of(FlowRule.concurrency("C", 1)));
     s.engine.loadRules("Z", List.of(FlowRule.qps("Z", 0)));
-    s.engine.loadRules("P", List.of(FlowRule.qps("P", 0).withBehavior(ControlBehavior.PACING)));
+    s.engine.loadRules("P", List.of(FlowRule.qps("P", 0).withShaping(Shaping.PACING)));
 
     try (Entry held = s.engine.enter("C")) {
-      BlockedException refused = refusal("C", EntryType.OUT);
+      RefusedException refused = refusal("C", EntryType.OUT);
       assertThat(refused.retryAfter()).isEmpty();
       assertThat(refused.retryAfterMillis()).isEqualTo(-1);
     }
@@ -117,8 +117,8 @@ class RetryAfterTest {
     s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(2)));
     s.at(150);
 
-    BlockedException refused = refusalAfter("R", 2);
-    assertThat(refused).isInstanceOf(SystemBlockedException.class);
+    RefusedException refused = refusalAfter("R", 2);
+    assertThat(refused).isInstanceOf(SystemRefusedException.class);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(350));
 
     s.engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(1)));
@@ -130,10 +130,10 @@ class RetryAfterTest {
 
   @Test
   void authority_unknown() {
-    s.engine.loadRules("R", List.of(AuthorityRule.deny("R", "bad")));
+    s.engine.loadRules("R", List.of(OriginRule.deny("R", "bad")));
 
     try (ContextScope ignored = s.engine.enterContext("web", "bad")) {
-      BlockedException refused = refusal("R", EntryType.IN);
+      RefusedException refused = refusal("R", EntryType.IN);
       assertThat(refused.retryAfter()).isEqualTo(Optional.empty());
     }
   }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
@@ -12,7 +12,7 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.rule.WarmUp;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.RuleRevision;
 import java.time.Duration;
@@ -46,7 +46,7 @@ class RuleSetTest {
     }
 
     @Override
-    public void onRulesRejected(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<RuleError> errors) {
       events.add("rejected from " + source + ": " + errors);
     }
   }
@@ -95,7 +95,7 @@ class RuleSetTest {
     s.engine.applyRules(set(WARM_UP, FlowRule.qps("other", 5)), "other resource added");
     assertThat(s.at(17_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
 
-    s.engine.applyRules(set(WARM_UP.withCount(11), FlowRule.qps("other", 5)), "count changed");
+    s.engine.applyRules(set(WARM_UP.withThreshold(11), FlowRule.qps("other", 5)), "count changed");
     assertThat(s.at(18_000).calls("R", 12)).isEqualTo("PPPPBBBBBBBB");
   }
 
@@ -176,11 +176,11 @@ class RuleSetTest {
   }
 
   @Test
-  void applyRules_withSystemAndAuthorityRules_appliesThemWithTheRest() {
+  void applyRules_withSystemAndOriginRules_appliesThemWithTheRest() {
     Heard heard = new Heard();
     Scenario s = new Scenario(GuardEngine.builder().listener(heard));
     SystemRule system = SystemRule.of().withMaxInboundQps(2);
-    AuthorityRule authority = AuthorityRule.deny("A", "scraper");
+    OriginRule authority = OriginRule.deny("A", "scraper");
 
     s.engine.applyRules(set(FlowRule.qps("A", 10), authority, system), "all kinds");
 
@@ -197,10 +197,10 @@ class RuleSetTest {
     s.engine.applyRules(set(FlowRule.qps("A", 10), system), "first");
 
     assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 10),
-        AuthorityRule.deny("A", "x"), AuthorityRule.allow("A", "y"),
-        SystemRule.of().withMaxInboundQps(100)), "two authority rules"))
+        OriginRule.deny("A", "x"), OriginRule.allow("A", "y"),
+        SystemRule.of().withMaxInboundQps(100)), "two origin rules"))
         .isInstanceOf(InvalidRulesException.class)
-        .hasMessageContaining("A: a resource has at most one authority rule");
+        .hasMessageContaining("A: a resource has at most one origin rule");
 
     assertThat(s.engine.systemRules()).containsExactly(system);
     assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");

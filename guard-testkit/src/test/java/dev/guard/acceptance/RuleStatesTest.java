@@ -3,9 +3,9 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -56,7 +56,7 @@ class RuleStatesTest {
       for (int call = 0; call < 12; call++) {
         try (Entry ignored = engine.enter("checkout")) {
           // admitted
-        } catch (BlockedException refused) {
+        } catch (RefusedException refused) {
           // over the current rate
         }
       }
@@ -71,7 +71,7 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_hotParameterRule_listsTheValuesItLimits() {
-    ParamFlowRule rule = ParamFlowRule.qps("profile", 0, 1);
+    PerValueRule rule = PerValueRule.qps("profile", 0, 1);
     engine.loadRules("profile", List.of(rule));
     GuardedResource profile = engine.resource("profile");
     enterOnce(profile, "alice");
@@ -87,7 +87,7 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_hotParameterRuleAfterItsPeriod_limitsNothing() {
-    engine.loadRules("profile", List.of(ParamFlowRule.qps("profile", 0, 1)));
+    engine.loadRules("profile", List.of(PerValueRule.qps("profile", 0, 1)));
     enterOnce(engine.resource("profile"), "alice");
     clock.advance(Duration.ofMillis(1001));
 
@@ -99,13 +99,13 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_reading_changesNoDecision() {
-    engine.applyRules(RuleSet.of(List.of(ParamFlowRule.qps("profile", 0, 1))), "test");
+    engine.applyRules(RuleSet.of(List.of(PerValueRule.qps("profile", 0, 1))), "test");
     GuardedResource profile = engine.resource("profile");
     engine.ruleStates("profile");
     enterOnce(profile, "alice");
     engine.ruleStates("profile");
 
-    assertThatThrownBy(() -> profile.enter("alice").close()).isInstanceOf(BlockedException.class);
+    assertThatThrownBy(() -> profile.enter("alice").close()).isInstanceOf(RefusedException.class);
   }
 
   @Test
@@ -125,7 +125,7 @@ class RuleStatesTest {
   private static void enterOnce(GuardedResource resource, String value) {
     try (Entry ignored = resource.enter(value)) {
       // admitted
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       // the value is over its limit
     }
   }

@@ -1,8 +1,8 @@
 package dev.guard.acceptance;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -60,7 +60,7 @@ final class Scenario {
   String call(String resource, EntryType type) {
     try (Entry ignored = engine.enter(resource, type)) {
       return "P";
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return "B";
     }
   }
@@ -73,7 +73,7 @@ final class Scenario {
     Entry entry;
     try {
       entry = engine.enter(resource, EntryType.IN);
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return "B";
     }
     clock.advanceMillis(rtMs);

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.rule.WarmUp;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import java.time.Duration;
@@ -24,7 +24,7 @@ class ShapingReloadTest {
   private static final FlowRule WARM_UP =
       FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
   private static final FlowRule PACING = FlowRule.qps("R", 10)
-      .withBehavior(ControlBehavior.PACING).withMaxQueueingTime(Duration.ofMillis(500));
+      .withShaping(Shaping.PACING).withMaxQueueingTime(Duration.ofMillis(500));
 
   /** Passes per second for 12 calls at the start of seconds from .. from + seconds - 1. */
   private static List<Integer> perSecond(Scenario s, int from, int seconds) {
@@ -47,7 +47,7 @@ class ShapingReloadTest {
     int before = s.sleeps.size();
     try (Entry ignored = s.engine.enter("R", EntryType.IN)) {
       return "P(" + (s.sleeps.size() == before ? 0 : s.sleeps.get(before) / 1_000_000) + ")";
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return "B";
     }
   }
@@ -74,7 +74,7 @@ class ShapingReloadTest {
   void loadRules_changedCount_warmUpStartsCold() {
     Scenario s = hot();
 
-    s.engine.loadRules("R", List.of(WARM_UP.withCount(11)));
+    s.engine.loadRules("R", List.of(WARM_UP.withThreshold(11)));
 
     // a fresh bucket: maxToken 110, less the previous second's 10 passes = 100 tokens, 4.17/s
     assertThat(perSecond(s, 16, 1)).containsExactly(4);
@@ -96,7 +96,7 @@ class ShapingReloadTest {
       try {
         again.get();
         passed++;
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         // not passed
       }
     }
@@ -123,7 +123,7 @@ class ShapingReloadTest {
     s.at(0);
     assertThat(List.of(paced(s), paced(s))).containsExactly("P(0)", "P(100)");
 
-    s.engine.loadRules("R", List.of(PACING.withCount(20)));
+    s.engine.loadRules("R", List.of(PACING.withThreshold(20)));
 
     assertThat(List.of(paced(s), paced(s))).containsExactly("P(0)", "P(50)");
   }

@@ -3,9 +3,9 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemBlockedException;
+import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Entry;
@@ -40,7 +40,7 @@ class SystemScenariosTest {
   private String call(String resource) {
     try (Entry ignored = s.engine.enter(resource, EntryType.IN)) {
       return "P";
-    } catch (SystemBlockedException refused) {
+    } catch (SystemRefusedException refused) {
       return refused.limit().name();
     }
   }
@@ -50,7 +50,7 @@ class SystemScenariosTest {
     try {
       held.add(s.engine.enter(resource, EntryType.IN));
       return "P";
-    } catch (SystemBlockedException refused) {
+    } catch (SystemRefusedException refused) {
       return refused.limit().name();
     }
   }
@@ -105,7 +105,7 @@ class SystemScenariosTest {
       assertThat(hold("r")).isEqualTo("P");
     }
     assertThatThrownBy(() -> s.engine.enter("r", EntryType.IN))
-        .isInstanceOfSatisfying(SystemBlockedException.class, refused -> {
+        .isInstanceOfSatisfying(SystemRefusedException.class, refused -> {
           assertThat(refused.limit()).isEqualTo(SystemLimit.LOAD);
           assertThat(refused.threshold()).isEqualTo(1.2);
           assertThat(refused.rule()).isEqualTo(SystemRule.of().withMaxSystemLoad(1.2));
@@ -199,8 +199,8 @@ class SystemScenariosTest {
 
     call("r");
 
-    assertThat(s.engine.inboundStats().blockQps()).isEqualTo(1.0);
-    assertThat(s.engine.stats("r").blockQps()).isEqualTo(1.0);
+    assertThat(s.engine.inboundStats().refusedQps()).isEqualTo(1.0);
+    assertThat(s.engine.stats("r").refusedQps()).isEqualTo(1.0);
   }
 
   @Test
@@ -214,17 +214,17 @@ class SystemScenariosTest {
   void blockedException_isTheSharedRefusalOfItsThreshold() {
     load(SystemRule.of().withMaxInboundQps(0));
 
-    BlockedException first = refusal("r");
-    BlockedException second = refusal("r");
+    RefusedException first = refusal("r");
+    RefusedException second = refusal("r");
 
-    assertThat(first).isSameAs(second).isInstanceOf(SystemBlockedException.class);
+    assertThat(first).isSameAs(second).isInstanceOf(SystemRefusedException.class);
     assertThat(first.resource()).isEqualTo("r");
   }
 
-  private BlockedException refusal(String resource) {
+  private RefusedException refusal(String resource) {
     try (Entry ignored = s.engine.enter(resource, EntryType.IN)) {
       throw new AssertionError("admitted");
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return refused;
     }
   }

@@ -3,7 +3,7 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class WarmUpScenariosTest {
         try {
           guarded.get();
           passed++;
-        } catch (BlockedException refused) {
+        } catch (RefusedException refused) {
           // counted as not passed
         }
       }

@@ -1,9 +1,9 @@
 package dev.guard.architecture;
 
+import dev.guard.api.EntryType;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.TimeSource;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiSurfaceTest {
 
   private static final List<Class<?>> MODULE_ANCHORS =
-      List.of(TimeSource.class, GuardEngine.class, Guard.class, ManualClock.class);
+      List.of(EntryType.class, GuardEngine.class, Guard.class, ManualClock.class);
 
   @Test
   void publicTypesInExportedPackages_areExactlyTheReviewedList() throws Exception {

@@ -3,7 +3,7 @@ package dev.guard.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.engine.GuardEngine;
@@ -114,7 +114,7 @@ class BreakerConcurrencyTest {
               return;
             } catch (IllegalStateException failedProbe) {
               return;
-            } catch (BlockedException refused) {
+            } catch (RefusedException refused) {
               // the probes are taken
             }
           }
@@ -162,7 +162,7 @@ class BreakerConcurrencyTest {
           admitted.incrementAndGet();
         } catch (IllegalStateException failed) {
           admitted.incrementAndGet();
-        } catch (BlockedException refused) {
+        } catch (RefusedException refused) {
           sawOpen.set(true);
         }
         if (thread == 0 && i % 20 == 0) {
@@ -174,7 +174,7 @@ class BreakerConcurrencyTest {
     NodeStats stats = engine.stats("dependency");
     assertThat(stats.concurrency()).isZero();
     assertThat(stats.totalPass()).isEqualTo(admitted.get());
-    assertThat(stats.totalPass() + stats.totalBlock()).isEqualTo(attempts.get());
+    assertThat(stats.totalPass() + stats.totalRefused()).isEqualTo(attempts.get());
     assertThat(sawOpen).isTrue();
   }
 }

@@ -1,6 +1,6 @@
 package dev.guard.concurrency;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.Entry;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -26,7 +26,7 @@ final class Callers implements AutoCloseable {
 
   /** How one call ended. */
   record Outcome(boolean admitted, long returnedAtNanos, boolean interrupted,
-      BlockedException refusal) {}
+      RefusedException refusal) {}
 
   /** One call in flight. */
   static final class Call {
@@ -84,7 +84,7 @@ final class Callers implements AutoCloseable {
       long at = clock.nanoTime();
       entry.close();
       outcome = new Outcome(true, at, Thread.currentThread().isInterrupted(), null);
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       outcome =
           new Outcome(false, clock.nanoTime(), Thread.currentThread().isInterrupted(), refused);
     } catch (Throwable unexpected) {

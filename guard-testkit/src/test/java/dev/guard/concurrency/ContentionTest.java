@@ -3,7 +3,7 @@ package dev.guard.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,7 +30,7 @@ class ContentionTest {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     int count = 1_000;
     AtomicLong passes = new AtomicLong();
-    AtomicLong blocks = new AtomicLong();
+    AtomicLong refusals = new AtomicLong();
     Supplier<Integer> guarded = Guard.of("hot").qps(count).on(engine).decorate(() -> 1);
 
     runConcurrently(() -> {
@@ -38,15 +38,15 @@ class ContentionTest {
         try {
           guarded.get();
           passes.incrementAndGet();
-        } catch (BlockedException refused) {
-          blocks.incrementAndGet();
+        } catch (RefusedException refused) {
+          refusals.incrementAndGet();
         }
       }
     });
 
-    assertThat(passes.get() + blocks.get()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
+    assertThat(passes.get() + refusals.get()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
     assertThat(engine.stats("hot").totalPass()).isEqualTo(passes.get());
-    assertThat(engine.stats("hot").totalBlock()).isEqualTo(blocks.get());
+    assertThat(engine.stats("hot").totalRefused()).isEqualTo(refusals.get());
     assertThat(engine.stats("hot").concurrency()).isZero();
     assertThat(passes.get()).isEqualTo(count);
   }
@@ -57,7 +57,7 @@ class ContentionTest {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     int count = 100;
     AtomicLong passes = new AtomicLong();
-    AtomicLong blocks = new AtomicLong();
+    AtomicLong refusals = new AtomicLong();
     AtomicBoolean tickerTaken = new AtomicBoolean();
     long startNanos = clock.nanoTime();
     Supplier<Integer> guarded = Guard.of("moving").qps(count).on(engine).decorate(() -> 1);
@@ -71,16 +71,16 @@ class ContentionTest {
         try {
           guarded.get();
           passes.incrementAndGet();
-        } catch (BlockedException refused) {
-          blocks.incrementAndGet();
+        } catch (RefusedException refused) {
+          refusals.incrementAndGet();
         }
       }
     });
 
     long seconds = (clock.nanoTime() - startNanos) / 1_000_000_000L + 1;
-    assertThat(passes.get() + blocks.get()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
+    assertThat(passes.get() + refusals.get()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
     assertThat(engine.stats("moving").totalPass()).isEqualTo(passes.get());
-    assertThat(engine.stats("moving").totalBlock()).isEqualTo(blocks.get());
+    assertThat(engine.stats("moving").totalRefused()).isEqualTo(refusals.get());
     assertThat(engine.stats("moving").concurrency()).isZero();
     // each bucket boundary may let one late call per thread through
     assertThat(passes.get()).isLessThanOrEqualTo(seconds * (count + 2L * THREADS));
@@ -93,7 +93,7 @@ class ContentionTest {
     AtomicLong running = new AtomicLong();
     AtomicLong maxRunning = new AtomicLong();
     AtomicLong passes = new AtomicLong();
-    AtomicLong blocks = new AtomicLong();
+    AtomicLong refusals = new AtomicLong();
     Runnable guarded = Guard.of("pool").concurrency(limit).on(engine).decorateRunnable(() -> {
       maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
       Thread.onSpinWait();
@@ -105,13 +105,13 @@ class ContentionTest {
         try {
           guarded.run();
           passes.incrementAndGet();
-        } catch (BlockedException refused) {
-          blocks.incrementAndGet();
+        } catch (RefusedException refused) {
+          refusals.incrementAndGet();
         }
       }
     });
 
-    assertThat(passes.get() + blocks.get()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
+    assertThat(passes.get() + refusals.get()).isEqualTo((long) THREADS * CALLS_PER_THREAD);
     assertThat(engine.stats("pool").concurrency()).isZero();
     assertThat(engine.stats("pool").totalPass()).isEqualTo(passes.get());
     assertThat(maxRunning.get()).isLessThanOrEqualTo(limit + THREADS - 1L);

@@ -2,7 +2,7 @@ package dev.guard.concurrency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -34,8 +34,8 @@ class HistoryUnderLoadTest {
         }
         try (Entry ignored = engine.enter("R")) {
           // admitted
-        } catch (BlockedException refused) {
-          // counted as a block
+        } catch (RefusedException refused) {
+          // counted as a refused
         }
       }
     });
@@ -50,8 +50,8 @@ class HistoryUnderLoadTest {
         .isEqualTo(minute.totalRequest()).isEqualTo(8L * perThread);
     assertThat(history.stream().mapToLong(PeriodStats::pass).sum()).isEqualTo(minute.totalPass())
         .isEqualTo(totals.pass());
-    assertThat(history.stream().mapToLong(PeriodStats::flowBlock).sum())
-        .isEqualTo(minute.totalBlock()).isEqualTo(totals.flowBlock());
+    assertThat(history.stream().mapToLong(PeriodStats::flowRefused).sum())
+        .isEqualTo(minute.totalRefused()).isEqualTo(totals.flowRefused());
     assertThat(history.stream().mapToLong(PeriodStats::success).sum())
         .isEqualTo(totals.success()).isEqualTo(totals.pass());
   }

@@ -3,7 +3,7 @@ package dev.guard.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.ArrayList;
@@ -15,7 +15,7 @@ import java.util.function.IntConsumer;
 import org.junit.jupiter.api.Test;
 
 /**
- * Eight threads on one hot-parameter rule over 1,000 values, with the clock standing still so
+ * Eight threads on one per-value rule over 1,000 values, with the clock standing still so
  * every call falls in each value's first period. Each value's state changes by compare-and-set
  * only, so accounting per value is exact: no value is admitted beyond its limit, none loses a
  * token to a refused call, and every concurrency count returns to zero.
@@ -46,7 +46,7 @@ class HotParamContentionTest {
     everyThreadOverEveryValue(i -> {
       try {
         admitted.incrementAndGet(guarded.apply(values[i]));
-      } catch (BlockedException blocked) {
+      } catch (RefusedException e) {
         refused.incrementAndGet();
       }
     });
@@ -57,7 +57,7 @@ class HotParamContentionTest {
     long attempts = (long) THREADS * ROUNDS * VALUES;
     assertThat(refused.get()).isEqualTo(attempts - (long) COUNT * VALUES);
     assertThat(engine.stats("perValue").totalPass()).isEqualTo((long) COUNT * VALUES);
-    assertThat(engine.stats("perValue").totalBlock()).isEqualTo(refused.get());
+    assertThat(engine.stats("perValue").totalRefused()).isEqualTo(refused.get());
   }
 
   @Test
@@ -75,7 +75,7 @@ class HotParamContentionTest {
         guarded.apply(pairs.get(i));
         used.incrementAndGet(i);
         used.incrementAndGet((i + 1) % VALUES);
-      } catch (BlockedException blocked) {
+      } catch (RefusedException e) {
         // took nothing
       }
     });
@@ -108,7 +108,7 @@ class HotParamContentionTest {
     everyThreadOverEveryValue(i -> {
       try {
         guarded.apply(values[i]);
-      } catch (BlockedException blocked) {
+      } catch (RefusedException e) {
         // another thread holds this value's places
       }
     });
@@ -128,7 +128,7 @@ class HotParamContentionTest {
     try {
       guarded.apply(input);
       return true;
-    } catch (BlockedException refused) {
+    } catch (RefusedException e) {
       return false;
     }
   }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.concurrency.Callers.Call;
 import dev.guard.concurrency.Callers.Outcome;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A call whose wait is interrupted is not admitted (FlowSlot): it is refused with the rule's
- * {@link FlowBlockedException}, returns with its interrupt flag set, gives back what it reserved,
+ * {@link FlowRefusedException}, returns with its interrupt flag set, gives back what it reserved,
  * and leaves every gauge balanced.
  */
 class InterruptedWaitTest {
@@ -36,7 +36,7 @@ class InterruptedWaitTest {
   }
 
   private static FlowRule pacing() {
-    return FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)
+    return FlowRule.qps("R", 10).withShaping(Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500));
   }
 
@@ -44,17 +44,17 @@ class InterruptedWaitTest {
     return engine.enter("R", EntryType.IN);
   }
 
-  private void assertBalanced(long attempts, long blocks) {
+  private void assertBalanced(long attempts, long refusals) {
     ResourceStats stats = engine.stats("R");
     assertThat(stats.concurrency()).isZero();
     assertThat(engine.inboundStats().concurrency()).isZero();
-    assertThat(stats.totalBlock()).isEqualTo(blocks);
-    assertThat(stats.totalPass() + stats.totalBlock()).isEqualTo(attempts);
+    assertThat(stats.totalRefused()).isEqualTo(refusals);
+    assertThat(stats.totalPass() + stats.totalRefused()).isEqualTo(attempts);
   }
 
   private static void assertRefusedAndInterrupted(Outcome outcome) {
     assertThat(outcome.admitted()).isFalse();
-    assertThat(outcome.refusal()).isInstanceOf(FlowBlockedException.class);
+    assertThat(outcome.refusal()).isInstanceOf(FlowRefusedException.class);
     assertThat(outcome.interrupted()).as("interrupt flag on return").isTrue();
   }
 
@@ -88,14 +88,14 @@ class InterruptedWaitTest {
     own.enter("R").close(); // slot 0; the next call would wait 100 ms
 
     Thread.currentThread().interrupt();
-    assertThatThrownBy(() -> own.enter("R")).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> own.enter("R")).isInstanceOf(FlowRefusedException.class);
     assertThat(Thread.interrupted()).as("interrupt flag on return (now cleared)").isTrue();
 
     long before = advancing.nanoTime();
     own.enter("R").close(); // the freed slot: a 100 ms wait, performed by advancing the clock
     assertThat(advancing.nanoTime() - before).isEqualTo(100 * MS);
     assertThat(own.stats("R").concurrency()).isZero();
-    assertThat(own.stats("R").totalBlock()).isEqualTo(1);
+    assertThat(own.stats("R").totalRefused()).isEqualTo(1);
     assertThat(own.stats("R").totalPass()).isEqualTo(2);
   }
 

@@ -4,8 +4,8 @@ import static dev.guard.concurrency.Callers.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.concurrency.Callers.Call;
 import dev.guard.concurrency.Callers.Outcome;
@@ -31,7 +31,7 @@ class PacingBurstTest {
 
   PacingBurstTest() {
     clock.advanceNanos(T0);
-    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withBehavior(ControlBehavior.PACING)
+    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500))));
   }
 
@@ -52,7 +52,7 @@ class PacingBurstTest {
         if (immediate.admitted()) {
           admittedAtOnce++;
         } else {
-          assertThat(immediate.refusal()).isInstanceOf(FlowBlockedException.class);
+          assertThat(immediate.refusal()).isInstanceOf(FlowRefusedException.class);
         }
       }
       assertThat(admittedAtOnce).as("calls admitted without waiting").isEqualTo(1);
@@ -70,7 +70,7 @@ class PacingBurstTest {
       }
     }
     assertThat(engine.stats("R").totalPass()).isEqualTo(6);
-    assertThat(engine.stats("R").totalBlock()).isEqualTo(4);
+    assertThat(engine.stats("R").totalRefused()).isEqualTo(4);
     assertThat(engine.stats("R").concurrency()).isZero();
     assertThat(engine.inboundStats().concurrency()).isZero();
   }

@@ -2,8 +2,8 @@ package dev.guard.concurrency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
@@ -50,10 +50,10 @@ class RuleSetSwapTest {
   private static long decidedBy(GuardEngine engine, String resource) {
     try (Entry ignored = engine.enter(resource)) {
       return -1;
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       FlowRule rule = (FlowRule) refused.rule();
       long k = rule.maxQueueingTime().toMillis();
-      boolean shapeOfK = (rule.grade() == FlowGrade.QPS) == (k % 2 == 0) && rule.count() == 0;
+      boolean shapeOfK = (rule.metric() == FlowMetric.QPS) == (k % 2 == 0) && rule.threshold() == 0;
       return shapeOfK ? k : -1;
     }
   }

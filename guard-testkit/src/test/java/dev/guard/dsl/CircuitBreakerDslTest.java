@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.CircuitBreakerGuard;
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -30,7 +30,7 @@ class CircuitBreakerDslTest {
             .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5));
 
     assertThat(guard.rules()).containsExactly(FlowRule.qps("inventory", 200),
-        DegradeRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5).withMinCalls(10)
+        CircuitBreakerRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5).withMinCalls(10)
             .withStatWindow(Duration.ofSeconds(10), 10).withOpenFor(Duration.ofSeconds(5)));
   }
 
@@ -39,20 +39,20 @@ class CircuitBreakerDslTest {
     Guard guard = Guard.of("r").errorCount(3)
         .window(Duration.ofSeconds(2), 1).probes(2).probeTimeout(Duration.ofMillis(700));
 
-    assertThat(guard.rules()).containsExactly(new DegradeRule("r", DegradeStrategy.ERROR_COUNT, 3,
+    assertThat(guard.rules()).containsExactly(new CircuitBreakerRule("r", CircuitBreakerStrategy.ERROR_COUNT, 3,
         null, 5, Duration.ofSeconds(2), 1, Duration.ofSeconds(10), 2, Duration.ofMillis(700)));
   }
 
   @Test
   void shortcuts_declareOneBreakerEach_andOpenForShapesTheMostRecent() {
     assertThat(Guard.of("payments").errorRatio(0.3).openFor(Duration.ofSeconds(10)).rules())
-        .containsExactly(DegradeRule.errorRatio("payments", 0.3));
+        .containsExactly(CircuitBreakerRule.errorRatio("payments", 0.3));
     assertThat(Guard.of("mailer").errorCount(20).openFor(Duration.ofSeconds(30)).rules())
-        .containsExactly(DegradeRule.errorCount("mailer", 20).withOpenFor(Duration.ofSeconds(30)));
+        .containsExactly(CircuitBreakerRule.errorCount("mailer", 20).withOpenFor(Duration.ofSeconds(30)));
     assertThat(Guard.of("search").slowCallRatio(0.8, Duration.ofMillis(200))
         .errorRatio(0.5).openFor(Duration.ofSeconds(1)).rules())
-        .containsExactly(DegradeRule.slowCallRatio("search", Duration.ofMillis(200), 0.8),
-            DegradeRule.errorRatio("search", 0.5).withOpenFor(Duration.ofSeconds(1)));
+        .containsExactly(CircuitBreakerRule.slowCallRatio("search", Duration.ofMillis(200), 0.8),
+            CircuitBreakerRule.errorRatio("search", 0.5).withOpenFor(Duration.ofSeconds(1)));
   }
 
   @Test
@@ -61,7 +61,7 @@ class CircuitBreakerDslTest {
     Guard other = Guard.of("r").errorRatio(0.5).minCalls(2).openFor(Duration.ofSeconds(3));
 
     assertThat(one).isEqualTo(other);
-    assertThat(one.rules()).containsExactly(DegradeRule.errorRatio("r", 0.5).withMinCalls(2)
+    assertThat(one.rules()).containsExactly(CircuitBreakerRule.errorRatio("r", 0.5).withMinCalls(2)
         .withOpenFor(Duration.ofSeconds(3)));
   }
 
@@ -86,7 +86,7 @@ class CircuitBreakerDslTest {
 
     assertThat(template.rules()).isEmpty();
     assertThat(failing.openFor(Duration.ofSeconds(1))).isNotEqualTo(failing);
-    assertThat(failing.rules()).containsExactly(DegradeRule.errorRatio("r", 0.5));
+    assertThat(failing.rules()).containsExactly(CircuitBreakerRule.errorRatio("r", 0.5));
   }
 
   @Test
@@ -102,6 +102,6 @@ class CircuitBreakerDslTest {
 
     assertThat(engine.rules("r")).hasSize(2).first().isEqualTo(FlowRule.qps("r", 5));
     assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(limited::get).isInstanceOf(DegradeBlockedException.class);
+    assertThatThrownBy(limited::get).isInstanceOf(CircuitBreakerRefusedException.class);
   }
 }

@@ -37,7 +37,7 @@ class ClusterGuardTest {
         .hasMessageStartingWith("warmUp must be null for a cluster rule");
     assertThatThrownBy(() -> Guard.of("orders").qps(10).clusterWide().pacing(Duration.ZERO))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("behavior must be REJECT for a cluster rule")
+        .hasMessageStartingWith("shaping must be REFUSE for a cluster rule")
         .hasMessageContaining("PACING");
   }
 

@@ -3,7 +3,7 @@ package dev.guard.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.lang.invoke.MethodHandle;
@@ -162,7 +162,7 @@ class DecoratorAllocationTest {
     Guard limited = Guard.of("limited").qps(1).on(engine);
     Supplier<Object> body = () -> RESULT;
     long[] waits = {0};
-    Function<BlockedException, Object> fallback = refused -> {
+    Function<RefusedException, Object> fallback = refused -> {
       waits[0] += refused.retryAfterMillis();
       return FALLBACK;
     };

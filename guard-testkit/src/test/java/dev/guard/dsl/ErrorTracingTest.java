@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
-import dev.guard.api.DegradeBlockedException;
-import dev.guard.api.FlowBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.FlowRefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
@@ -153,7 +153,7 @@ class ErrorTracingTest {
         .decorateOrRecover(throwing(down), failure -> "cached after " + failure.getClass().getSimpleName());
 
     assertThat(guarded.get()).isEqualTo("cached after IllegalStateException");
-    assertThat(guarded.get()).isEqualTo("cached after DegradeBlockedException");
+    assertThat(guarded.get()).isEqualTo("cached after CircuitBreakerRefusedException");
     clock.advance(Duration.ofSeconds(10));
     assertThat(guarded.get()).as("the failed probe recovers too")
         .isEqualTo("cached after IllegalStateException");
@@ -178,7 +178,7 @@ class ErrorTracingTest {
 
     Object seen = guard.callOrRecover(() -> "ok", failure -> failure);
 
-    assertThat(seen).isInstanceOf(FlowBlockedException.class);
+    assertThat(seen).isInstanceOf(FlowRefusedException.class);
     assertThat(fragile("s").callOrRecover(() -> "ok", failure -> "recovered")).isEqualTo("ok");
   }
 
@@ -189,6 +189,6 @@ class ErrorTracingTest {
 
     assertThatThrownBy(guarded::get).isSameAs(down);
     assertThat(guarded.get()).isEqualTo("fallback");
-    assertThatThrownBy(() -> fragile("r").call(() -> "x")).isInstanceOf(DegradeBlockedException.class);
+    assertThatThrownBy(() -> fragile("r").call(() -> "x")).isInstanceOf(CircuitBreakerRefusedException.class);
   }
 }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
-import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -37,7 +37,7 @@ class FailsWhenTest {
     assertThat(fetch.get()).isEqualTo(503);
 
     assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(fetch::get).isInstanceOf(DegradeBlockedException.class);
+    assertThatThrownBy(fetch::get).isInstanceOf(CircuitBreakerRefusedException.class);
   }
 
   @Test

@@ -4,13 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import io.vavr.control.Either;
@@ -36,7 +36,7 @@ class GuardTest {
 
     assertThat(limited.get()).isEqualTo("ok");
     assertThat(limited.get()).isEqualTo("ok");
-    assertThatThrownBy(limited::get).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(limited::get).isInstanceOf(FlowRefusedException.class);
     clock.advance(Duration.ofSeconds(1));
     assertThat(limited.get()).isEqualTo("ok");
   }
@@ -124,9 +124,9 @@ class GuardTest {
     Runnable counted = Guard.of("g").qps(1).on(engine).decorateRunnable(runs::incrementAndGet);
 
     assertThat(twice.apply(21)).isEqualTo(42);
-    assertThatThrownBy(() -> twice.apply(1)).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> twice.apply(1)).isInstanceOf(FlowRefusedException.class);
     counted.run();
-    assertThatThrownBy(counted::run).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(counted::run).isInstanceOf(FlowRefusedException.class);
     assertThat(runs).hasValue(1);
   }
 
@@ -136,11 +136,11 @@ class GuardTest {
 
     Try<String> first = guard.tryCall(() -> "a");
     Try<String> second = guard.tryCall(() -> "b");
-    Either<BlockedException, String> third = guard.tryEither(() -> "c");
+    Either<RefusedException, String> third = guard.tryEither(() -> "c");
 
     assertThat(first.get()).isEqualTo("a");
-    assertThat(second.getCause()).isInstanceOf(FlowBlockedException.class);
-    assertThat(third.getLeft()).isInstanceOf(FlowBlockedException.class);
+    assertThat(second.getCause()).isInstanceOf(FlowRefusedException.class);
+    assertThat(third.getLeft()).isInstanceOf(FlowRefusedException.class);
     clock.advance(Duration.ofSeconds(1));
     assertThat(guard.tryEither(() -> "d").get()).isEqualTo("d");
   }
@@ -153,7 +153,7 @@ class GuardTest {
         .isEqualTo("fallback:r");
     assertThat(guard.decorateOrElse(() -> "body", refused -> "later").get()).isEqualTo("later");
     List<String> ran = new ArrayList<>();
-    assertThatThrownBy(() -> guard.run(() -> ran.add("x"))).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> guard.run(() -> ran.add("x"))).isInstanceOf(FlowRefusedException.class);
     assertThat(ran).isEmpty();
   }
 
@@ -164,13 +164,13 @@ class GuardTest {
 
     both.run(() -> trail.add("first"));
     assertThatThrownBy(() -> both.run(() -> trail.add("second")))
-        .isInstanceOf(FlowBlockedException.class)
-        .satisfies(e -> assertThat(((FlowBlockedException) e).resource()).isEqualTo("inner"));
+        .isInstanceOf(FlowRefusedException.class)
+        .satisfies(e -> assertThat(((FlowRefusedException) e).resource()).isEqualTo("inner"));
 
     assertThat(trail).containsExactly("first");
     assertThat(engine.stats("outer").concurrency()).isZero();
     assertThat(engine.stats("outer").totalPass()).isEqualTo(2);
-    assertThat(engine.stats("inner").totalBlock()).isEqualTo(1);
+    assertThat(engine.stats("inner").totalRefused()).isEqualTo(1);
   }
 
   @Test
@@ -196,7 +196,7 @@ class GuardTest {
     engine.loadRules("r", List.of(FlowRule.qps("r", 0)));
 
     assertThatThrownBy(() -> Guard.of("r").on(engine).call(() -> "x"))
-        .isInstanceOf(FlowBlockedException.class);
+        .isInstanceOf(FlowRefusedException.class);
   }
 
   @Test
@@ -205,7 +205,7 @@ class GuardTest {
     Guard web = Guard.of("r").qps(1).fromOrigin("mobile").origin("web").on(engine);
 
     mobile.call(() -> 1);
-    assertThatThrownBy(() -> mobile.call(() -> 1)).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> mobile.call(() -> 1)).isInstanceOf(FlowRefusedException.class);
     assertThat(web.call(() -> 2)).isEqualTo(2);
   }
 
@@ -223,7 +223,7 @@ class GuardTest {
     Guard viaJob = Guard.of("c").qps(1).fromEntrance("api").entrance("job").on(engine);
 
     viaApi.call(() -> 1);
-    assertThatThrownBy(() -> viaApi.call(() -> 1)).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> viaApi.call(() -> 1)).isInstanceOf(FlowRefusedException.class);
     assertThat(viaJob.call(() -> 2)).isEqualTo(2);
     assertThat(viaJob.call(() -> 3)).isEqualTo(3);
   }
@@ -235,7 +235,7 @@ class GuardTest {
 
     assertThat(writes.call(() -> "w")).isEqualTo("w");
     reads.call(() -> "r");
-    assertThatThrownBy(() -> writes.call(() -> "w")).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> writes.call(() -> "w")).isInstanceOf(FlowRefusedException.class);
   }
 
   @Test

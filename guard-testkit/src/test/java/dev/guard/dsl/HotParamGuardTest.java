@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
 import dev.guard.PerValueGuard;
-import dev.guard.api.FlowBlockedException;
-import dev.guard.api.ParamFlowBlockedException;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.FlowRefusedException;
+import dev.guard.api.PerValueRefusedException;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -31,7 +31,7 @@ class HotParamGuardTest {
       try {
         guarded.apply(input);
         out.append('P');
-      } catch (ParamFlowBlockedException refused) {
+      } catch (PerValueRefusedException refused) {
         out.append('B');
       }
     }
@@ -43,7 +43,7 @@ class HotParamGuardTest {
     Guard guard = Guard.of("loadCart").perValue(0, 20).burst(10).except("vip-7", 500)
         .period(Duration.ofSeconds(2)).maxValues(100);
 
-    assertThat(guard.rules()).containsExactly(ParamFlowRule.qps("loadCart", 0, 20).withBurst(10)
+    assertThat(guard.rules()).containsExactly(PerValueRule.qps("loadCart", 0, 20).withBurst(10)
         .withException("vip-7", 500).withPeriod(Duration.ofSeconds(2)).withMaxValues(100));
     assertThat(guard.flowRules()).isEmpty();
   }
@@ -53,8 +53,8 @@ class HotParamGuardTest {
     PerValueGuard template = Guard.of("r").perValue(0, 5);
     Guard withBurst = template.burst(2);
 
-    assertThat(template.rules()).containsExactly(ParamFlowRule.qps("r", 0, 5));
-    assertThat(withBurst.rules()).containsExactly(ParamFlowRule.qps("r", 0, 5).withBurst(2));
+    assertThat(template.rules()).containsExactly(PerValueRule.qps("r", 0, 5));
+    assertThat(withBurst.rules()).containsExactly(PerValueRule.qps("r", 0, 5).withBurst(2));
   }
 
   @Test
@@ -76,9 +76,9 @@ class HotParamGuardTest {
     assertThat(search.apply("shoes", "acme")).isEqualTo("acme:shoes");
     assertThat(search.apply("socks", "globex")).isEqualTo("globex:socks");
     assertThatThrownBy(() -> search.apply("hats", "acme"))
-        .isInstanceOf(ParamFlowBlockedException.class)
+        .isInstanceOf(PerValueRefusedException.class)
         .satisfies(refused -> {
-          ParamFlowBlockedException hot = (ParamFlowBlockedException) refused;
+          PerValueRefusedException hot = (PerValueRefusedException) refused;
           assertThat(hot.argumentIndex()).isEqualTo(1);
           assertThat(hot.value()).isEqualTo("acme");
         });
@@ -90,7 +90,7 @@ class HotParamGuardTest {
         .decorateBiFunction((name, id) -> name + id);
 
     assertThat(get.apply("a", 1)).isEqualTo("a1");
-    assertThatThrownBy(() -> get.apply("b", 1)).isInstanceOf(ParamFlowBlockedException.class);
+    assertThatThrownBy(() -> get.apply("b", 1)).isInstanceOf(PerValueRefusedException.class);
   }
 
   @Test
@@ -133,7 +133,7 @@ class HotParamGuardTest {
     assertThat(perUser.callWithKey("u1", () -> "p1")).isEqualTo("p1");
     assertThat(perUser.callWithKey("u2", () -> "p2")).isEqualTo("p2");
     assertThatThrownBy(() -> perUser.callWithKey("u1", () -> "again"))
-        .isInstanceOf(ParamFlowBlockedException.class);
+        .isInstanceOf(PerValueRefusedException.class);
     assertThat(perUser.callWithKey(null, () -> "no key")).isEqualTo("no key");
   }
 
@@ -144,13 +144,13 @@ class HotParamGuardTest {
 
     assertThat(both.callWithKey("k", () -> "ok")).isEqualTo("ok");
     assertThatThrownBy(() -> both.callWithKey("k", () -> "ok"))
-        .isInstanceOf(ParamFlowBlockedException.class)
-        .satisfies(refused -> assertThat(((ParamFlowBlockedException) refused).resource())
+        .isInstanceOf(PerValueRefusedException.class)
+        .satisfies(refused -> assertThat(((PerValueRefusedException) refused).resource())
             .isEqualTo("inner"));
     assertThatThrownBy(() -> both.callWithKey("k", () -> "ok"))
         .as("the outer part's tokens were not given back by the inner refusal: it exited")
-        .isInstanceOf(ParamFlowBlockedException.class)
-        .satisfies(refused -> assertThat(((ParamFlowBlockedException) refused).resource())
+        .isInstanceOf(PerValueRefusedException.class)
+        .satisfies(refused -> assertThat(((PerValueRefusedException) refused).resource())
             .isEqualTo("outer"));
   }
 
@@ -159,8 +159,8 @@ class HotParamGuardTest {
     Guard guard = Guard.of("r").perValue(0, 10).pacing(Duration.ofMillis(300));
 
     assertThat(guard.rules()).singleElement().satisfies(rule -> {
-      assertThat(((ParamFlowRule) rule).behavior()).isEqualTo(ControlBehavior.PACING);
-      assertThat(((ParamFlowRule) rule).maxQueueingTime()).isEqualTo(Duration.ofMillis(300));
+      assertThat(((PerValueRule) rule).shaping()).isEqualTo(Shaping.PACING);
+      assertThat(((PerValueRule) rule).maxQueueingTime()).isEqualTo(Duration.ofMillis(300));
     });
     Function<String, String> paced = guard.on(engine).decorateFunction(value -> value);
     long start = clock.nanoTime();
@@ -186,8 +186,8 @@ class HotParamGuardTest {
 
     guarded.apply("a");
     guarded.apply("a");
-    assertThatThrownBy(() -> guarded.apply("a")).isInstanceOf(ParamFlowBlockedException.class);
+    assertThatThrownBy(() -> guarded.apply("a")).isInstanceOf(PerValueRefusedException.class);
     guarded.apply("b");
-    assertThatThrownBy(() -> guarded.apply("c")).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(() -> guarded.apply("c")).isInstanceOf(FlowRefusedException.class);
   }
 }

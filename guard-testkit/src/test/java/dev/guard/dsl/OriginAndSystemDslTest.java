@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
-import dev.guard.api.AuthorityBlockedException;
+import dev.guard.api.OriginRefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemBlockedException;
-import dev.guard.api.rule.AuthorityRule;
+import dev.guard.api.SystemRefusedException;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.ContextScope;
@@ -27,7 +27,7 @@ class OriginAndSystemDslTest {
   private String callAs(String origin, Supplier<String> guarded) {
     try (ContextScope ignored = engine.enterContext("web", origin)) {
       return guarded.get();
-    } catch (AuthorityBlockedException refused) {
+    } catch (OriginRefusedException refused) {
       return "refused " + refused.origin();
     }
   }
@@ -51,7 +51,7 @@ class OriginAndSystemDslTest {
     assertThat(callAs("scraper", guarded)).isEqualTo("refused scraper");
     assertThat(callAs("mobile", guarded)).isEqualTo("ok");
     assertThat(search.rules())
-        .containsExactly(AuthorityRule.deny("search", "scraper"), FlowRule.qps("search", 100));
+        .containsExactly(OriginRule.deny("search", "scraper"), FlowRule.qps("search", 100));
   }
 
   @Test
@@ -59,14 +59,14 @@ class OriginAndSystemDslTest {
     Supplier<String> asScraper =
         Guard.of("admin").allowOrigins("ops").origin("scraper").on(engine).decorate(() -> "ok");
 
-    assertThatThrownBy(asScraper::get).isInstanceOf(AuthorityBlockedException.class);
+    assertThatThrownBy(asScraper::get).isInstanceOf(OriginRefusedException.class);
   }
 
   @Test
   void aSecondOriginList_isRefusedAtOnce() {
     assertThatThrownBy(() -> Guard.of("admin").allowOrigins("ops").denyOrigins("scraper"))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("denyOrigins: 'admin' already has AuthorityRule")
+        .hasMessageContaining("denyOrigins: 'admin' already has OriginRule")
         .hasMessageContaining("at most one origin list");
   }
 
@@ -86,7 +86,7 @@ class OriginAndSystemDslTest {
     Supplier<String> inbound = Guard.of("api").entryType(EntryType.IN).on(engine).decorate(() -> "ok");
     Supplier<String> outbound = Guard.of("downstream").on(engine).decorate(() -> "ok");
 
-    assertThatThrownBy(inbound::get).isInstanceOf(SystemBlockedException.class);
+    assertThatThrownBy(inbound::get).isInstanceOf(SystemRefusedException.class);
     assertThat(outbound.get()).isEqualTo("ok");
     status.cpuUsage(0.5);
     assertThat(inbound.get()).isEqualTo("ok");

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.Call;
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
-import dev.guard.api.DegradeBlockedException;
+import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,7 +33,7 @@ class RecordedFailureTest {
     assertThat(quote.get()).isEqualTo("unavailable");
 
     assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(quote::get).isInstanceOf(DegradeBlockedException.class);
+    assertThatThrownBy(quote::get).isInstanceOf(CircuitBreakerRefusedException.class);
   }
 
   @Test
@@ -99,7 +99,7 @@ class RecordedFailureTest {
           return "x";
         });
 
-    assertThatThrownBy(quote::get).isInstanceOf(dev.guard.api.FlowBlockedException.class);
+    assertThatThrownBy(quote::get).isInstanceOf(dev.guard.api.FlowRefusedException.class);
     assertThat(runs).hasValue(0);
   }
 
@@ -124,7 +124,7 @@ class RecordedFailureTest {
     Guard inner = Guard.of("inner").qps(0);
     Supplier<String> both = outer.andThen(inner).on(engine).decorateWithCall(call -> "x");
 
-    assertThatThrownBy(both::get).isInstanceOf(dev.guard.api.FlowBlockedException.class);
+    assertThatThrownBy(both::get).isInstanceOf(dev.guard.api.FlowRefusedException.class);
 
     assertThat(engine.stats("outer").concurrency()).isZero();
   }

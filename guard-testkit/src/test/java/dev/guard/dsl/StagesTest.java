@@ -9,12 +9,12 @@ import dev.guard.Guard;
 import dev.guard.PerValueConcurrencyGuard;
 import dev.guard.PerValueGuard;
 import dev.guard.QpsGuard;
-import dev.guard.api.FlowBlockedException;
+import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -60,9 +60,9 @@ class StagesTest {
     assertThat(guard.flowRules()).containsExactly(FlowRule.qps("r", 10)
         .withWarmUp(Duration.ofSeconds(10), 4)
         .withMaxQueueingTime(Duration.ofMillis(500))
-        .withBehavior(dev.guard.api.rule.ControlBehavior.PACING)
-        .withLimitApp("mobile")
-        .withStrategy(FlowStrategy.RELATE, "other"));
+        .withShaping(dev.guard.api.rule.Shaping.PACING)
+        .withOrigin("mobile")
+        .withStrategy(FlowStrategy.RELATED, "other"));
   }
 
   @Test
@@ -71,8 +71,8 @@ class StagesTest {
         .fromOrigin("batch").fromEntrance("nightly").clusterWide();
 
     assertThat(guard.flowRules()).containsExactly(FlowRule.concurrency("export", 4)
-        .withLimitApp("batch")
-        .withStrategy(FlowStrategy.CHAIN, "nightly")
+        .withOrigin("batch")
+        .withStrategy(FlowStrategy.ENTRANCE, "nightly")
         .withCluster(ClusterMode.global("export")));
   }
 
@@ -83,10 +83,10 @@ class StagesTest {
     PerValueConcurrencyGuard running = Guard.of("r").perValueConcurrency(1, 2)
         .valueType(String.class).except("big", 8).maxValues(10);
 
-    assertThat(rate.rules()).containsExactly(ParamFlowRule.qps("r", 0, 5).withBurst(2)
+    assertThat(rate.rules()).containsExactly(PerValueRule.qps("r", 0, 5).withBurst(2)
         .withPeriod(Duration.ofSeconds(2)).withException("vip", 50)
         .withValueType(String.class).withMaxValues(100));
-    assertThat(running.rules()).containsExactly(ParamFlowRule.concurrency("r", 1, 2)
+    assertThat(running.rules()).containsExactly(PerValueRule.concurrency("r", 1, 2)
         .withValueType(String.class).withException("big", 8).withMaxValues(10));
   }
 
@@ -111,7 +111,7 @@ class StagesTest {
     assertThat(template.rules()).hasSize(1);
     assertThat(withBreaker.rules()).containsExactly(
         FlowRule.qps("r", 10).withWarmUp(Duration.ofSeconds(5), 3),
-        DegradeRule.errorRatio("r", 0.5).withOpenFor(Duration.ofSeconds(1)));
+        CircuitBreakerRule.errorRatio("r", 0.5).withOpenFor(Duration.ofSeconds(1)));
   }
 
   @Test
@@ -130,7 +130,7 @@ class StagesTest {
         .decorate(() -> "ok");
 
     assertThat(limited.get()).isEqualTo("ok");
-    assertThatThrownBy(limited::get).isInstanceOf(FlowBlockedException.class);
+    assertThatThrownBy(limited::get).isInstanceOf(FlowRefusedException.class);
     assertThat(Guard.of("s").concurrency(1).call(() -> "direct")).isEqualTo("direct");
   }
 
@@ -151,15 +151,15 @@ class StagesTest {
     assertThat(Guard.of("r").qps(5).warmUp(Duration.ofSeconds(1)).pacing(Duration.ZERO)
         .errorRatio(0.5).openFor(Duration.ofSeconds(2)).rules()).hasSize(2);
     assertThat(Guard.of("r").concurrency(2).fromOrigin("a").qps(3).fromOrigin("b").flowRules())
-        .containsExactly(FlowRule.concurrency("r", 2).withLimitApp("a"),
-            FlowRule.qps("r", 3).withLimitApp("b"));
+        .containsExactly(FlowRule.concurrency("r", 2).withOrigin("a"),
+            FlowRule.qps("r", 3).withOrigin("b"));
     assertThat(Guard.of("r").perValue(0, 5).pacing(Duration.ZERO).maxValues(10).rules())
-        .containsExactly(ParamFlowRule.qps("r", 0, 5).withPacing(Duration.ZERO)
+        .containsExactly(PerValueRule.qps("r", 0, 5).withPacing(Duration.ZERO)
             .withMaxValues(10));
     assertThat(Guard.of("r").slowCallRatio(0.5, Duration.ofMillis(300))
         .errorCount(2).openFor(Duration.ofSeconds(3)).rules())
-        .containsExactly(DegradeRule.slowCallRatio("r", Duration.ofMillis(300), 0.5),
-            DegradeRule.errorCount("r", 2).withOpenFor(Duration.ofSeconds(3)));
+        .containsExactly(CircuitBreakerRule.slowCallRatio("r", Duration.ofMillis(300), 0.5),
+            CircuitBreakerRule.errorCount("r", 2).withOpenFor(Duration.ofSeconds(3)));
     assertThat(Guard.of("r").qps(5).perInstance().origin("x").entryType(
         dev.guard.api.EntryType.IN).prioritized().flowRules())
         .containsExactly(FlowRule.qps("r", 5).withCluster(ClusterMode.perInstance("r")));

@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowBlockedException;
+import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.testkit.ManualClock;
@@ -28,9 +28,9 @@ class GuardedResourceTest {
     String upper = orders.call("a", String::toUpperCase);
     assertThat(upper).isEqualTo("A");
     assertThatThrownBy(() -> orders.call("b", String::toUpperCase))
-        .isInstanceOf(FlowBlockedException.class);
+        .isInstanceOf(FlowRefusedException.class);
     assertThat(engine.stats("orders").passQps()).isEqualTo(1.0);
-    assertThat(engine.stats("orders").blockQps()).isEqualTo(1.0);
+    assertThat(engine.stats("orders").refusedQps()).isEqualTo(1.0);
     assertThat(engine.stats("orders").concurrency()).isZero();
   }
 

@@ -2,7 +2,7 @@ package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.ContextScope;
@@ -20,8 +20,8 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Under any sequence of enters, exits (in or out of order, repeated), errors, blocks and time
- * steps, every concurrency gauge returns to zero once all calls end, and passes plus blocks equal
+ * Under any sequence of enters, exits (in or out of order, repeated), errors, refusals and time
+ * steps, every concurrency gauge returns to zero once all calls end, and passes plus refusals equal
  * the attempts.
  */
 class AccountingProperties {
@@ -43,7 +43,7 @@ class AccountingProperties {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     engine.loadRules("a", List.of(FlowRule.concurrency("a", 2)));
     engine.loadRules("b", List.of(FlowRule.qps("b", 3)));
-    engine.loadRules("c", List.of(FlowRule.qps("c", 2).withLimitApp("app")));
+    engine.loadRules("c", List.of(FlowRule.qps("c", 2).withOrigin("app")));
     ContextScope scope = inContext ? engine.enterContext("ctx", "app") : null;
     List<Entry> open = new ArrayList<>();
     List<Entry> closed = new ArrayList<>();
@@ -54,8 +54,8 @@ class AccountingProperties {
           attempts++;
           try {
             open.add(engine.enter(RESOURCES[op.ordinal()], EntryType.IN));
-          } catch (BlockedException refused) {
-            // counted as a block
+          } catch (RefusedException refused) {
+            // counted as a refused
           }
         }
         case CLOSE_TOP -> closeAt(open, closed, open.size() - 1);
@@ -81,18 +81,18 @@ class AccountingProperties {
     }
 
     long passes = 0;
-    long blocks = 0;
+    long refusals = 0;
     for (String resource : RESOURCES) {
       NodeStats stats = engine.stats(resource);
       assertThat(stats.concurrency()).as(resource).isZero();
       stats = engine.stats(resource);
       passes += stats.totalPass();
-      blocks += stats.totalBlock();
+      refusals += stats.totalRefused();
       engine.stats(resource).origin("app").ifPresent(o -> assertThat(o.concurrency()).isZero());
       engine.stats(resource).context("ctx").ifPresent(c -> assertThat(c.concurrency()).isZero());
     }
     assertThat(engine.inboundStats().concurrency()).isZero();
-    assertThat(passes + blocks).isEqualTo(attempts);
+    assertThat(passes + refusals).isEqualTo(attempts);
   }
 
   private static void closeAt(List<Entry> open, List<Entry> closed, int index) {

@@ -1,8 +1,8 @@
 package dev.guard.properties;
 
 import dev.guard.api.BreakerState;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +17,7 @@ final class BreakerModel {
   /** {@link #enter}: refused. */
   static final long REFUSED = -1;
 
-  private final DegradeRule rule;
+  private final CircuitBreakerRule rule;
   private final long bucketMs;
   private final long openFor;
   private final long probeTimeout;
@@ -29,9 +29,9 @@ final class BreakerModel {
   private int granted;
   private int succeeded;
 
-  BreakerModel(DegradeRule rule) {
+  BreakerModel(CircuitBreakerRule rule) {
     this.rule = rule;
-    this.bucketMs = rule.statWindow().toMillis() / rule.windowBuckets();
+    this.bucketMs = rule.window().toMillis() / rule.buckets();
     this.openFor = rule.openFor().toMillis();
     this.probeTimeout = rule.effectiveProbeTimeout().toMillis();
   }
@@ -45,18 +45,18 @@ final class BreakerModel {
     if (state == BreakerState.HALF_OPEN && now - since >= probeTimeout) open(since + probeTimeout + openFor);
     if (state == BreakerState.CLOSED || state == BreakerState.FORCED_CLOSED) return 0;
     if (state == BreakerState.OPEN && now >= retryAt) return halfOpen(now);
-    if (state == BreakerState.HALF_OPEN && granted < rule.maxProbes()) return ++granted > 0 ? epoch : 0;
+    if (state == BreakerState.HALF_OPEN && granted < rule.probes()) return ++granted > 0 ? epoch : 0;
     return REFUSED;
   }
 
   /** Completes a call admitted as {@code probe} (0: not a probe) at {@code now}. */
   void exit(long probe, long now, long rt, boolean failed) {
-    boolean bad = rule.strategy() == DegradeStrategy.SLOW_CALL_RATIO ? rt > slowMs() : failed;
+    boolean bad = rule.strategy() == CircuitBreakerStrategy.SLOW_CALL_RATIO ? rt > slowMs() : failed;
     outcomes.add(new long[] {now, bad ? 1 : 0});
     boolean current = probe != 0 && state == BreakerState.HALF_OPEN && probe == epoch;
     if (current && now - since >= probeTimeout) open(since + probeTimeout + openFor);
     else if (current && bad) open(now + openFor);
-    else if (current && ++succeeded == rule.maxProbes()) close();
+    else if (current && ++succeeded == rule.probes()) close();
     else if (!current && state == BreakerState.CLOSED && trips(now)) open(now + openFor);
   }
 
@@ -76,19 +76,19 @@ final class BreakerModel {
     long calls = 0;
     long bad = 0;
     for (long[] outcome : outcomes) {
-      if (now / bucketMs - outcome[0] / bucketMs < rule.windowBuckets()) {
+      if (now / bucketMs - outcome[0] / bucketMs < rule.buckets()) {
         calls++;
         bad += outcome[1];
       }
     }
     if (calls < rule.minCalls()) return false;
-    if (rule.strategy() == DegradeStrategy.ERROR_COUNT) return bad > rule.threshold();
+    if (rule.strategy() == CircuitBreakerStrategy.ERROR_COUNT) return bad > rule.threshold();
     double ratio = (double) bad / calls;
     return ratio > rule.threshold() || ratio == 1.0 && rule.threshold() == 1.0;
   }
 
   private long slowMs() {
-    Duration slow = rule.slowCallThreshold();
+    Duration slow = rule.slowerThan();
     return slow == null ? 0 : slow.toMillis();
   }
 

@@ -2,10 +2,10 @@ package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.rule.DegradeRule;
-import dev.guard.api.rule.DegradeStrategy;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
@@ -36,8 +36,8 @@ class BreakerProperties {
   record Call(Entry entry, long enteredMs, long probe) {}
 
   @Provide
-  Arbitrary<DegradeRule> rules() {
-    Arbitrary<DegradeStrategy> strategies = Arbitraries.of(DegradeStrategy.class);
+  Arbitrary<CircuitBreakerRule> rules() {
+    Arbitrary<CircuitBreakerStrategy> strategies = Arbitraries.of(CircuitBreakerStrategy.class);
     Arbitrary<Integer> windows = Arbitraries.of(100, 200, 1000);
     Arbitrary<Integer> buckets = Arbitraries.of(1, 2, 4, 5, 10);
     return Combinators.combine(strategies, Arbitraries.of(0.0, 0.25, 0.5, 0.8, 1.0),
@@ -45,9 +45,9 @@ class BreakerProperties {
             windows, buckets, Arbitraries.longs().between(10, 300),
             Arbitraries.integers().between(1, 3))
         .as((strategy, ratio, count, minCalls, window, bucketCount, openFor, probes) ->
-            new DegradeRule("R", strategy,
-                strategy == DegradeStrategy.ERROR_COUNT ? count : ratio,
-                strategy == DegradeStrategy.SLOW_CALL_RATIO ? Duration.ofMillis(count * 10L) : null,
+            new CircuitBreakerRule("R", strategy,
+                strategy == CircuitBreakerStrategy.ERROR_COUNT ? count : ratio,
+                strategy == CircuitBreakerStrategy.SLOW_CALL_RATIO ? Duration.ofMillis(count * 10L) : null,
                 minCalls, Duration.ofMillis(window), bucketCount, Duration.ofMillis(openFor),
                 probes, openFor % 3 == 0 ? null : Duration.ofMillis(openFor / 2 + 5)));
   }
@@ -72,7 +72,7 @@ class BreakerProperties {
 
   @Property(tries = 400)
   void breaker_followsTheReferenceModel_andGaugesReturnToZero(
-      @ForAll("rules") DegradeRule rule,
+      @ForAll("rules") CircuitBreakerRule rule,
       @ForAll("steps") List<Step> steps,
       @ForAll("starts") long start) {
     ManualClock clock = ManualClock.startingAt(start);
@@ -93,7 +93,7 @@ class BreakerProperties {
           try {
             open.add(new Call(resource.enterAsync(), now, expected));
             admitted = true;
-          } catch (BlockedException refused) {
+          } catch (RefusedException refused) {
             admitted = false;
           }
           assertThat(admitted).as(at).isEqualTo(expected != BreakerModel.REFUSED);

@@ -2,7 +2,7 @@ package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -86,7 +86,7 @@ class FlowProperties {
   private static boolean attempt(GuardEngine engine) {
     try (Entry ignored = engine.enter("R")) {
       return true;
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return false;
     }
   }

@@ -2,9 +2,9 @@ package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
@@ -93,7 +93,7 @@ class HotParamProperties {
   private static boolean call(GuardedResource resource, Object value) {
     try (Entry ignored = resource.enter(value)) {
       return true;
-    } catch (BlockedException refused) {
+    } catch (RefusedException refused) {
       return false;
     }
   }
@@ -107,7 +107,7 @@ class HotParamProperties {
       @ForAll("arrivals") List<Arrival> arrivals) {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(ParamFlowRule.qps("R", 0, count).withBurst(burst)
+    engine.loadRules("R", List.of(PerValueRule.qps("R", 0, count).withBurst(burst)
         .withPeriod(period)));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     long periodMs = period.toMillis();
@@ -154,7 +154,7 @@ class HotParamProperties {
     int maxValues = 2 * halfBound;
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(ParamFlowRule.qps("R", 0, count).withMaxValues(maxValues)));
+    engine.loadRules("R", List.of(PerValueRule.qps("R", 0, count).withMaxValues(maxValues)));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     Map<Integer, Bucket> model = new HashMap<>();
     int fresh = 0;
@@ -178,7 +178,7 @@ class HotParamProperties {
       @ForAll("arrivals") List<Arrival> arrivals) {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(ParamFlowRule.qps("R", 0, count)
+    engine.loadRules("R", List.of(PerValueRule.qps("R", 0, count)
         .withPacing(Duration.ofMillis(maxQueueingMs))));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     long cost = Math.round(1e9 / count);
@@ -209,7 +209,7 @@ class HotParamProperties {
       @ForAll @IntRange(min = 0, max = 3) int limit,
       @ForAll("ops") List<Op> ops) {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
-    engine.loadRules("R", List.of(ParamFlowRule.concurrency("R", 0, limit)));
+    engine.loadRules("R", List.of(PerValueRule.concurrency("R", 0, limit)));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     List<Entry> open = new ArrayList<>();
     List<List<String>> openValues = new ArrayList<>();
@@ -238,7 +238,7 @@ class HotParamProperties {
             assertThat(expected).as("admitted %s with %s running", values, running).isTrue();
             running.clear();
             running.putAll(after);
-          } catch (BlockedException refused) {
+          } catch (RefusedException refused) {
             assertThat(expected).as("refused %s with %s running", values, running).isFalse();
           }
         }

@@ -3,9 +3,9 @@ package dev.guard.properties;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.rule.WarmUp;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.TimeSource;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.RefusedException;
+import dev.guard.spi.TimeSource;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -59,7 +59,7 @@ class ShapingProperties {
       lastWait = 0;
       try (Entry ignored = engine.enter("R")) {
         return lastWait;
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         return -1;
       }
     }
@@ -95,7 +95,7 @@ class ShapingProperties {
       @ForAll("arrivals") List<Arrival> arrivals,
       @ForAll("origins") long origin) {
     Recorded r = new Recorded(origin);
-    r.engine.loadRules("R", List.of(FlowRule.qps("R", count).withBehavior(ControlBehavior.PACING)
+    r.engine.loadRules("R", List.of(FlowRule.qps("R", count).withShaping(Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(maxQueueingMs))));
     long start = r.clock.nanoTime();
     List<Long> admittedAt = new ArrayList<>();

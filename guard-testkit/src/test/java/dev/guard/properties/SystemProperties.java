@@ -2,9 +2,9 @@ package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemBlockedException;
+import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -70,7 +70,7 @@ class SystemProperties {
                 .entryType(EntryType.IN).enterAsync();
             inbound.add(entry);
             open.add(entry);
-          } catch (SystemBlockedException refused) {
+          } catch (SystemRefusedException refused) {
             // shed
           }
         }
@@ -110,7 +110,7 @@ class SystemProperties {
     for (int i = 0; i < 20; i++) {
       try {
         held.add(engine.enter("r", EntryType.OUT));
-      } catch (BlockedException refused) {
+      } catch (RefusedException refused) {
         throw new AssertionError("an outbound call was refused by " + refused, refused);
       }
     }

@@ -21,7 +21,7 @@ class CallOutcomeTest {
 
   @Test
   void passed_blockedCall_false() {
-    assertThat(new CallOutcome(Duration.ZERO, Duration.ZERO, Verdict.BLOCK, Duration.ZERO).passed())
+    assertThat(new CallOutcome(Duration.ZERO, Duration.ZERO, Verdict.REFUSE, Duration.ZERO).passed())
         .isFalse();
   }
 

@@ -3,8 +3,8 @@ package dev.guard.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import java.util.List;
@@ -19,21 +19,21 @@ class FlowArbitrariesProperties {
   @Property(tries = 200)
   void qpsRules_generated_fastRejectQpsWithWholeCountsUpToHundred(@ForAll("qps") FlowRule rule) {
     assertThat(rule.resource()).isEqualTo("R");
-    assertThat(rule.grade()).isEqualTo(FlowGrade.QPS);
-    assertThat(rule.behavior()).isEqualTo(ControlBehavior.REJECT);
-    assertThat(rule.count()).isBetween(1.0, 100.0).isEqualTo(Math.rint(rule.count()));
+    assertThat(rule.metric()).isEqualTo(FlowMetric.QPS);
+    assertThat(rule.shaping()).isEqualTo(Shaping.REFUSE);
+    assertThat(rule.threshold()).isBetween(1.0, 100.0).isEqualTo(Math.rint(rule.threshold()));
   }
 
   @Property(tries = 200)
   void concurrencyRules_generated_wholeLimitsUpToFifty(@ForAll("concurrency") FlowRule rule) {
-    assertThat(rule.grade()).isEqualTo(FlowGrade.CONCURRENCY);
-    assertThat(rule.count()).isBetween(1.0, 50.0).isEqualTo(Math.rint(rule.count()));
+    assertThat(rule.metric()).isEqualTo(FlowMetric.CONCURRENCY);
+    assertThat(rule.threshold()).isBetween(1.0, 50.0).isEqualTo(Math.rint(rule.threshold()));
   }
 
   @Property(tries = 200)
   void shapedQpsRules_generated_shapeWithinTheDocumentedRanges(@ForAll("shaped") FlowRule rule) {
-    assertThat(rule.grade()).isEqualTo(FlowGrade.QPS);
-    assertThat(rule.warmUp() != null || rule.behavior() == ControlBehavior.PACING).isTrue();
+    assertThat(rule.metric()).isEqualTo(FlowMetric.QPS);
+    assertThat(rule.warmUp() != null || rule.shaping() == Shaping.PACING).isTrue();
     if (rule.warmUp() != null) {
       assertThat(rule.warmUp().period()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
       assertThat(rule.warmUp().coldFactor()).isBetween(2, 5);

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import dev.guard.Guard;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import java.time.Duration;
@@ -82,9 +82,9 @@ class FlowArbitrariesTest {
 
   @Test
   void guards_scopedAndRelatedRules_declaredThroughTheDsl() {
-    FlowRule origin = FlowRule.qps("R", 3).withLimitApp("mobile");
-    FlowRule related = FlowRule.qps("R", 3).withStrategy(FlowStrategy.RELATE, "db");
-    FlowRule chained = FlowRule.concurrency("R", 2).withStrategy(FlowStrategy.CHAIN, "api");
+    FlowRule origin = FlowRule.qps("R", 3).withOrigin("mobile");
+    FlowRule related = FlowRule.qps("R", 3).withStrategy(FlowStrategy.RELATED, "db");
+    FlowRule chained = FlowRule.concurrency("R", 2).withStrategy(FlowStrategy.ENTRANCE, "api");
 
     for (FlowRule rule : List.of(origin, related, chained)) {
       Guard guard = FlowArbitraries.guards(Arbitraries.just(rule)).sample();
@@ -108,7 +108,7 @@ class FlowArbitrariesTest {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> GuardDeclarations.declare(rule))
         .withMessageStartingWith("rule must be expressible through the Guard DSL");
-    assertThat(rule.behavior()).isEqualTo(ControlBehavior.REJECT);
+    assertThat(rule.shaping()).isEqualTo(Shaping.REFUSE);
   }
 
   private static boolean hasGap(ArrivalSchedule schedule, LongPredicate gapTest) {

@@ -1,6 +1,6 @@
 package dev.guard.testkit;
 
-import dev.guard.engine.InMemoryTokenService;
+import dev.guard.testkit.InMemoryTokenService;
 
 /** The reference token service, held to the contract every token service keeps. */
 class InMemoryTokenServiceContractTest extends TokenServiceContract {

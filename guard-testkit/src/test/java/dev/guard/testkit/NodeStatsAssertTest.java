@@ -3,7 +3,7 @@ package dev.guard.testkit;
 import static dev.guard.testkit.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
@@ -22,8 +22,8 @@ class NodeStatsAssertTest {
     for (int i = 0; i < count; i++) {
       try (Entry ignored = engine.enter("R", EntryType.IN)) {
         // admitted
-      } catch (BlockedException refused) {
-        // counted as a block
+      } catch (RefusedException refused) {
+        // counted as a refused
       }
     }
   }
@@ -33,7 +33,7 @@ class NodeStatsAssertTest {
     engine.loadRules("R", List.of(FlowRule.qps("R", 3)));
     calls(5);
 
-    assertThat(engine.stats("R")).hasPassQps(3).hasBlockQps(2).hasTotalPass(3).hasTotalBlock(2)
+    assertThat(engine.stats("R")).hasPassQps(3).hasRefusedQps(2).hasTotalPass(3).hasTotalRefused(2)
         .hasTotalException(0).hasNoCallsRunning();
   }
 
@@ -52,8 +52,8 @@ class NodeStatsAssertTest {
     engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
     calls(3);
 
-    assertThatThrownBy(() -> assertThat(engine.stats("R")).hasTotalBlock(1))
-        .hasMessageContaining("Expected resource 'R' to have totalBlock 1 but was 2");
+    assertThatThrownBy(() -> assertThat(engine.stats("R")).hasTotalRefused(1))
+        .hasMessageContaining("Expected resource 'R' to have totalRefused 1 but was 2");
   }
 
   @Test

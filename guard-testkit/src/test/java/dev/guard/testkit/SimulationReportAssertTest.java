@@ -13,10 +13,10 @@ class SimulationReportAssertTest {
 
   private static final Duration SECOND = Duration.ofSeconds(1);
 
-  /** Passes at 0, 0, 300 and 1200 ms and a block at 1500 ms, over two seconds. */
+  /** Passes at 0, 0, 300 and 1200 ms and a refused at 1500 ms, over two seconds. */
   private static SimulationReport report() {
     return new SimulationReport("Guard[R]", List.of(at(0, Verdict.PASS), at(0, Verdict.PASS),
-        at(300, Verdict.PASS), at(1200, Verdict.PASS), at(1500, Verdict.BLOCK)),
+        at(300, Verdict.PASS), at(1200, Verdict.PASS), at(1500, Verdict.REFUSE)),
         Duration.ofSeconds(2));
   }
 
@@ -30,9 +30,9 @@ class SimulationReportAssertTest {
     assertThat(report())
         .hasPassesPerWindow(SECOND, 3, 1)
         .hasPassesPerWindow(Duration.ofMillis(500), 3, 0, 1, 0)
-        .hasBlocksPerWindow(SECOND, 0, 1)
+        .hasRefusalsPerWindow(SECOND, 0, 1)
         .hasTotalPasses(4)
-        .hasTotalBlocks(1);
+        .hasTotalRefused(1);
   }
 
   @Test
@@ -47,7 +47,7 @@ class SimulationReportAssertTest {
 
   @Test
   void hasBlocksPerWindow_fewerWindowsExpected_failsNamingTheWindowCounts() {
-    assertThatThrownBy(() -> assertThat(report()).hasBlocksPerWindow(SECOND, 0))
+    assertThatThrownBy(() -> assertThat(report()).hasRefusalsPerWindow(SECOND, 0))
         .hasMessageContaining("expected 1 windows but the report has 2");
   }
 
@@ -91,7 +91,7 @@ class SimulationReportAssertTest {
 
   @Test
   void assertThat_nullReport_fails() {
-    assertThatThrownBy(() -> assertThat((SimulationReport) null).hasTotalBlocks(0))
+    assertThatThrownBy(() -> assertThat((SimulationReport) null).hasTotalRefused(0))
         .hasMessageContaining("Expecting actual not to be null");
   }
 }

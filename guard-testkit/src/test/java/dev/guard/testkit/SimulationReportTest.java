@@ -29,11 +29,11 @@ class SimulationReportTest {
   @Test
   void passesPerWindow_windowsAlignedToTheStart_countsEachWindow() {
     SimulationReport report = report(Duration.ofSeconds(2), at(0, Verdict.PASS),
-        at(999, Verdict.PASS), at(1000, Verdict.PASS), at(1500, Verdict.BLOCK));
+        at(999, Verdict.PASS), at(1000, Verdict.PASS), at(1500, Verdict.REFUSE));
 
     assertThat(report.passesPerWindow(SECOND)).containsExactly(2, 1);
     assertThat(report.passesPerWindow(Duration.ofMillis(500))).containsExactly(1, 1, 1, 0);
-    assertThat(report.blocksPerWindow(SECOND)).containsExactly(0, 1);
+    assertThat(report.refusalsPerWindow(SECOND)).containsExactly(0, 1);
   }
 
   @Test
@@ -76,17 +76,17 @@ class SimulationReportTest {
     SimulationReport report = report(Duration.ofHours(1), at(0, Verdict.PASS));
 
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> report.blocksPerWindow(Duration.ofNanos(1)))
+        .isThrownBy(() -> report.refusalsPerWindow(Duration.ofNanos(1)))
         .withMessage("window must split PT1H into at most 10000000 windows, was PT0.000000001S");
   }
 
   @Test
   void totals_mixedOutcomes_countPassesAndBlocks() {
-    SimulationReport report = report(SECOND, at(0, Verdict.PASS), at(0, Verdict.BLOCK),
-        at(10, Verdict.BLOCK));
+    SimulationReport report = report(SECOND, at(0, Verdict.PASS), at(0, Verdict.REFUSE),
+        at(10, Verdict.REFUSE));
 
     assertThat(report.totalPasses()).isEqualTo(1);
-    assertThat(report.totalBlocks()).isEqualTo(2);
+    assertThat(report.totalRefused()).isEqualTo(2);
   }
 
   @Test
@@ -106,13 +106,13 @@ class SimulationReportTest {
   @Test
   void toString_twoSeconds_showsTotalsAndAPerSecondTable() {
     SimulationReport report = report(Duration.ofSeconds(2), at(0, Verdict.PASS),
-        at(0, Verdict.BLOCK), at(1200, Verdict.PASS));
+        at(0, Verdict.REFUSE), at(1200, Verdict.PASS));
 
     assertThat(report.toString()).isEqualTo(String.join(System.lineSeparator(),
-        "SimulationReport[3 calls: 2 passed, 1 blocked, over 2000 ms]",
-        "  window (ms)       pass  block",
-        "  0-1000               1      1",
-        "  1000-2000            1      0"));
+        "SimulationReport[3 calls: 2 passed, 1 refused, over 2000 ms]",
+        "  window (ms)       pass  refused",
+        "  0-1000               1        1",
+        "  1000-2000            1        0"));
   }
 
   @Test

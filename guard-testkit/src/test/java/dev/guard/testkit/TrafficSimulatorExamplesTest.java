@@ -29,8 +29,8 @@ class TrafficSimulatorExamplesTest {
     assertThat(report)
         .hasPassesPerWindow(SECOND, 3, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6, 7, 10, 10, 10, 10)
         .hasTotalPasses(90)
-        .hasTotalBlocks(192 - 90);
-    assertThat(engine.stats("createOrder")).hasPassQps(10).hasBlockQps(2).hasNoCallsRunning();
+        .hasTotalRefused(192 - 90);
+    assertThat(engine.stats("createOrder")).hasPassQps(10).hasRefusedQps(2).hasNoCallsRunning();
   }
 
   @Test
@@ -60,8 +60,8 @@ class TrafficSimulatorExamplesTest {
 
     assertThat(report)
         .hasPassesPerWindow(SECOND, 4, 4, 4)
-        .hasBlocksPerWindow(SECOND, 6, 6, 6)
+        .hasRefusalsPerWindow(SECOND, 6, 6, 6)
         .neverPassesMoreThanPerWindow(SECOND, 4);
-    assertThat(engine.stats("search")).hasTotalPass(12).hasTotalBlock(18);
+    assertThat(engine.stats("search")).hasTotalPass(12).hasTotalRefused(18);
   }
 }

@@ -4,7 +4,7 @@ import static dev.guard.testkit.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.rule.ControlBehavior;
+import dev.guard.api.rule.Shaping;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.List;
@@ -31,7 +31,7 @@ class TrafficSimulatorProperties {
 
     SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
 
-    int count = (int) guard.flowRules().get(0).count();
+    int count = (int) guard.flowRules().get(0).threshold();
     assertThat(report).neverPassesMoreThanPerWindow(SECOND, count);
   }
 
@@ -45,7 +45,7 @@ class TrafficSimulatorProperties {
 
     SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
 
-    assertThat(report.totalPasses() + report.totalBlocks()).isEqualTo(schedule.size());
+    assertThat(report.totalPasses() + report.totalRefused()).isEqualTo(schedule.size());
     List<CallOutcome> outcomes = report.outcomes();
     for (int i = 0; i < outcomes.size(); i++) {
       CallOutcome outcome = outcomes.get(i);
@@ -78,7 +78,7 @@ class TrafficSimulatorProperties {
 
     SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
 
-    assertThat(report).hasTotalBlocks(0).hasTotalPasses(schedule.size());
+    assertThat(report).hasTotalRefused(0).hasTotalPasses(schedule.size());
   }
 
   @Property(tries = 150)
@@ -103,7 +103,7 @@ class TrafficSimulatorProperties {
   @Provide
   Arbitrary<Guard> pacedGuards() {
     return FlowArbitraries.guards(FlowArbitraries.shapedQpsRules("R")
-        .filter(rule -> rule.warmUp() == null || rule.behavior() == ControlBehavior.PACING));
+        .filter(rule -> rule.warmUp() == null || rule.shaping() == Shaping.PACING));
   }
 
   @Provide

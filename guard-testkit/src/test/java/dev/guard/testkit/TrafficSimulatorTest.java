@@ -25,10 +25,10 @@ class TrafficSimulatorTest {
     SimulationReport report = TrafficSimulator.on(clock).run(guard, ArrivalSchedule.burst(8));
 
     assertThat(report.outcomes()).extracting(CallOutcome::verdict).containsExactly(Verdict.PASS,
-        Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.BLOCK, Verdict.BLOCK,
-        Verdict.BLOCK);
+        Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.REFUSE, Verdict.REFUSE,
+        Verdict.REFUSE);
     assertThat(report.totalPasses()).isEqualTo(5);
-    assertThat(report.totalBlocks()).isEqualTo(3);
+    assertThat(report.totalRefused()).isEqualTo(3);
   }
 
   @Test

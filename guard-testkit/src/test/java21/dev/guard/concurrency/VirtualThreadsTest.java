@@ -3,7 +3,7 @@ package dev.guard.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.ResourceStats;
 import dev.guard.testkit.ManualClock;
@@ -54,7 +54,7 @@ class VirtualThreadsTest {
   /** How one resource's calls ended, as the callers saw it. */
   private static final class Tally {
     final LongAdder passed = new LongAdder();
-    final LongAdder blocked = new LongAdder();
+    final LongAdder refused = new LongAdder();
     final LongAdder failed = new LongAdder();
   }
 
@@ -71,9 +71,9 @@ class VirtualThreadsTest {
     assertCounted("paced", work.paced, calls);
     assertCounted("limited", work.limited, calls);
     assertCounted("flaky", work.flaky, calls);
-    assertThat(work.paced.blocked.sum()).as("the queue filled up").isPositive();
-    assertThat(work.limited.blocked.sum()).as("calls overlapped past the limit").isPositive();
-    assertThat(work.flaky.blocked.sum()).as("the breaker opened").isPositive();
+    assertThat(work.paced.refused.sum()).as("the queue filled up").isPositive();
+    assertThat(work.limited.refused.sum()).as("calls overlapped past the limit").isPositive();
+    assertThat(work.flaky.refused.sum()).as("the breaker opened").isPositive();
     assertThat(engine.inboundStats().concurrency()).isZero();
   }
 
@@ -177,8 +177,8 @@ class VirtualThreadsTest {
     try {
       guard.run(body);
       tally.passed.increment();
-    } catch (BlockedException refused) {
-      tally.blocked.increment();
+    } catch (RefusedException refused) {
+      tally.refused.increment();
     } catch (IllegalStateException failed) {
       tally.passed.increment();
       tally.failed.increment();
@@ -187,10 +187,10 @@ class VirtualThreadsTest {
 
   private void assertCounted(String resource, Tally tally, long calls) {
     ResourceStats stats = engine.stats(resource);
-    assertThat(tally.passed.sum() + tally.blocked.sum()).as(resource + ": calls")
+    assertThat(tally.passed.sum() + tally.refused.sum()).as(resource + ": calls")
         .isEqualTo(calls);
     assertThat(stats.totalPass()).as(resource + ": passes").isEqualTo(tally.passed.sum());
-    assertThat(stats.totalBlock()).as(resource + ": blocks").isEqualTo(tally.blocked.sum());
+    assertThat(stats.totalRefused()).as(resource + ": refusals").isEqualTo(tally.refused.sum());
     assertThat(stats.totalException()).as(resource + ": errors").isEqualTo(tally.failed.sum());
     assertThat(stats.concurrency()).as(resource + ": calls running").isZero();
   }

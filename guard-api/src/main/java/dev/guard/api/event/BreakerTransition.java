@@ -2,7 +2,7 @@ package dev.guard.api.event;
 
 import dev.guard.api.BreakerState;
 import dev.guard.api.Checks;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import java.util.Objects;
 import java.util.OptionalDouble;
 
@@ -32,7 +32,7 @@ import java.util.OptionalDouble;
  */
 public record BreakerTransition(
     String resource,
-    DegradeRule rule,
+    CircuitBreakerRule rule,
     BreakerState from,
     BreakerState to,
     OptionalDouble trigger,

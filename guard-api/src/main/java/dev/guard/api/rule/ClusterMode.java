@@ -15,7 +15,7 @@ import java.util.Objects;
  *
  * @param flowId the rule's name in the token service, shared by every instance that counts
  *     together; not blank, without {@code '{'} or {@code '}'}
- * @param threshold whether {@code count} is the cluster's threshold or each instance's share
+ * @param threshold whether {@code threshold} is the cluster's threshold or each instance's share
  * @param fallbackToLocal when the token service fails or is absent: true checks the rule against
  *     the instance's own statistics, false lets the call pass
  * @param window the length of the token service's window for this flow id; whole milliseconds,
@@ -46,7 +46,7 @@ public record ClusterMode(
    * Validates the fields.
    *
    * @param flowId the rule's name in the token service
-   * @param threshold what {@code count} means for the cluster
+   * @param threshold what {@code threshold} means for the cluster
    * @param fallbackToLocal whether a failure checks the rule locally (else passes)
    * @param window the token service's window length
    * @param buckets the window's bucket count
@@ -77,7 +77,7 @@ public record ClusterMode(
   }
 
   /**
-   * A cluster-wide threshold: {@code count} is shared by every instance, with local fallback on
+   * A cluster-wide threshold: {@code threshold} is shared by every instance, with local fallback on
    * failure and the default window (10 buckets over 1 s).
    *
    * @param flowId the rule's name in the token service; not blank
@@ -89,7 +89,7 @@ public record ClusterMode(
   }
 
   /**
-   * A per-instance threshold: the cluster admits {@code count} times the connected instances, with
+   * A per-instance threshold: the cluster admits {@code threshold} times the connected instances, with
    * local fallback on failure and the default window (10 buckets over 1 s).
    *
    * @param flowId the rule's name in the token service; not blank

@@ -7,59 +7,59 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable flow-control rule: a QPS or concurrency limit on one resource, optionally scoped to
- * callers ({@code limitApp}), measured on a related resource or entrance ({@code strategy}), with
+ * callers ({@code origin}), measured on a related resource or entrance ({@code strategy}), with
  * a QPS rate that may warm up ({@code warmUp}) and calls either refused or paced once the rate is
- * reached ({@code behavior}).
+ * reached ({@code shaping}).
  *
  * <pre>{@code
  * FlowRule rule = FlowRule.qps("createOrder", 100)
- *     .withLimitApp("checkout")
+ *     .withOrigin("checkout")
  *     .withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
- *     .withBehavior(ControlBehavior.PACING);
+ *     .withShaping(Shaping.PACING);
  * }</pre>
  *
  * <p>The constructor validates every field and throws {@link IllegalArgumentException} naming the
  * field and the value, so an invalid rule never reaches an engine.
  *
  * @param resource the protected resource; not blank
- * @param grade what {@code count} limits
- * @param count the threshold: calls per second for {@link FlowGrade#QPS}, concurrent calls for
- *     {@link FlowGrade#CONCURRENCY}; from 0 (refuses every call) to {@link RuleLimits#MAX_COUNT}
- * @param limitApp which callers the rule applies to: {@value #DEFAULT_APP} (everyone), {@value
- *     #OTHER_APP} (origins not named by another rule of the resource) or one origin name; blank
- *     means {@value #DEFAULT_APP}
+ * @param metric what {@code threshold} limits
+ * @param threshold the threshold: calls per second for {@link FlowMetric#QPS}, concurrent calls for
+ *     {@link FlowMetric#CONCURRENCY}; from 0 (refuses every call) to {@link RuleLimits#MAX_COUNT}
+ * @param origin which callers the rule applies to: {@value #EVERY_ORIGIN} (everyone), {@value
+ *     #OTHER_ORIGINS} (origins not named by another rule of the resource) or one origin name; blank
+ *     means {@value #EVERY_ORIGIN}
  * @param strategy whose statistics are measured
- * @param refResource the related resource for {@link FlowStrategy#RELATE}, the entrance name for
- *     {@link FlowStrategy#CHAIN}; null for {@link FlowStrategy#DIRECT}
- * @param behavior refuse or pace once the rate is reached; only {@link ControlBehavior#REJECT}
+ * @param reference the related resource for {@link FlowStrategy#RELATED}, the entrance name for
+ *     {@link FlowStrategy#ENTRANCE}; null for {@link FlowStrategy#DIRECT}
+ * @param shaping refuse or pace once the rate is reached; only {@link Shaping#REFUSE}
  *     for concurrency
  * @param warmUp how the rate warms up; null for a constant rate (always null for concurrency)
  * @param maxQueueingTime the longest a paced call may wait; from zero (strict spacing: early calls
  *     are refused, none waits) to {@link RuleLimits#MAX_DURATION}
  * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
  *     rule decided by this instance alone. A cluster rule neither warms up nor paces ({@code
- *     warmUp} null, {@code behavior} {@link ControlBehavior#REJECT}); a QPS cluster rule is
+ *     warmUp} null, {@code shaping} {@link Shaping#REFUSE}); a QPS cluster rule is
  *     counted in the token service's shared window, a concurrency cluster rule holds the
  *     service's concurrency tokens
  */
 public record FlowRule(
     String resource,
-    FlowGrade grade,
-    double count,
-    String limitApp,
+    FlowMetric metric,
+    double threshold,
+    String origin,
     FlowStrategy strategy,
-    @Nullable String refResource,
-    ControlBehavior behavior,
+    @Nullable String reference,
+    Shaping shaping,
     @Nullable WarmUp warmUp,
     Duration maxQueueingTime,
     @Nullable ClusterMode cluster)
     implements Rule {
 
-  /** The {@code limitApp} that applies a rule to every caller. */
-  public static final String DEFAULT_APP = "default";
+  /** The {@code origin} that applies a rule to every caller. */
+  public static final String EVERY_ORIGIN = "default";
 
-  /** The {@code limitApp} that applies a rule to origins no other rule of the resource names. */
-  public static final String OTHER_APP = "other";
+  /** The {@code origin} that applies a rule to origins no other rule of the resource names. */
+  public static final String OTHER_ORIGINS = "other";
 
   /** The default longest wait of a paced call: 500 ms. */
   public static final Duration DEFAULT_MAX_QUEUEING_TIME = Duration.ofMillis(500);
@@ -68,12 +68,12 @@ public record FlowRule(
    * Validates and normalises the fields.
    *
    * @param resource the protected resource
-   * @param grade what {@code count} limits
-   * @param count the threshold
-   * @param limitApp which callers the rule applies to
+   * @param metric what {@code threshold} limits
+   * @param threshold the threshold
+   * @param origin which callers the rule applies to
    * @param strategy whose statistics are measured
-   * @param refResource the related resource or entrance
-   * @param behavior refuse or pace once the rate is reached
+   * @param reference the related resource or entrance
+   * @param shaping refuse or pace once the rate is reached
    * @param warmUp how the rate warms up, or null
    * @param maxQueueingTime the longest a paced call may wait
    * @param cluster the cluster mode, or null
@@ -82,39 +82,39 @@ public record FlowRule(
    */
   public FlowRule {
     resource = Checks.notBlank("resource", resource);
-    Objects.requireNonNull(grade, "grade");
-    Checks.finiteNonNegative("count", count);
-    Checks.atMost("count", count, RuleLimits.MAX_COUNT);
-    count += 0.0; // -0 is 0, so equal thresholds make equal rules
-    Objects.requireNonNull(limitApp, "limitApp");
-    limitApp = limitApp.isBlank() ? DEFAULT_APP : limitApp.strip();
+    Objects.requireNonNull(metric, "metric");
+    Checks.finiteNonNegative("threshold", threshold);
+    Checks.atMost("threshold", threshold, RuleLimits.MAX_COUNT);
+    threshold += 0.0; // -0 is 0, so equal thresholds make equal rules
+    Objects.requireNonNull(origin, "origin");
+    origin = origin.isBlank() ? EVERY_ORIGIN : origin.strip();
     Objects.requireNonNull(strategy, "strategy");
-    Objects.requireNonNull(behavior, "behavior");
+    Objects.requireNonNull(shaping, "shaping");
     Checks.notNegative("maxQueueingTime", maxQueueingTime);
     Checks.atMost("maxQueueingTime", maxQueueingTime, RuleLimits.MAX_DURATION);
     if (strategy == FlowStrategy.DIRECT) {
-      if (refResource != null) {
+      if (reference != null) {
         throw Checks.invalid(
-            "refResource", refResource, "must be null for strategy DIRECT");
+            "reference", reference, "must be null for strategy DIRECT");
       }
     } else {
-      refResource = Checks.notBlank("refResource", refResource);
+      reference = Checks.notBlank("reference", reference);
     }
-    if (grade == FlowGrade.CONCURRENCY && behavior != ControlBehavior.REJECT) {
+    if (metric == FlowMetric.CONCURRENCY && shaping != Shaping.REFUSE) {
       throw Checks.invalid(
-          "behavior", behavior, "must be REJECT for grade CONCURRENCY (shaping needs a rate)");
+          "shaping", shaping, "must be REFUSE for metric CONCURRENCY (shaping needs a rate)");
     }
-    if (grade == FlowGrade.CONCURRENCY && warmUp != null) {
+    if (metric == FlowMetric.CONCURRENCY && warmUp != null) {
       throw Checks.invalid(
-          "warmUp", warmUp, "must be null for grade CONCURRENCY (warm-up needs a rate)");
+          "warmUp", warmUp, "must be null for metric CONCURRENCY (warm-up needs a rate)");
     }
     if (cluster != null && warmUp != null) {
       throw Checks.invalid("warmUp", warmUp,
           "must be null for a cluster rule (the token service's shared window does not warm up)");
     }
-    if (cluster != null && behavior != ControlBehavior.REJECT) {
-      throw Checks.invalid("behavior", behavior,
-          "must be REJECT for a cluster rule (the token service's shared window does not pace)");
+    if (cluster != null && shaping != Shaping.REFUSE) {
+      throw Checks.invalid("shaping", shaping,
+          "must be REFUSE for a cluster rule (the token service's shared window does not pace)");
     }
   }
 
@@ -123,27 +123,27 @@ public record FlowRule(
    * constructor for the fields.
    *
    * @param resource the protected resource
-   * @param grade what {@code count} limits
-   * @param count the threshold
-   * @param limitApp which callers the rule applies to
+   * @param metric what {@code threshold} limits
+   * @param threshold the threshold
+   * @param origin which callers the rule applies to
    * @param strategy whose statistics are measured
-   * @param refResource the related resource or entrance
-   * @param behavior refuse or pace once the rate is reached
+   * @param reference the related resource or entrance
+   * @param shaping refuse or pace once the rate is reached
    * @param warmUp how the rate warms up, or null
    * @param maxQueueingTime the longest a paced call may wait
    * @throws IllegalArgumentException if a field is invalid; the message names it and its value
    */
   public FlowRule(
       String resource,
-      FlowGrade grade,
-      double count,
-      String limitApp,
+      FlowMetric metric,
+      double threshold,
+      String origin,
       FlowStrategy strategy,
-      @Nullable String refResource,
-      ControlBehavior behavior,
+      @Nullable String reference,
+      Shaping shaping,
       @Nullable WarmUp warmUp,
       Duration maxQueueingTime) {
-    this(resource, grade, count, limitApp, strategy, refResource, behavior, warmUp,
+    this(resource, metric, threshold, origin, strategy, reference, shaping, warmUp,
         maxQueueingTime, null);
   }
 
@@ -151,19 +151,19 @@ public record FlowRule(
    * Creates a fast-reject QPS rule for everyone, measured on the resource itself.
    *
    * @param resource the protected resource
-   * @param count the most calls per second; {@code >= 0}
+   * @param threshold the most calls per second; {@code >= 0}
    * @return the rule
    * @throws IllegalArgumentException if a value is invalid
    */
-  public static FlowRule qps(String resource, double count) {
+  public static FlowRule qps(String resource, double threshold) {
     return new FlowRule(
         resource,
-        FlowGrade.QPS,
-        count,
-        DEFAULT_APP,
+        FlowMetric.QPS,
+        threshold,
+        EVERY_ORIGIN,
         FlowStrategy.DIRECT,
         null,
-        ControlBehavior.REJECT,
+        Shaping.REFUSE,
         null,
         DEFAULT_MAX_QUEUEING_TIME);
   }
@@ -172,44 +172,44 @@ public record FlowRule(
    * Creates a concurrency rule for everyone, measured on the resource itself.
    *
    * @param resource the protected resource
-   * @param count the most calls running at once; {@code >= 0}
+   * @param threshold the most calls running at once; {@code >= 0}
    * @return the rule
    * @throws IllegalArgumentException if a value is invalid
    */
-  public static FlowRule concurrency(String resource, double count) {
-    return qps(resource, count).withGrade(FlowGrade.CONCURRENCY);
+  public static FlowRule concurrency(String resource, double threshold) {
+    return qps(resource, threshold).withMetric(FlowMetric.CONCURRENCY);
   }
 
   /**
-   * Returns a copy with another grade.
+   * Returns a copy with another metric.
    *
-   * @param newGrade the grade
+   * @param newMetric the metric
    * @return the new rule
    */
-  public FlowRule withGrade(FlowGrade newGrade) {
-    return new FlowRule(resource, newGrade, count, limitApp, strategy, refResource, behavior,
+  public FlowRule withMetric(FlowMetric newMetric) {
+    return new FlowRule(resource, newMetric, threshold, origin, strategy, reference, shaping,
         warmUp, maxQueueingTime, cluster);
   }
 
   /**
    * Returns a copy with another threshold.
    *
-   * @param newCount the threshold; {@code >= 0}
+   * @param newThreshold the threshold; {@code >= 0}
    * @return the new rule
    */
-  public FlowRule withCount(double newCount) {
-    return new FlowRule(resource, grade, newCount, limitApp, strategy, refResource, behavior,
+  public FlowRule withThreshold(double newThreshold) {
+    return new FlowRule(resource, metric, newThreshold, origin, strategy, reference, shaping,
         warmUp, maxQueueingTime, cluster);
   }
 
   /**
    * Returns a copy that applies to other callers.
    *
-   * @param newLimitApp {@value #DEFAULT_APP}, {@value #OTHER_APP} or an origin name
+   * @param newOrigin {@value #EVERY_ORIGIN}, {@value #OTHER_ORIGINS} or an origin name
    * @return the new rule
    */
-  public FlowRule withLimitApp(String newLimitApp) {
-    return new FlowRule(resource, grade, count, newLimitApp, strategy, refResource, behavior,
+  public FlowRule withOrigin(String newOrigin) {
+    return new FlowRule(resource, metric, threshold, newOrigin, strategy, reference, shaping,
         warmUp, maxQueueingTime, cluster);
   }
 
@@ -217,22 +217,22 @@ public record FlowRule(
    * Returns a copy with another strategy.
    *
    * @param newStrategy the strategy
-   * @param newRefResource the related resource or entrance; null for {@link FlowStrategy#DIRECT}
+   * @param newReference the related resource or entrance; null for {@link FlowStrategy#DIRECT}
    * @return the new rule
    */
-  public FlowRule withStrategy(FlowStrategy newStrategy, @Nullable String newRefResource) {
-    return new FlowRule(resource, grade, count, limitApp, newStrategy, newRefResource, behavior,
+  public FlowRule withStrategy(FlowStrategy newStrategy, @Nullable String newReference) {
+    return new FlowRule(resource, metric, threshold, origin, newStrategy, newReference, shaping,
         warmUp, maxQueueingTime, cluster);
   }
 
   /**
    * Returns a copy with another control behaviour.
    *
-   * @param newBehavior the behaviour
+   * @param newShaping the behaviour
    * @return the new rule
    */
-  public FlowRule withBehavior(ControlBehavior newBehavior) {
-    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, newBehavior,
+  public FlowRule withShaping(Shaping newShaping) {
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, newShaping,
         warmUp, maxQueueingTime, cluster);
   }
 
@@ -243,7 +243,7 @@ public record FlowRule(
    * @return the new rule
    */
   public FlowRule withWarmUp(@Nullable WarmUp newWarmUp) {
-    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
         newWarmUp, maxQueueingTime, cluster);
   }
 
@@ -257,7 +257,7 @@ public record FlowRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public FlowRule withWarmUp(Duration newPeriod, int newColdFactor) {
-    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
         new WarmUp(newPeriod, newColdFactor), maxQueueingTime, cluster);
   }
 
@@ -268,7 +268,7 @@ public record FlowRule(
    * @return the new rule
    */
   public FlowRule withMaxQueueingTime(Duration newMaxQueueingTime) {
-    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
         warmUp, newMaxQueueingTime, cluster);
   }
 
@@ -281,7 +281,7 @@ public record FlowRule(
    * @throws IllegalArgumentException if the rule warms up or paces
    */
   public FlowRule withCluster(@Nullable ClusterMode newCluster) {
-    return new FlowRule(resource, grade, count, limitApp, strategy, refResource, behavior,
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
         warmUp, maxQueueingTime, newCluster);
   }
 }

@@ -9,7 +9,7 @@ import java.time.Duration;
  * whole table is in the project's {@code docs/BEHAVIOUR.md} ("Value ranges").
  *
  * <pre>{@code
- * DegradeRule.errorRatio("payments", 0.5).withOpenFor(Duration.ofDays(2));
+ * CircuitBreakerRule.errorRatio("payments", 0.5).withOpenFor(Duration.ofDays(2));
  * // IllegalArgumentException: openFor must be at most PT24H, was PT48H
  * }</pre>
  */
@@ -35,25 +35,25 @@ public final class RuleLimits {
   public static final int MAX_BUCKETS = 1000;
 
   /**
-   * The largest argument index of a hot-parameter rule: {@value}; the smallest is its negation
+   * The largest argument index of a per-value rule: {@value}; the smallest is its negation
    * (counting from the end of a call's arguments).
    */
   public static final int MAX_ARGUMENT_INDEX = 255;
 
-  /** The most values a hot-parameter rule remembers: {@value}. */
+  /** The most values a per-value rule remembers: {@value}. */
   public static final int MAX_VALUES = 10_000_000;
 
   /** The largest system-load threshold of a system rule (load average per usable CPU): {@value}. */
   public static final double MAX_SYSTEM_LOAD = 10_000;
 
-  /** The most hot-parameter rules one resource has: {@value}. */
+  /** The most per-value rules one resource has: {@value}. */
   public static final int MAX_PER_VALUE_RULES_PER_RESOURCE = 64;
 
   /**
-   * The most authority rules one resource has: {@value}; one rule lists every origin it allows
+   * The most origin rules one resource has: {@value}; one rule lists every origin it allows
    * or denies.
    */
-  public static final int MAX_AUTHORITY_RULES_PER_RESOURCE = 1;
+  public static final int MAX_ORIGIN_RULES_PER_RESOURCE = 1;
 
   private RuleLimits() {}
 }

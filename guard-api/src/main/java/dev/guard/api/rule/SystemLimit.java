@@ -2,7 +2,7 @@ package dev.guard.api.rule;
 
 /**
  * The thresholds of a {@link SystemRule}, in the order an engine checks them; a {@link
- * dev.guard.api.SystemBlockedException} names the one that refused a call.
+ * dev.guard.api.SystemRefusedException} names the one that refused a call.
  */
 public enum SystemLimit {
   /** Inbound calls per second ({@link SystemRule#maxInboundQps()}). */

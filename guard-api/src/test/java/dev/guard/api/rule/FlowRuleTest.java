@@ -14,11 +14,11 @@ class FlowRuleTest {
 
   @Test
   void qps_defaults_matchTheReferenceModel() {
-    assertThat(base.grade()).isEqualTo(FlowGrade.QPS);
-    assertThat(base.limitApp()).isEqualTo("default");
+    assertThat(base.metric()).isEqualTo(FlowMetric.QPS);
+    assertThat(base.origin()).isEqualTo("default");
     assertThat(base.strategy()).isEqualTo(FlowStrategy.DIRECT);
-    assertThat(base.refResource()).isNull();
-    assertThat(base.behavior()).isEqualTo(ControlBehavior.REJECT);
+    assertThat(base.reference()).isNull();
+    assertThat(base.shaping()).isEqualTo(Shaping.REFUSE);
     assertThat(base.warmUp()).isNull();
     assertThat(base.maxQueueingTime()).isEqualTo(Duration.ofMillis(500));
   }
@@ -34,26 +34,26 @@ class FlowRuleTest {
   @ParameterizedTest
   @ValueSource(doubles = {-1, -0.001, Double.NaN, Double.POSITIVE_INFINITY})
   void count_negativeOrNotFinite_isRejected(double count) {
-    assertThatThrownBy(() -> base.withCount(count))
+    assertThatThrownBy(() -> base.withThreshold(count))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("count must be finite and >= 0, was " + count);
+        .hasMessage("threshold must be finite and >= 0, was " + count);
   }
 
   @Test
   void limitApp_blank_normalisesToDefault_andIsTrimmed() {
-    assertThat(base.withLimitApp("  ").limitApp()).isEqualTo("default");
-    assertThat(base.withLimitApp(" appA ").limitApp()).isEqualTo("appA");
+    assertThat(base.withOrigin("  ").origin()).isEqualTo("default");
+    assertThat(base.withOrigin(" appA ").origin()).isEqualTo("appA");
   }
 
   @Test
   void strategy_relateOrChainWithoutReference_isRejected() {
-    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.RELATE, null))
-        .isInstanceOf(NullPointerException.class).hasMessage("refResource");
-    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.CHAIN, ""))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("refResource");
+    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.RELATED, null))
+        .isInstanceOf(NullPointerException.class).hasMessage("reference");
+    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.ENTRANCE, ""))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reference");
     assertThatThrownBy(() -> base.withStrategy(FlowStrategy.DIRECT, "x"))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("refResource must be null for strategy DIRECT, was x");
+        .hasMessage("reference must be null for strategy DIRECT, was x");
   }
 
   @Test
@@ -69,12 +69,12 @@ class FlowRuleTest {
 
   @Test
   void concurrency_withShaping_isRejected() {
-    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withBehavior(ControlBehavior.PACING))
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withShaping(Shaping.PACING))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("behavior must be REJECT for grade CONCURRENCY");
+        .hasMessageStartingWith("shaping must be REFUSE for metric CONCURRENCY");
     assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withWarmUp(WarmUp.of(Duration.ofSeconds(1))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageStartingWith("warmUp must be null for grade CONCURRENCY");
+        .hasMessageStartingWith("warmUp must be null for metric CONCURRENCY");
   }
 
   @Test
@@ -86,14 +86,14 @@ class FlowRuleTest {
 
   @Test
   void nullEnums_areRejectedByName() {
-    assertThatThrownBy(() -> base.withGrade(null)).hasMessage("grade");
-    assertThatThrownBy(() -> base.withBehavior(null)).hasMessage("behavior");
+    assertThatThrownBy(() -> base.withMetric(null)).hasMessage("metric");
+    assertThatThrownBy(() -> base.withShaping(null)).hasMessage("shaping");
     assertThatThrownBy(() -> base.withStrategy(null, null)).hasMessage("strategy");
   }
 
   @Test
   void equalRules_areEqualValues() {
     assertThat(FlowRule.qps("r", 10)).isEqualTo(base).hasSameHashCodeAs(base);
-    assertThat(base.withCount(11)).isNotEqualTo(base);
+    assertThat(base.withThreshold(11)).isNotEqualTo(base);
   }
 }

@@ -21,8 +21,8 @@ class RuleLimitsTest {
   private static final Duration HUGE = Duration.parse("PT2562048H");
   private static final Duration DAY = RuleLimits.MAX_DURATION;
   private static final FlowRule QPS = FlowRule.qps("r", 10);
-  private static final DegradeRule BREAKER = DegradeRule.errorRatio("r", 0.5);
-  private static final ParamFlowRule PER_VALUE = ParamFlowRule.qps("r", 0, 5);
+  private static final CircuitBreakerRule BREAKER = CircuitBreakerRule.errorRatio("r", 0.5);
+  private static final PerValueRule PER_VALUE = PerValueRule.qps("r", 0, 5);
   private static final ClusterMode CLUSTER = ClusterMode.global("f");
 
   private static Arguments tooBig(String message, Supplier<?> build) {
@@ -31,7 +31,7 @@ class RuleLimitsTest {
 
   static Stream<Arguments> beyondTheBounds() {
     return Stream.of(
-        tooBig("count must be at most 1000000000, was 1.0E10", () -> QPS.withCount(1e10)),
+        tooBig("threshold must be at most 1000000000, was 1.0E10", () -> QPS.withThreshold(1e10)),
         tooBig("maxQueueingTime must be at most PT24H, was PT2562048H",
             () -> QPS.withMaxQueueingTime(HUGE)),
         tooBig("warmUpPeriod must be at most PT24H, was PT2562048H", () -> WarmUp.of(HUGE)),
@@ -44,16 +44,16 @@ class RuleLimitsTest {
         tooBig("leaseTime must be at most PT24H, was PT2562048H",
             () -> CLUSTER.withLeaseTime(HUGE)),
         tooBig("openFor must be at most PT24H, was PT2562048H", () -> BREAKER.withOpenFor(HUGE)),
-        tooBig("statWindow must be at most PT24H, was PT2562048H",
+        tooBig("window must be at most PT24H, was PT2562048H",
             () -> BREAKER.withStatWindow(HUGE, 1)),
-        tooBig("windowBuckets must be at most 1000, was 2000",
+        tooBig("buckets must be at most 1000, was 2000",
             () -> BREAKER.withStatWindow(Duration.ofSeconds(2), 2000)),
         tooBig("probeTimeout must be at most PT24H, was PT2562048H",
             () -> BREAKER.withProbes(1, HUGE)),
-        tooBig("slowCallThreshold must be at most PT24H, was PT2562048H",
-            () -> DegradeRule.slowCallRatio("r", HUGE, 0.5)),
+        tooBig("slowerThan must be at most PT24H, was PT2562048H",
+            () -> CircuitBreakerRule.slowCallRatio("r", HUGE, 0.5)),
         tooBig("threshold must be at most 1000000000, was 1.0E10",
-            () -> DegradeRule.errorCount("r", 1).withThreshold(1e10)),
+            () -> CircuitBreakerRule.errorCount("r", 1).withThreshold(1e10)),
         tooBig("maxInboundQps must be at most 1000000000, was 1.0E10",
             () -> SystemRule.of().withMaxInboundQps(1e10)),
         tooBig("maxAverageRt must be at most PT24H, was PT2562048H",
@@ -67,9 +67,9 @@ class RuleLimitsTest {
         tooBig("maxValues must be at most 10000000, was 10000001",
             () -> PER_VALUE.withMaxValues(10_000_001)),
         tooBig("argumentIndex must be from -255 to 255, was 256",
-            () -> ParamFlowRule.qps("r", 256, 5)),
+            () -> PerValueRule.qps("r", 256, 5)),
         tooBig("argumentIndex must be from -255 to 255, was -2147483648",
-            () -> ParamFlowRule.qps("r", Integer.MIN_VALUE, 5)),
+            () -> PerValueRule.qps("r", Integer.MIN_VALUE, 5)),
         tooBig("exceptions must hold finite numbers, was Infinity",
             () -> PER_VALUE.withException(Double.POSITIVE_INFINITY, 1)),
         tooBig("exceptions must hold finite numbers, was NaN",
@@ -86,24 +86,24 @@ class RuleLimitsTest {
 
   @Test
   void build_atEveryBound_isAccepted() {
-    assertThat(QPS.withCount(RuleLimits.MAX_COUNT).withMaxQueueingTime(DAY)
-        .withWarmUp(DAY, RuleLimits.MAX_COLD_FACTOR).count()).isEqualTo(1e9);
+    assertThat(QPS.withThreshold(RuleLimits.MAX_COUNT).withMaxQueueingTime(DAY)
+        .withWarmUp(DAY, RuleLimits.MAX_COLD_FACTOR).threshold()).isEqualTo(1e9);
     assertThat(CLUSTER.withWindow(RuleLimits.MAX_BUCKETS, DAY).withLeaseTime(DAY).buckets())
         .isEqualTo(1000);
-    assertThat(DegradeRule.slowCallRatio("r", DAY, 0.5).withStatWindow(DAY,
+    assertThat(CircuitBreakerRule.slowCallRatio("r", DAY, 0.5).withStatWindow(DAY,
         RuleLimits.MAX_BUCKETS).withOpenFor(DAY).withProbes(1, DAY).openFor()).isEqualTo(DAY);
-    assertThat(DegradeRule.errorCount("r", 1).withThreshold(RuleLimits.MAX_COUNT).threshold())
+    assertThat(CircuitBreakerRule.errorCount("r", 1).withThreshold(RuleLimits.MAX_COUNT).threshold())
         .isEqualTo(1e9);
     assertThat(SystemRule.of().withMaxInboundQps(RuleLimits.MAX_COUNT).withMaxAverageRt(DAY)
         .withMaxSystemLoad(RuleLimits.MAX_SYSTEM_LOAD).maxAverageRt()).isEqualTo(DAY);
-    assertThat(ParamFlowRule.qps("r", -RuleLimits.MAX_ARGUMENT_INDEX, 5).withPeriod(DAY)
+    assertThat(PerValueRule.qps("r", -RuleLimits.MAX_ARGUMENT_INDEX, 5).withPeriod(DAY)
         .withPacing(DAY).withMaxValues(RuleLimits.MAX_VALUES).maxValues()).isEqualTo(10_000_000);
   }
 
   @Test
   void defaultMaxValues_ofAnyPeriod_neverOverflows() {
-    assertThat(ParamFlowRule.defaultMaxValues(HUGE)).isEqualTo(ParamFlowRule.MAX_DEFAULT_VALUES);
-    assertThat(ParamFlowRule.defaultMaxValues(Duration.ofMillis(1500))).isEqualTo(8000);
-    assertThat(ParamFlowRule.defaultMaxValues(Duration.ofSeconds(-5))).isEqualTo(4000);
+    assertThat(PerValueRule.defaultMaxValues(HUGE)).isEqualTo(PerValueRule.MAX_DEFAULT_VALUES);
+    assertThat(PerValueRule.defaultMaxValues(Duration.ofMillis(1500))).isEqualTo(8000);
+    assertThat(PerValueRule.defaultMaxValues(Duration.ofSeconds(-5))).isEqualTo(4000);
   }
 }

@@ -6,7 +6,7 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.RuleRevision;
-import dev.guard.engine.WritableRuleSource;
+import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;

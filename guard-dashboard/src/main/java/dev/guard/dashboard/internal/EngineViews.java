@@ -7,14 +7,14 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.BlockKind;
+import dev.guard.engine.RefusalKind;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.engine.PeriodStats;
 import dev.guard.engine.ResourceStats;
 import dev.guard.engine.RuleRevision;
 import dev.guard.engine.RuleState;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.TokenService;
 import dev.guard.rules.RuleFormat;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -57,13 +57,13 @@ final class EngineViews {
       rows.add(resourceRow(engine.stats(name)));
     }
     String key = switch (sort) {
-      case "refused" -> "blockQps";
+      case "refused" -> "refusedQps";
       case "rt" -> "averageRtMs";
       case "name" -> "name";
       default -> "passQps";
     };
     // the live rate first, then the minute's total (steadier), then the name
-    String total = key.equals("blockQps") ? "minuteBlock" : "minutePass";
+    String total = key.equals("refusedQps") ? "minuteRefused" : "minutePass";
     Comparator<Map<String, Object>> order = key.equals("name")
         ? Comparator.comparing(row -> (String) row.get("name"))
         : Comparator.<Map<String, Object>>comparingDouble(row -> (Double) row.get(key))
@@ -87,11 +87,11 @@ final class EngineViews {
   private static Map<String, Object> live(NodeStats stats) {
     Map<String, Object> row = new LinkedHashMap<>();
     row.put("passQps", finite(stats.passQps()));
-    row.put("blockQps", finite(stats.blockQps()));
+    row.put("refusedQps", finite(stats.refusedQps()));
     row.put("averageRtMs", finite(stats.averageRt()));
     row.put("concurrency", stats.concurrency());
     row.put("minutePass", stats.totalPass());
-    row.put("minuteBlock", stats.totalBlock());
+    row.put("minuteRefused", stats.totalRefused());
     return row;
   }
 
@@ -136,7 +136,7 @@ final class EngineViews {
       Map<String, Object> point = new LinkedHashMap<>();
       point.put("t", t);
       point.put("pass", second == null ? 0 : second.pass());
-      point.put("block", second == null ? 0 : second.block());
+      point.put("refused", second == null ? 0 : second.refused());
       point.put("success", second == null ? 0 : second.success());
       point.put("exception", second == null ? 0 : second.exception());
       point.put("averageRtMs", second == null ? 0.0 : second.averageRtMs());
@@ -156,20 +156,20 @@ final class EngineViews {
     long now = engine.timeMs();
     long to = now - now % 1000;
     Map<String, Long> byKind = new LinkedHashMap<>();
-    for (BlockKind kind : BlockKind.values()) {
+    for (RefusalKind kind : RefusalKind.values()) {
       byKind.put(kind.tag(), 0L);
     }
     long total = 0;
     for (PeriodStats second : engine.metricsHistory(name, to - REFUSAL_SECONDS * 1000L, to)) {
-      total += second.block();
-      for (BlockKind kind : BlockKind.values()) {
-        byKind.merge(kind.tag(), second.blocked(kind), Long::sum);
+      total += second.refused();
+      for (RefusalKind kind : RefusalKind.values()) {
+        byKind.merge(kind.tag(), second.refused(kind), Long::sum);
       }
     }
     ResourceStats stats = engine.stats(name);
     Map<String, Long> byOrigin = new TreeMap<>();
     for (String origin : stats.origins()) {
-      stats.origin(origin).map(NodeStats::totalBlock).filter(count -> count > 0)
+      stats.origin(origin).map(NodeStats::totalRefused).filter(count -> count > 0)
           .ifPresent(count -> byOrigin.put(origin, count));
     }
     Map<String, Object> view = new LinkedHashMap<>();

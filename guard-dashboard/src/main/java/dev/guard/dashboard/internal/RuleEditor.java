@@ -3,7 +3,7 @@ package dev.guard.dashboard.internal;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.RuleRevision;
-import dev.guard.engine.WritableRuleSource;
+import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.MemoryRuleSource;
 import java.util.LinkedHashMap;
 import java.util.List;

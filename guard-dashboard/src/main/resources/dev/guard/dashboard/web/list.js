@@ -8,11 +8,11 @@ async function refreshList() {
     const rows = data.resources.map((r) => guard.el('tr', { 'data-name': r.name },
       guard.el('td', {}, guard.el('a', { href: 'resource.html?name=' + encodeURIComponent(r.name), text: r.name })),
       guard.el('td', { class: 'num pass', text: guard.num(r.passQps) }),
-      guard.el('td', { class: 'num block', text: guard.num(r.blockQps) }),
+      guard.el('td', { class: 'num refused', text: guard.num(r.refusedQps) }),
       guard.el('td', { class: 'num', text: guard.num(r.averageRtMs) }),
       guard.el('td', { class: 'num', text: r.concurrency }),
       guard.el('td', { class: 'num', text: r.minutePass }),
-      guard.el('td', { class: 'num', text: r.minuteBlock })));
+      guard.el('td', { class: 'num', text: r.minuteRefused })));
     guard.fill(document.querySelector('#resources tbody'), rows);
     const overview = await guard.get('api/overview');
     document.getElementById('overview').textContent = overview.resources + ' resources · rules from '

@@ -3,10 +3,10 @@
 // roll-back, and the rule editor. Everything but the editor refreshes every second.
 const resource = new URLSearchParams(location.search).get('name') || '';
 const query = 'name=' + encodeURIComponent(resource);
-const KINDS = ['flow', 'perValue', 'circuitBreakers', 'authority'];
+const KINDS = ['flow', 'perValue', 'circuitBreakers', 'origins'];
 const TEMPLATES = {
-  flow: { qps: 10 }, perValue: { argumentIndex: 0, count: 10 },
-  circuitBreakers: { errorRatio: 0.5, openFor: 'PT10S' }, authority: { denyOrigins: ['bot'] },
+  flow: { qps: 10 }, perValue: { argumentIndex: 0, threshold: 10 },
+  circuitBreakers: { errorRatio: 0.5, openFor: 'PT10S' }, origins: { denyOrigins: ['bot'] },
 };
 document.getElementById('name').textContent = resource;
 document.title = resource + ' · guard dashboard';
@@ -47,18 +47,18 @@ function chart(id, series, height) {
 async function refreshCharts() {
   const data = await guard.get('api/resource/metrics?' + query);
   const pass = data.points.map((p) => p.pass);
-  const block = data.points.map((p) => p.block);
-  const max = chart('calls', [{ values: pass, cls: 'pass' }, { values: block, cls: 'block' }], 160);
+  const refused = data.points.map((p) => p.refused);
+  const max = chart('calls', [{ values: pass, cls: 'pass' }, { values: refused, cls: 'refused' }], 160);
   const calls = document.getElementById('calls');
   calls.dataset.passTotal = pass.reduce((a, b) => a + b, 0);
-  calls.dataset.blockTotal = block.reduce((a, b) => a + b, 0);
+  calls.dataset.refusedTotal = refused.reduce((a, b) => a + b, 0);
   calls.dataset.points = data.points.length;
   document.getElementById('callsScale').textContent = 'top = ' + guard.num(max) + ' calls/s · a line per minute, now at the right';
   const rtMax = chart('rt', [{ values: data.points.map((p) => p.averageRtMs), cls: 'rt' }], 100);
   document.getElementById('rtScale').textContent = 'top = ' + guard.num(rtMax) + ' ms';
   const live = await guard.get('api/resource?' + query);
   document.getElementById('live').textContent = 'now: ' + guard.num(live.passQps) + ' passed/s · '
-    + guard.num(live.blockQps) + ' refused/s · ' + guard.num(live.averageRtMs) + ' ms · ' + live.concurrency + ' running';
+    + guard.num(live.refusedQps) + ' refused/s · ' + guard.num(live.averageRtMs) + ' ms · ' + live.concurrency + ' running';
 }
 
 function countRows(counts) {

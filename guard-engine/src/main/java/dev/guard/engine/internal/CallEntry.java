@@ -1,6 +1,6 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.engine.Entry;
 import dev.guard.engine.internal.chain.Chain;
@@ -57,7 +57,7 @@ public final class CallEntry implements Entry {
   private long nowNanos;
   private boolean borrowed;
   private @Nullable Throwable error;
-  @Nullable BlockedException blockError;
+  @Nullable RefusedException blockError;
   private long exitMs;
   private int grantCursor;
   private long @Nullable [] grantBits; // per slot position: what the slot granted this call
@@ -213,7 +213,7 @@ public final class CallEntry implements Entry {
     }
   }
 
-  /** The call's arguments (for hot-parameter rules); may contain nulls. */
+  /** The call's arguments (for per-value rules); may contain nulls. */
   public @Nullable Object[] args() {
     return args;
   }
@@ -330,7 +330,7 @@ public final class CallEntry implements Entry {
   }
 
   /** Why the call was refused; null when it was admitted. */
-  public @Nullable BlockedException refusal() {
+  public @Nullable RefusedException refusal() {
     return blockError;
   }
 
@@ -341,7 +341,7 @@ public final class CallEntry implements Entry {
 
   @Override
   public void recordError(Throwable failure) {
-    if (failure == null || failure instanceof BlockedException || isExited()) {
+    if (failure == null || failure instanceof RefusedException || isExited()) {
       return;
     }
     error = failure;

@@ -1,8 +1,8 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.engine.BlockKind;
+import dev.guard.engine.RefusalKind;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * <ul>
  *   <li>pass: thread +1 and pass +count (a call admitted on a borrowed pass adds no pass: the
  *       borrowing already accounted it);
- *   <li>refusal: block +count;
+ *   <li>refusal: refused +count;
  *   <li>completion: response time and success +count, exception +count when an error was traced,
  *       thread −1.
  * </ul>
@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class CallStatistics {
 
-  private static final int KINDS = BlockKind.values().length;
+  private static final int KINDS = RefusalKind.values().length;
 
   private final StatisticNode inbound;
 
@@ -51,21 +51,21 @@ final class CallStatistics {
     }
   }
 
-  void block(CallEntry entry, BlockedException refusal) {
+  void refused(CallEntry entry, RefusedException refusal) {
     long nowMs = entry.nowMs();
     int count = entry.count();
     DefaultNode node = Objects.requireNonNull(entry.node);
-    node.cluster().stats().addBlock(nowMs, count);
-    node.cluster().blockKinds(KINDS).add(nowMs, BlockKind.of(refusal).ordinal(), count);
+    node.cluster().stats().addRefused(nowMs, count);
+    node.cluster().refusalKinds(KINDS).add(nowMs, RefusalKind.of(refusal).ordinal(), count);
     if (entry.onContextNode) {
-      node.stats().addBlock(nowMs, count);
+      node.stats().addRefused(nowMs, count);
     }
     StatisticNode origin = entry.originNode;
     if (origin != null) {
-      origin.addBlock(nowMs, count);
+      origin.addRefused(nowMs, count);
     }
     if (entry.type() == EntryType.IN) {
-      inbound.addBlock(nowMs, count);
+      inbound.addRefused(nowMs, count);
     }
   }
 

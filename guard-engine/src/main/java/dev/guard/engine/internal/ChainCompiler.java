@@ -5,11 +5,11 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
-import dev.guard.engine.internal.degrade.DegradeSlotKind;
-import dev.guard.engine.internal.authority.AuthoritySlotKind;
+import dev.guard.engine.internal.breaker.BreakerSlotKind;
+import dev.guard.engine.internal.origin.OriginSlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.system.SystemSlotKind;
-import dev.guard.engine.internal.param.ParamSlotKind;
+import dev.guard.engine.internal.pervalue.PerValueSlotKind;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashSet;
@@ -27,8 +27,8 @@ final class ChainCompiler {
 
   /** Every rule kind the engine knows, in slot order. */
   static final List<SlotKind<?>> KINDS =
-      sorted(List.of(new AuthoritySlotKind(), new SystemSlotKind(), ParamSlotKind.INSTANCE,
-          FlowSlotKind.INSTANCE, DegradeSlotKind.INSTANCE));
+      sorted(List.of(new OriginSlotKind(), new SystemSlotKind(), PerValueSlotKind.INSTANCE,
+          FlowSlotKind.INSTANCE, BreakerSlotKind.INSTANCE));
 
   private ChainCompiler() {}
 

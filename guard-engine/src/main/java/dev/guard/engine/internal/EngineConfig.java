@@ -17,8 +17,8 @@ import dev.guard.engine.internal.stat.WindowGeometry;
  * @param historySeconds seconds of metrics history kept per resource (0: totals only)
  * @param historyBudget the most seconds of history all resources hold together
  * @param ruleHistory how many applied rule sets the engine remembers
- * @param blockLogger where the block log writes lines, or null for none
- * @param blockLogLines the most block-log lines per recording pass
+ * @param refusalLogger where the refusal log writes lines, or null for none
+ * @param refusalLogLines the most refused-log lines per recording pass
  */
 public record EngineConfig(
     WindowGeometry secondWindow,
@@ -30,5 +30,5 @@ public record EngineConfig(
     int historySeconds,
     long historyBudget,
     int ruleHistory,
-    System.@Nullable Logger blockLogger,
-    int blockLogLines) {}
+    System.@Nullable Logger refusalLogger,
+    int refusalLogLines) {}

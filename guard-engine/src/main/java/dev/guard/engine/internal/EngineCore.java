@@ -1,27 +1,27 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.event.BreakerTransition;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.PeriodStats;
 import dev.guard.engine.RuleState;
-import dev.guard.engine.SystemStatus;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.SystemStatus;
+import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
-import dev.guard.engine.internal.degrade.DegradeSlotKind;
+import dev.guard.engine.internal.breaker.BreakerSlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
-import dev.guard.engine.internal.param.ParamSlotKind;
+import dev.guard.engine.internal.pervalue.PerValueSlotKind;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import dev.guard.engine.internal.system.SystemProtection;
@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * The call path of one engine. {@link #enter} resolves the thread's context and the resource's
  * nodes, runs the resource's chain, and records the outcome: on pass, thread +1 and pass +count
  * on the context node (and so the cluster node), the origin node and, for inbound calls, the
- * global inbound node; on refusal, block +count on the same nodes. {@link #exit} records response
+ * global inbound node; on refusal, refused +count on the same nodes. {@link #exit} records response
  * time, completion, error and thread −1 on the same nodes, exactly once per entry.
  *
  * <p>This is the only class that reads the engine's time source; engine time is measured from
@@ -53,7 +53,7 @@ public final class EngineCore implements SlotContext {
   private final CallStatistics statistics;
   private final SystemProtection system;
   private final MetricsHistory history;
-  private final BlockLog blockLog;
+  private final RefusalLog refusalLog;
   private final @Nullable TokenService tokenService;
   private final RuleBook ruleBook;
   private final InternalErrors internalErrors;
@@ -107,7 +107,7 @@ public final class EngineCore implements SlotContext {
     this.statistics = new CallStatistics(inbound);
     this.system = new SystemProtection(systemStatus);
     this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
-    this.blockLog = new BlockLog(this.listeners, config.blockLogger(), config.blockLogLines());
+    this.refusalLog = new RefusalLog(this.listeners, config.refusalLogger(), config.refusalLogLines());
     this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
     if (tokenService != null && !this.listeners.isEmpty()) {
       this.availabilityForwarder = new AvailabilityForwarder(this.listeners, tokenService);
@@ -176,7 +176,7 @@ public final class EngineCore implements SlotContext {
    * when that was done this second).
    */
   public void collectHistory() {
-    history.collect(nowMs(), resources::forEachTracked, blockLog.active() ? blockLog : null);
+    history.collect(nowMs(), resources::forEachTracked, refusalLog.active() ? refusalLog : null);
   }
 
   /** The recorded seconds of a resource in {@code [fromMs, toMs)}, after collecting. */
@@ -325,18 +325,18 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
-   * Replaces the default degrade rules and the resources they do not apply to.
+   * Replaces the default circuit breakers and the resources they do not apply to.
    *
    * @param rules rules with resource {@code "*"}
    * @param excluded resources that get no default breakers
    */
-  public void loadDefaultDegradeRules(List<DegradeRule> rules, Set<String> excluded) {
+  public void loadDefaultCircuitBreakerRules(List<CircuitBreakerRule> rules, Set<String> excluded) {
     resources.loadDefaults(rules, excluded);
   }
 
-  /** The default degrade rules in force. */
-  public List<DegradeRule> defaultDegradeRules() {
-    return resources.defaultDegradeRules();
+  /** The default circuit breakers in force. */
+  public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
+    return resources.defaultCircuitBreakerRules();
   }
 
   /** The resource's current rules (empty if unknown). */
@@ -348,10 +348,10 @@ public final class EngineCore implements SlotContext {
   /** The circuit breakers of a resource, in rule order (empty if none). */
   public List<CircuitBreaker> breakers(String name) {
     ResourceState state = resources.existing(name);
-    return state == null ? List.of() : DegradeSlotKind.breakers(state.chain());
+    return state == null ? List.of() : BreakerSlotKind.breakers(state.chain());
   }
 
-  /** The run-time state of a resource's warm-up and hot-parameter rules (read only). */
+  /** The run-time state of a resource's warm-up and per-value rules (read only). */
   public List<RuleState> ruleStates(String name) {
     ResourceState state = resources.existing(name);
     if (state == null) {
@@ -359,7 +359,7 @@ public final class EngineCore implements SlotContext {
     }
     Chain chain = state.chain();
     List<RuleState> states = new ArrayList<>(FlowSlotKind.warmUpStates(chain));
-    states.addAll(ParamSlotKind.hotValueStates(chain, preciseNowNanos()));
+    states.addAll(PerValueSlotKind.hotValueStates(chain, preciseNowNanos()));
     return List.copyOf(states);
   }
 
@@ -416,7 +416,7 @@ public final class EngineCore implements SlotContext {
    *
    * @param site the call site
    * @param pooled whether to reuse this thread's entry object
-   * @param args the call's arguments, for hot-parameter rules (null: none)
+   * @param args the call's arguments, for per-value rules (null: none)
    * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
    */
   public CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
@@ -494,9 +494,9 @@ public final class EngineCore implements SlotContext {
     entry.onContextNode = config.contextStatistics() || entry.chain.measuresContexts();
     entry.originNode = originNode(resource, context.origin);
     try {
-      BlockedException refused = entry.chain.enter(entry);
+      RefusedException refused = entry.chain.enter(entry);
       if (refused != null) {
-        recordBlock(entry, refused);
+        recordRefused(entry, refused);
         return entry;
       }
     } catch (RuntimeException unexpected) {
@@ -523,9 +523,9 @@ public final class EngineCore implements SlotContext {
     return node;
   }
 
-  private void recordBlock(CallEntry entry, BlockedException refused) {
+  private void recordRefused(CallEntry entry, RefusedException refused) {
     entry.blockError = refused;
-    statistics.block(entry, refused);
+    statistics.refused(entry, refused);
     entry.markExitedUnseen();
     entry.dropArgument();
     discardIfIdle(entry.context);

@@ -1,7 +1,7 @@
 package dev.guard.engine.internal;
 
 import dev.guard.api.rule.RuleError;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package dev.guard.engine.internal;
 
-import dev.guard.engine.BlockKind;
+import dev.guard.engine.RefusalKind;
 import dev.guard.engine.Cap;
 import dev.guard.engine.PeriodStats;
 import dev.guard.engine.internal.node.ClusterNode;
-import dev.guard.engine.internal.stat.BlockKindCounts;
+import dev.guard.engine.internal.stat.RefusalKindCounts;
 import dev.guard.engine.internal.stat.MetricBucket;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.ArrayList;
@@ -39,8 +39,8 @@ public final class MetricsHistory {
   static final int READABLE_SECONDS = 58;
 
   private static final int INITIAL_CAPACITY = 8;
-  private static final int KINDS = BlockKind.values().length;
-  /** Stored per second: start, pass, block, kinds..., success, exception, rt, minRt, concurrency. */
+  private static final int KINDS = RefusalKind.values().length;
+  /** Stored per second: start, pass, refused, kinds..., success, exception, rt, minRt, concurrency. */
   private static final int STRIDE = 3 + KINDS + 5;
   private static final int F_START = 0;
   private static final int F_PASS = 1;
@@ -110,7 +110,7 @@ public final class MetricsHistory {
     }
   }
 
-  /** A receiver of recorded seconds (the block log). */
+  /** A receiver of recorded seconds (the refusal log). */
   interface SecondSink {
     /**
      * A recorded second of a resource.
@@ -134,7 +134,7 @@ public final class MetricsHistory {
       from = oldestReadable;
     }
     StatisticNode stats = node.stats();
-    BlockKindCounts refusals = node.existingBlockKinds();
+    RefusalKindCounts refusals = node.existingRefusalKinds();
     long concurrency = stats.concurrency();
     for (long sec = Math.max(0L, from); sec <= last; sec += 1000L) {
       stats.readSecond(sec, second);

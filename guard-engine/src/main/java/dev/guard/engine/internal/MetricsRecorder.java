@@ -1,6 +1,6 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Records the metrics history of engines that run on real time once a second, on one daemon
- * thread for the whole JVM, so that the history, the totals and the block log stay complete when
+ * thread for the whole JVM, so that the history, the totals and the refusal log stay complete when
  * nothing reads them (docs/BEHAVIOUR.md, "Metrics history"). Engines are held weakly: an engine
  * the application dropped is forgotten; a closed engine is removed at once ({@link #unwatch}). The
  * thread ends when no engine is left (woken at once when the last one is removed; the next engine

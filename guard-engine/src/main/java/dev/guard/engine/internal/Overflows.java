@@ -1,7 +1,7 @@
 package dev.guard.engine.internal;
 
 import dev.guard.engine.Cap;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 

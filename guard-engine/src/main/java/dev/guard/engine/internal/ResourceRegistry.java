@@ -1,12 +1,12 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.Cap;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -37,8 +37,8 @@ import org.jspecify.annotations.Nullable;
  * lock, which then recompiles every resource's chain; a resource is created under the same lock
  * with its first chain already compiled, so no resource created while they change can miss them.
  *
- * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
- * degrade rule of its own and is not excluded. They change like the engine-wide rules: under the
+ * <p>Default circuit breaker rules (resource {@code "*"}) give breakers to every resource that has no
+ * circuit breaker rule of its own and is not excluded. They change like the engine-wide rules: under the
  * rule lock, recompiling every resource's chain and keeping the breakers of unchanged rules.
  *
  * <p>A chain that fails to compile for a reason other than a refusal of its rules (an {@link
@@ -61,7 +61,7 @@ final class ResourceRegistry {
   private final List<SlotKind<?>> kinds;
   /** Held by every rule change, so changes apply one at a time. */
   private final Object rulesLock = new Object();
-  private volatile List<DegradeRule> defaultDegradeRules = List.of();
+  private volatile List<CircuitBreakerRule> defaultCircuitBreakerRules = List.of();
   private volatile Set<String> excludedFromDefaults = Set.of();
   private volatile @Nullable ResourceState overflow;
 
@@ -366,29 +366,29 @@ final class ResourceRegistry {
   }
 
   /**
-   * Replaces the default degrade rules and the resources they do not apply to, recompiling every
+   * Replaces the default circuit breakers and the resources they do not apply to, recompiling every
    * resource's chain; breakers of default rules equal to earlier ones keep their state.
    */
-  void loadDefaults(List<DegradeRule> rules, Set<String> excluded) {
-    List<DegradeRule> previousRules = defaultDegradeRules;
+  void loadDefaults(List<CircuitBreakerRule> rules, Set<String> excluded) {
+    List<CircuitBreakerRule> previousRules = defaultCircuitBreakerRules;
     Set<String> previousExcluded = excludedFromDefaults;
     changeEngineWide(() -> {
-      defaultDegradeRules = List.copyOf(rules);
+      defaultCircuitBreakerRules = List.copyOf(rules);
       excludedFromDefaults = Set.copyOf(excluded);
       return true;
     }, () -> {
-      defaultDegradeRules = previousRules;
+      defaultCircuitBreakerRules = previousRules;
       excludedFromDefaults = previousExcluded;
     });
   }
 
-  List<DegradeRule> defaultDegradeRules() {
-    return defaultDegradeRules;
+  List<CircuitBreakerRule> defaultCircuitBreakerRules() {
+    return defaultCircuitBreakerRules;
   }
 
   private Chain compile(String name, List<? extends Rule> rules, Chain previous) {
-    List<DegradeRule> defaults =
-        excludedFromDefaults.contains(name) ? List.of() : defaultDegradeRules;
+    List<CircuitBreakerRule> defaults =
+        excludedFromDefaults.contains(name) ? List.of() : defaultCircuitBreakerRules;
     return ChainCompiler.compile(name, rules, defaults, previous, slotContext, kinds);
   }
 

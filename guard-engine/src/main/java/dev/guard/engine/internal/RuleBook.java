@@ -1,13 +1,13 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleDiff;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.EngineListener;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.RuleRevision;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayDeque;
@@ -66,7 +66,7 @@ public final class RuleBook {
     try {
       applied = registry.underRulesLock(() -> applyLocked(rules, source));
     } catch (InvalidRulesException refused) {
-      reject(source, refused.errors());
+      invalid(source, refused.errors());
       throw refused;
     }
     if (applied == null) {
@@ -121,11 +121,11 @@ public final class RuleBook {
   }
 
   /** Tells listeners that a source could not deliver a valid set. */
-  public void reject(String source, List<RuleError> errors) {
+  public void invalid(String source, List<RuleError> errors) {
     List<RuleError> copy = List.copyOf(errors);
     for (EngineListener listener : listeners) {
       try {
-        listener.onRulesRejected(source, copy);
+        listener.onRulesInvalid(source, copy);
       } catch (RuntimeException ignored) {
         // listeners must not break rule loading
       }

@@ -39,8 +39,8 @@ class StatsView implements NodeStats {
   }
 
   @Override
-  public double blockQps() {
-    return sum(StatisticNode::blockQps);
+  public double refusedQps() {
+    return sum(StatisticNode::refusedQps);
   }
 
   @Override
@@ -90,8 +90,8 @@ class StatsView implements NodeStats {
   }
 
   @Override
-  public long totalBlock() {
-    return (long) sum(StatisticNode::blockRequest);
+  public long totalRefused() {
+    return (long) sum(StatisticNode::refusedRequest);
   }
 
   @Override
@@ -101,7 +101,7 @@ class StatsView implements NodeStats {
 
   @Override
   public String toString() {
-    return "NodeStats[pass=" + passQps() + "/s, block=" + blockQps() + "/s, concurrency="
+    return "NodeStats[pass=" + passQps() + "/s, refused=" + refusedQps() + "/s, concurrency="
         + concurrency() + "]";
   }
 }

@@ -1,6 +1,6 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 
 /** A time source that stays at 0 and whose sleeps return at once: for tests that need no time. */
 final class FrozenTime {

@@ -3,19 +3,19 @@ package dev.guard.engine.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.TimeSource;
-import dev.guard.api.rule.AuthorityRule;
-import dev.guard.api.rule.DegradeRule;
+import dev.guard.spi.TimeSource;
+import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.ParamFlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.EngineListener;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.EngineListener;
+import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
@@ -66,7 +66,7 @@ class InternalFailureTest {
       }
       return new Slot() {
         @Override
-        public @Nullable BlockedException enter(CallEntry entry) {
+        public @Nullable RefusedException enter(CallEntry entry) {
           if (failure == Failure.ENTER && here) {
             throw new IllegalStateException("enter fails on purpose");
           }
@@ -146,8 +146,8 @@ class InternalFailureTest {
   @Test
   void exit_whenAnEarlySlotThrows_stillLetsTheLaterSlotsGiveBackWhatTheyHold() {
     EngineCore core = engine(new FailingKind<>(
-        new dev.guard.engine.internal.authority.AuthoritySlotKind(), Failure.EXIT, null));
-    core.load("r", List.of(AuthorityRule.deny("r", "bot"), ParamFlowRule.concurrency("r", 0, 1)));
+        new dev.guard.engine.internal.origin.OriginSlotKind(), Failure.EXIT, null));
+    core.load("r", List.of(OriginRule.deny("r", "bot"), PerValueRule.concurrency("r", 0, 1)));
 
     for (int call = 0; call < 3; call++) {
       CallEntry entry = core.enter(
@@ -163,12 +163,12 @@ class InternalFailureTest {
   @Test
   void enter_whenALateSlotThrows_theEarlierSlotsGiveBackWhatTheyGranted() {
     EngineCore core = engine(failingFlow(Failure.ENTER));
-    core.load("r", List.of(FlowRule.qps("r", 1), ParamFlowRule.concurrency("r", 0, 1)));
+    core.load("r", List.of(FlowRule.qps("r", 1), PerValueRule.concurrency("r", 0, 1)));
     Object[] value = {"v"};
     CallSite site = new CallSite(core.resolve("r"), EntryType.OUT, 1, false, null, "");
 
     CallEntry unguarded = core.enter(site, false, value);
-    core.load("r", List.of(ParamFlowRule.concurrency("r", 0, 1))); // the failing slot is gone
+    core.load("r", List.of(PerValueRule.concurrency("r", 0, 1))); // the failing slot is gone
     CallEntry next = core.enter(site, false, value);
 
     assertThat(unguarded.refusal()).isNull();
@@ -216,8 +216,8 @@ class InternalFailureTest {
   @Test
   void firstUseOfAResource_whenItsFirstChainThrows_failsOpenAndReportsIt() {
     EngineCore core = engine(new FailingKind<>(
-        dev.guard.engine.internal.degrade.DegradeSlotKind.INSTANCE, Failure.COMPILE, "late"));
-    core.loadDefaultDegradeRules(List.of(DegradeRule.errorRatio("*", 0.5)), Set.of());
+        dev.guard.engine.internal.breaker.BreakerSlotKind.INSTANCE, Failure.COMPILE, "late"));
+    core.loadDefaultCircuitBreakerRules(List.of(CircuitBreakerRule.errorRatio("*", 0.5)), Set.of());
 
     CallEntry entry = enter(core, "late", EntryType.IN);
 

@@ -3,8 +3,8 @@ package dev.guard.engine.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.TimeSource;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.TimeSource;
+import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.ArrayList;
 import java.util.List;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import dev.guard.engine.EntryOrderException;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.ClusterThreshold;
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.WarmUp;
@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * Flow rules, named as the DSL names them:
  *
  * <pre>{@code
- * {"resource": "checkout", "qps": 40, "limitApp": "mobile", "relatedTo": "db",
+ * {"resource": "checkout", "qps": 40, "origin": "mobile", "relatedTo": "db",
  *  "warmUp": {"period": "PT10S", "coldFactor": 3}, "pacing": {"maxQueueing": "PT0.5S"}}
  * {"resource": "reports", "concurrency": 4, "fromEntrance": "api"}
  * {"resource": "orders", "qps": 1000, "cluster": {"flowId": "orders", "threshold": "PER_INSTANCE",
@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Exactly one of {@code qps} and {@code concurrency}; at most one of {@code relatedTo} (the
- * RELATE strategy) and {@code fromEntrance} (CHAIN); {@code pacing} present means the PACING
+ * RELATED strategy) and {@code fromEntrance} (CHAIN); {@code pacing} present means the PACING
  * behaviour. A rule without pacing carries the default queueing bound, which only pacing uses.
  */
 final class FlowFormat implements KindFormat<FlowRule> {
@@ -34,8 +34,8 @@ final class FlowFormat implements KindFormat<FlowRule> {
 
   private static final Map<String, String> PATHS = Map.of(
       "resource", "resource",
-      "limitApp", "limitApp",
-      "behavior", "pacing",
+      "origin", "origin",
+      "shaping", "pacing",
       "warmUp", "warmUp",
       "maxQueueingTime", "pacing.maxQueueing",
       "warmUpPeriod", "warmUp.period",
@@ -60,27 +60,27 @@ final class FlowFormat implements KindFormat<FlowRule> {
         && fields.check("resource", () -> FlowRule.qps(resource, 0)) ? resource : null;
     Double qps = fields.number("qps");
     Double concurrency = fields.number("concurrency");
-    FlowGrade grade = concurrency != null && qps == null ? FlowGrade.CONCURRENCY : FlowGrade.QPS;
+    FlowMetric grade = concurrency != null && qps == null ? FlowMetric.CONCURRENCY : FlowMetric.QPS;
     Double count = qps != null ? qps : concurrency;
     double validCount = 0;
     if (qps != null && concurrency != null) {
       fields.error("concurrency", "must not be given with qps: a rule limits one or the other");
     } else if (count != null) {
       double value = count;
-      if (fields.check(grade == FlowGrade.QPS ? "qps" : "concurrency",
+      if (fields.check(grade == FlowMetric.QPS ? "qps" : "concurrency",
           () -> FlowRule.qps(PLACEHOLDER, value))) {
         validCount = value;
       }
     } else if (!fields.has("qps") && !fields.has("concurrency")) {
       fields.error("needs \"qps\" or \"concurrency\"");
     }
-    String limitApp = fields.string("limitApp");
+    String origin = fields.string("origin");
     String relatedTo = fields.string("relatedTo");
     String fromEntrance = fields.string("fromEntrance");
     FlowStrategy strategy = strategy(fields, relatedTo, fromEntrance);
-    String ref = strategy == FlowStrategy.RELATE ? relatedTo : fromEntrance;
+    String ref = strategy == FlowStrategy.RELATED ? relatedTo : fromEntrance;
     boolean refValid = strategy == FlowStrategy.DIRECT
-        || fields.check(strategy == FlowStrategy.RELATE ? "relatedTo" : "fromEntrance",
+        || fields.check(strategy == FlowStrategy.RELATED ? "relatedTo" : "fromEntrance",
             () -> FlowRule.qps(PLACEHOLDER, 0).withStrategy(strategy, ref));
     WarmUp warmUp = warmUp(fields.object("warmUp"));
     Fields pacing = fields.object("pacing");
@@ -95,10 +95,10 @@ final class FlowFormat implements KindFormat<FlowRule> {
         validResource == null ? PLACEHOLDER : validResource,
         grade,
         checkedCount,
-        limitApp == null ? FlowRule.DEFAULT_APP : limitApp,
+        origin == null ? FlowRule.EVERY_ORIGIN : origin,
         checkedStrategy,
         checkedStrategy == FlowStrategy.DIRECT ? null : ref,
-        fields.has("pacing") ? ControlBehavior.PACING : ControlBehavior.REJECT,
+        fields.has("pacing") ? Shaping.PACING : Shaping.REFUSE,
         warmUp,
         maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing,
         cluster), PATHS);
@@ -112,9 +112,9 @@ final class FlowFormat implements KindFormat<FlowRule> {
           "must not be given with relatedTo: a rule measures one or the other");
     }
     if (relatedTo != null) {
-      return FlowStrategy.RELATE;
+      return FlowStrategy.RELATED;
     }
-    return fromEntrance != null ? FlowStrategy.CHAIN : FlowStrategy.DIRECT;
+    return fromEntrance != null ? FlowStrategy.ENTRANCE : FlowStrategy.DIRECT;
   }
 
   private static @Nullable WarmUp warmUp(@Nullable Fields fields) {
@@ -196,14 +196,14 @@ final class FlowFormat implements KindFormat<FlowRule> {
   @Override
   public void write(FlowRule rule, ObjectNode out) {
     out.put("resource", rule.resource());
-    Json.number(out, rule.grade() == FlowGrade.QPS ? "qps" : "concurrency", rule.count());
-    if (!rule.limitApp().equals(FlowRule.DEFAULT_APP)) {
-      out.put("limitApp", rule.limitApp());
+    Json.number(out, rule.metric() == FlowMetric.QPS ? "qps" : "concurrency", rule.threshold());
+    if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
+      out.put("origin", rule.origin());
     }
-    if (rule.strategy() == FlowStrategy.RELATE) {
-      out.put("relatedTo", rule.refResource());
-    } else if (rule.strategy() == FlowStrategy.CHAIN) {
-      out.put("fromEntrance", rule.refResource());
+    if (rule.strategy() == FlowStrategy.RELATED) {
+      out.put("relatedTo", rule.reference());
+    } else if (rule.strategy() == FlowStrategy.ENTRANCE) {
+      out.put("fromEntrance", rule.reference());
     }
     WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
@@ -213,7 +213,7 @@ final class FlowFormat implements KindFormat<FlowRule> {
         warm.put("coldFactor", warmUp.coldFactor());
       }
     }
-    if (rule.behavior() == ControlBehavior.PACING) {
+    if (rule.shaping() == Shaping.PACING) {
       Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
     }
     ClusterMode cluster = rule.cluster();

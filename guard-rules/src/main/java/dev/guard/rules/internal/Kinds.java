@@ -9,7 +9,7 @@ public final class Kinds {
 
   /** The registered kinds. */
   public static final List<KindFormat<?>> ALL = List.of(
-      new FlowFormat(), new ParamFormat(), new DegradeFormat(), new AuthorityFormat(),
+      new FlowFormat(), new PerValueFormat(), new CircuitBreakerFormat(), new OriginFormat(),
       new SystemFormat());
 
   private Kinds() {}

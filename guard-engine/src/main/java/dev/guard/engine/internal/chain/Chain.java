@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.chain;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.CallEntry;
 import java.util.List;
@@ -72,11 +72,11 @@ public final class Chain {
    * @param entry the entry
    * @return null when every slot admitted the entry, else the first refusal
    */
-  public @Nullable BlockedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(CallEntry entry) {
     Slot[] all = slots;
     for (int i = 0; i < all.length; i++) {
       entry.grantCursor(i);
-      BlockedException refusal;
+      RefusedException refusal;
       try {
         refusal = all[i].enter(entry);
       } catch (RuntimeException failure) {

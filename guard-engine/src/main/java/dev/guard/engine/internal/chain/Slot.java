@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.chain;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.internal.CallEntry;
 import org.jspecify.annotations.Nullable;
 
@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
 public interface Slot {
 
   /**
-   * Decides an entry. Refuses by returning the refusing rule's {@link BlockedException} (not by
+   * Decides an entry. Refuses by returning the refusing rule's {@link RefusedException} (not by
    * throwing it: the engine decides whether the caller sees an exception or a value); may wait
    * through the engine's time source before returning (pacing). A slot that refuses gives back
    * what its own rules granted to this call before returning.
@@ -34,7 +34,7 @@ public interface Slot {
    * @param entry the entry being decided
    * @return null to admit, or the refusal
    */
-  @Nullable BlockedException enter(CallEntry entry);
+  @Nullable RefusedException enter(CallEntry entry);
 
   /**
    * Gives back what {@link #enter} granted to an entry that a later slot refused.

@@ -3,7 +3,7 @@ package dev.guard.engine.internal.chain;
 import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.Cap;
-import dev.guard.engine.TokenService;
+import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;

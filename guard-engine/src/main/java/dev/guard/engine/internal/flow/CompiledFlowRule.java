@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.api.FlowBlockedException;
+import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * One flow rule ready to decide calls: its controller (whose state survives reloads of an equal
  * rule), its preallocated refusal, and node selection (docs/BEHAVIOUR.md, "Flow rules").
  *
- * <p>Node selection: the rule applies to a call when its {@code limitApp} is {@code default}, equals
+ * <p>Node selection: the rule applies to a call when its {@code origin} is {@code default}, equals
  * the call's origin, or is {@code other} and no rule of the resource names the origin. It then
  * measures, by strategy: DIRECT — the origin node for an origin-specific or {@code other} rule,
  * else the resource's cluster node; RELATE — the cluster node of the related resource (from the
@@ -29,7 +29,7 @@ final class CompiledFlowRule {
 
   final FlowRule rule;
   final TrafficShapingController controller;
-  final FlowBlockedException refusal;
+  final FlowRefusedException refusal;
   final boolean precise;
   /** The rule's cluster mode; null for a rule decided by this instance alone. */
   final @Nullable ClusterMode cluster;
@@ -43,13 +43,13 @@ final class CompiledFlowRule {
     this.rule = rule;
     this.controller = controller;
     int bucketLengthMs = engine.secondWindow().bucketLengthMs();
-    this.refusal = new FlowBlockedException(rule.resource(), rule,
+    this.refusal = new FlowRefusedException(rule.resource(), rule,
         () -> controller.retryAfterNanos(engine.preciseNowNanos(), bucketLengthMs));
     this.precise = controller.needsPreciseTime();
     this.cluster = rule.cluster();
     this.namedApps = namedApps;
-    this.forEveryone = rule.limitApp().equals(FlowRule.DEFAULT_APP);
-    this.forOthers = rule.limitApp().equals(FlowRule.OTHER_APP);
+    this.forEveryone = rule.origin().equals(FlowRule.EVERY_ORIGIN);
+    this.forOthers = rule.origin().equals(FlowRule.OTHER_ORIGINS);
     this.strategy = rule.strategy();
   }
 
@@ -60,7 +60,7 @@ final class CompiledFlowRule {
       String origin = entry.origin();
       boolean applies = forOthers
           ? !origin.isEmpty() && !namedApps.contains(origin)
-          : rule.limitApp().equals(origin);
+          : rule.origin().equals(origin);
       if (!applies) {
         return null;
       }
@@ -73,11 +73,11 @@ final class CompiledFlowRule {
       DefaultNode own = entry.node();
       return own == null ? null : own.cluster().stats();
     }
-    if (strategy == FlowStrategy.RELATE) {
-      ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.refResource()));
+    if (strategy == FlowStrategy.RELATED) {
+      ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.reference()));
       return related == null ? null : related.stats();
     }
     DefaultNode node = entry.node(); // CHAIN
-    return node != null && entry.contextName().equals(rule.refResource()) ? node.stats() : null;
+    return node != null && entry.contextName().equals(rule.reference()) ? node.stats() : null;
   }
 }

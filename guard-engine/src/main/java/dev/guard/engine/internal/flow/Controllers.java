@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.api.rule.ControlBehavior;
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.WarmUp;
@@ -13,19 +13,19 @@ final class Controllers {
   private Controllers() {}
 
   static TrafficShapingController of(FlowRule rule, long occupyTimeoutMs) {
-    if (rule.grade() == FlowGrade.CONCURRENCY) {
+    if (rule.metric() == FlowMetric.CONCURRENCY) {
       return new RejectController(
-          FlowGrade.CONCURRENCY, RateSource.constant(rule.count()), occupyTimeoutMs, false);
+          FlowMetric.CONCURRENCY, RateSource.constant(rule.threshold()), occupyTimeoutMs, false);
     }
     WarmUp warmUp = rule.warmUp();
     RateSource rate = warmUp == null
-        ? RateSource.constant(rule.count())
-        : new WarmUpTokens(rule.count(), warmUp.period(), warmUp.coldFactor());
-    if (rule.behavior() == ControlBehavior.PACING) {
+        ? RateSource.constant(rule.threshold())
+        : new WarmUpTokens(rule.threshold(), warmUp.period(), warmUp.coldFactor());
+    if (rule.shaping() == Shaping.PACING) {
       return new PacingController(rate, rule.maxQueueingTime());
     }
     boolean wholeResource = rule.strategy() == FlowStrategy.DIRECT
-        && rule.limitApp().equals(FlowRule.DEFAULT_APP);
-    return new RejectController(FlowGrade.QPS, rate, occupyTimeoutMs, wholeResource);
+        && rule.origin().equals(FlowRule.EVERY_ORIGIN);
+    return new RejectController(FlowMetric.QPS, rate, occupyTimeoutMs, wholeResource);
   }
 }

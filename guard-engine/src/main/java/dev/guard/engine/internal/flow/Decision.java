@@ -5,10 +5,10 @@ package dev.guard.engine.internal.flow;
  * nothing.
  *
  * <ul>
- *   <li>{@link #BLOCK}: refuse now;
+ *   <li>{@link #REFUSE}: refuse now;
  *   <li>{@link #PASS} (0): admit now;
  *   <li>a positive value {@code w}: admit after waiting {@code w} nanoseconds (pacing);
- *   <li>a negative value other than {@link #BLOCK}: admit after waiting {@code -value}
+ *   <li>a negative value other than {@link #REFUSE}: admit after waiting {@code -value}
  *       nanoseconds on a pass borrowed from a future bucket (prioritized borrowing; the pass was
  *       already accounted for by the borrowing, so statistics record no pass at entry).
  * </ul>
@@ -16,7 +16,7 @@ package dev.guard.engine.internal.flow;
 public final class Decision {
 
   /** Refuse the call. */
-  public static final long BLOCK = Long.MIN_VALUE;
+  public static final long REFUSE = Long.MIN_VALUE;
 
   /** Admit the call now. */
   public static final long PASS = 0L;
@@ -47,10 +47,10 @@ public final class Decision {
    * Tells whether the call is admitted (now or after a wait).
    *
    * @param decision a decision
-   * @return true unless it is {@link #BLOCK}
+   * @return true unless it is {@link #REFUSE}
    */
   public static boolean admits(long decision) {
-    return decision != BLOCK;
+    return decision != REFUSE;
   }
 
   /**
@@ -60,17 +60,17 @@ public final class Decision {
    * @return true for a borrowing decision
    */
   public static boolean borrowed(long decision) {
-    return decision < 0 && decision != BLOCK;
+    return decision < 0 && decision != REFUSE;
   }
 
   /**
-   * Returns the wait before admission in nanoseconds (0 for {@link #PASS} and {@link #BLOCK}).
+   * Returns the wait before admission in nanoseconds (0 for {@link #PASS} and {@link #REFUSE}).
    *
    * @param decision a decision
    * @return the wait in nanoseconds
    */
   public static long waitNanos(long decision) {
-    if (decision == BLOCK) {
+    if (decision == REFUSE) {
       return 0L;
     }
     return decision < 0 ? -decision : decision;

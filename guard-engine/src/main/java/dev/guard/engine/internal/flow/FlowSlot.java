@@ -1,9 +1,9 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.api.BlockedException;
-import dev.guard.api.rule.FlowGrade;
-import dev.guard.engine.TokenResult;
-import dev.guard.engine.TokenService;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.FlowMetric;
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -21,9 +21,9 @@ import org.jspecify.annotations.Nullable;
  * StatisticNode#cancelWaiting}) of every rule that made it wait, and the permits of every rule that
  * admitted it at once ({@link TrafficShapingController#refund}). This happens when its wait is
  * interrupted (the interrupt flag is restored and the call is refused, so it is counted as
- * blocked), when a later flow rule refuses it, and when a later slot refuses it ({@link
+ * refused), when a later flow rule refuses it, and when a later slot refuses it ({@link
  * #abandon}). Without this, a borrowed pass of a refused call would stay counted as a pass (passes
- * plus blocks would exceed the attempts), a paced slot would be lost to a call that never ran, and
+ * plus refusals would exceed the attempts), a paced slot would be lost to a call that never ran, and
  * a budget would be spent on it.
  *
  * <p>What an admitted call was granted is kept on its entry: the grant bits hold which of the
@@ -58,7 +58,7 @@ final class FlowSlot implements Slot {
     this.engine = engine;
     boolean tokens = false;
     for (CompiledFlowRule rule : rules) {
-      tokens |= rule.cluster != null && rule.rule.grade() == FlowGrade.CONCURRENCY;
+      tokens |= rule.cluster != null && rule.rule.metric() == FlowMetric.CONCURRENCY;
     }
     this.holdsTokens = tokens;
   }
@@ -106,7 +106,7 @@ final class FlowSlot implements Slot {
     }
 
     boolean concurrency() {
-      return rule.rule.grade() == FlowGrade.CONCURRENCY;
+      return rule.rule.metric() == FlowMetric.CONCURRENCY;
     }
 
     /** Gives the grant back; a service that throws is ignored (the grant then expires). */
@@ -124,7 +124,7 @@ final class FlowSlot implements Slot {
   }
 
   @Override
-  public @Nullable BlockedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(CallEntry entry) {
     Kept held = null;
     long passedAtOnce = 0L; // bit i: rule i admitted the call without a wait
     long passedAtMs = entry.nowMs();
@@ -138,7 +138,7 @@ final class FlowSlot implements Slot {
       if (rule.cluster != null) {
         TokenService service = engine.tokenService();
         TokenResult result = askCluster(service, rule, permits, entry.prioritized());
-        if (result == TokenResult.BLOCKED) {
+        if (result == TokenResult.REFUSED) {
           release(held, permits);
           refund(passedAtOnce, permits, passedAtMs);
           return rule.refusal;
@@ -169,7 +169,7 @@ final class FlowSlot implements Slot {
         }
         continue;
       }
-      if (decision != Decision.BLOCK) {
+      if (decision != Decision.REFUSE) {
         Held waiting = new Held(rule, node, decision, nanos, entry.nowMs(), held);
         held = waiting;
         if (await(entry, waiting)) {
@@ -207,7 +207,7 @@ final class FlowSlot implements Slot {
   }
 
   /**
-   * Asks the engine's token service about a cluster rule: {@link TokenResult#BLOCKED} to refuse,
+   * Asks the engine's token service about a cluster rule: {@link TokenResult#REFUSED} to refuse,
    * a grant (OK, or SHOULD_WAIT with its wait), or null when the service is absent, fails, throws
    * or will not decide, so that the rule falls back.
    */
@@ -218,15 +218,15 @@ final class FlowSlot implements Slot {
     }
     TokenResult result;
     try {
-      result = rule.rule.grade() == FlowGrade.CONCURRENCY
+      result = rule.rule.metric() == FlowMetric.CONCURRENCY
           ? service.acquireConcurrency(rule.rule, permits)
           : service.requestToken(rule.rule, permits, prioritized);
     } catch (RuntimeException failed) {
       return null; // a failing service is a failure like any other: fall back
     }
     TokenResult.Status status = result.status();
-    if (status == TokenResult.Status.BLOCKED) {
-      return TokenResult.BLOCKED;
+    if (status == TokenResult.Status.REFUSED) {
+      return TokenResult.REFUSED;
     }
     return status == TokenResult.Status.OK || status == TokenResult.Status.SHOULD_WAIT
         ? result : null;

@@ -17,7 +17,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Compiles flow rules into a {@link FlowSlot}. Rules with a specific {@code limitApp} are
+ * Compiles flow rules into a {@link FlowSlot}. Rules with a specific {@code origin} are
  * evaluated before {@code default} ones, otherwise in load order. A rule equal to one of the
  * previous slot keeps that rule's controller, so warm-up tokens and pacing schedules survive a
  * reload; a changed rule starts fresh.
@@ -67,7 +67,7 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
 
   @Override
   public boolean measuresContexts(List<FlowRule> rules) {
-    return rules.stream().anyMatch(rule -> rule.strategy() == FlowStrategy.CHAIN);
+    return rules.stream().anyMatch(rule -> rule.strategy() == FlowStrategy.ENTRANCE);
   }
 
   @Override
@@ -81,12 +81,12 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
     }
     Set<String> named = new HashSet<>();
     for (FlowRule rule : rules) {
-      named.add(rule.limitApp());
+      named.add(rule.origin());
     }
-    named.remove(FlowRule.DEFAULT_APP);
-    named.remove(FlowRule.OTHER_APP);
+    named.remove(FlowRule.EVERY_ORIGIN);
+    named.remove(FlowRule.OTHER_ORIGINS);
     List<FlowRule> ordered = new ArrayList<>(rules);
-    ordered.sort(Comparator.comparing(rule -> rule.limitApp().equals(FlowRule.DEFAULT_APP)));
+    ordered.sort(Comparator.comparing(rule -> rule.origin().equals(FlowRule.EVERY_ORIGIN)));
     CompiledFlowRule[] compiled = new CompiledFlowRule[ordered.size()];
     for (int i = 0; i < compiled.length; i++) {
       FlowRule rule = ordered.get(i);

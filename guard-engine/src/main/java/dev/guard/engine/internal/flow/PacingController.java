@@ -64,7 +64,7 @@ final class PacingController implements TrafficShapingController {
       return Decision.PASS;
     }
     if (rate.count() <= 0) {
-      return Decision.BLOCK;
+      return Decision.REFUSE;
     }
     long cost = ShapingChecks.spacingNanos(permits, rate.rate(node, nowMs));
     return schedule.reserve(cost, maxQueueingNanos, nowNanos);

@@ -43,7 +43,7 @@ final class PacingSchedule {
    * @param costNanos the spacing the call needs after the previous one; non-negative
    * @param maxWaitNanos the longest admissible wait; non-negative
    * @param nowNanos engine time in nanoseconds
-   * @return {@link Decision#PASS}, a positive wait, or {@link Decision#BLOCK}
+   * @return {@link Decision#PASS}, a positive wait, or {@link Decision#REFUSE}
    */
   long reserve(long costNanos, long maxWaitNanos, long nowNanos) {
     while (true) {
@@ -57,7 +57,7 @@ final class PacingSchedule {
       long slot = last + costNanos;
       long wait = slot - nowNanos;
       if (wait > maxWaitNanos) {
-        return Decision.BLOCK;
+        return Decision.REFUSE;
       }
       if (latest.compareAndSet(last, slot)) {
         return Decision.waitThenPass(wait);

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The admission budget of a QPS rule that measures all of its resource's calls (DIRECT strategy,
- * {@code limitApp} default), so that deciding a call does not read the window's pass count, a
+ * {@code origin} default), so that deciding a call does not read the window's pass count, a
  * value that every core writes on every call.
  *
  * <p><b>Model.</b> With a one-second window, Sentinel's check {@code ⌊passQps⌋ + permits <= count}

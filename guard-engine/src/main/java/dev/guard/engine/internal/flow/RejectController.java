@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowMetric;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *       borrowed pass and waits.
  * </ul>
  *
- * <p>A QPS rule that measures every call of its resource (DIRECT, {@code limitApp} default)
+ * <p>A QPS rule that measures every call of its resource (DIRECT, {@code origin} default)
  * decides the usual case from a {@link PassBudget} instead of reading the window on every call:
  * the same decisions, but a decision touches only the calling thread's cell, so threads on one
  * resource do not pass the window's counters between cores, and admissions within a bucket never
@@ -42,7 +42,7 @@ final class RejectController implements TrafficShapingController {
 
   private static final long NEVER = Long.MIN_VALUE;
 
-  private final FlowGrade grade;
+  private final FlowMetric grade;
   private final RateSource rate;
   private final long occupyTimeoutMs;
   private final @Nullable PassBudget budget;
@@ -57,11 +57,11 @@ final class RejectController implements TrafficShapingController {
    * @param budgeted whether QPS decisions may use a {@link PassBudget}: only for rules that
    *     measure every call of their resource on its cluster node
    */
-  RejectController(FlowGrade grade, RateSource rate, long occupyTimeoutMs, boolean budgeted) {
+  RejectController(FlowMetric grade, RateSource rate, long occupyTimeoutMs, boolean budgeted) {
     this.grade = grade;
     this.rate = rate;
     this.occupyTimeoutMs = occupyTimeoutMs;
-    this.budget = budgeted && grade == FlowGrade.QPS ? new PassBudget() : null;
+    this.budget = budgeted && grade == FlowMetric.QPS ? new PassBudget() : null;
   }
 
   @Override
@@ -69,8 +69,8 @@ final class RejectController implements TrafficShapingController {
     if (permits <= 0) {
       return Decision.PASS;
     }
-    if (grade == FlowGrade.CONCURRENCY) {
-      return node.concurrency() + permits <= rate.count() ? Decision.PASS : Decision.BLOCK;
+    if (grade == FlowMetric.CONCURRENCY) {
+      return node.concurrency() + permits <= rate.count() ? Decision.PASS : Decision.REFUSE;
     }
     double limit = rate.rate(node, nowMs);
     PassBudget passes = budget;
@@ -80,7 +80,7 @@ final class RejectController implements TrafficShapingController {
         return Decision.PASS;
       }
       if (taken == PassBudget.REFUSED) {
-        return prioritized ? borrow(node, permits, limit, nowMs) : Decision.BLOCK;
+        return prioritized ? borrow(node, permits, limit, nowMs) : Decision.REFUSE;
       }
     }
     long used = (long) node.passQps(nowMs);
@@ -94,21 +94,21 @@ final class RejectController implements TrafficShapingController {
     if (prioritized) {
       return borrow(node, permits, limit, nowMs);
     }
-    return Decision.BLOCK;
+    return Decision.REFUSE;
   }
 
   private long borrow(FlowMetrics node, int permits, double limit, long nowMs) {
     long waitMs = node.tryOccupyNext(nowMs, permits, limit, occupyTimeoutMs);
-    return waitMs < occupyTimeoutMs ? Decision.borrowThenPass(waitMs * 1_000_000L) : Decision.BLOCK;
+    return waitMs < occupyTimeoutMs ? Decision.borrowThenPass(waitMs * 1_000_000L) : Decision.REFUSE;
   }
 
   private long admitSparse(int permits, double limit, long nowNanos) {
     long last = lastSparseAdmissionNanos.get();
     if (last != NEVER && nowNanos - last < ShapingChecks.spacingNanos(permits, limit)) {
-      return Decision.BLOCK;
+      return Decision.REFUSE;
     }
     if (!lastSparseAdmissionNanos.compareAndSet(last, nowNanos)) {
-      return Decision.BLOCK;
+      return Decision.REFUSE;
     }
     PassBudget passes = budget;
     if (passes != null) {
@@ -134,7 +134,7 @@ final class RejectController implements TrafficShapingController {
    */
   @Override
   public long retryAfterNanos(long nowNanos, int bucketLengthMs) {
-    if (grade == FlowGrade.CONCURRENCY) {
+    if (grade == FlowMetric.CONCURRENCY) {
       return -1L;
     }
     double limit = rate.lastRate();

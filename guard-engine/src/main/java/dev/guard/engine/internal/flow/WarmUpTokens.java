@@ -39,7 +39,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       the first sync treats the elapsed time as unbounded. Sentinel starts empty and relies on
  *       "now − 0" being large, so a clock near zero started hot (Q2); engine time starts at 0.
  *   <li>No warm-up band ({@code maxToken == warningToken}, when {@code 2·p·c < 1 + f}): the rate
- *       is simply {@code c}. Sentinel divides by zero there and blocks every call.
+ *       is simply {@code c}. Sentinel divides by zero there and refusals every call.
  *   <li>Rates below one call per second are the controllers' business (see {@link
  *       RejectController}); this class only reports the rate.
  * </ul>

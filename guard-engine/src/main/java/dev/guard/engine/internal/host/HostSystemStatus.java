@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.host;
 
-import dev.guard.api.TimeSource;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.TimeSource;
+import dev.guard.spi.SystemStatus;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;

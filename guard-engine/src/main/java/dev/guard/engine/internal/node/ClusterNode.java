@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.node;
 
-import dev.guard.engine.internal.stat.BlockKindCounts;
+import dev.guard.engine.internal.stat.RefusalKindCounts;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,7 +19,7 @@ public final class ClusterNode {
   private final ConcurrentHashMap<String, StatisticNode> origins = new ConcurrentHashMap<>();
   private final AtomicInteger originCount = new AtomicInteger();
   private final int maxOrigins;
-  private volatile @Nullable BlockKindCounts blockKinds;
+  private volatile @Nullable RefusalKindCounts refusalKinds;
 
   /**
    * Creates the node.
@@ -39,14 +39,14 @@ public final class ClusterNode {
    * @param kinds the number of kinds
    * @return the counts
    */
-  public BlockKindCounts blockKinds(int kinds) {
-    BlockKindCounts counts = blockKinds;
+  public RefusalKindCounts refusalKinds(int kinds) {
+    RefusalKindCounts counts = refusalKinds;
     if (counts == null) {
       synchronized (this) {
-        counts = blockKinds;
+        counts = refusalKinds;
         if (counts == null) {
-          counts = new BlockKindCounts(kinds);
-          blockKinds = counts;
+          counts = new RefusalKindCounts(kinds);
+          refusalKinds = counts;
         }
       }
     }
@@ -58,8 +58,8 @@ public final class ClusterNode {
    *
    * @return the counts or null
    */
-  public @Nullable BlockKindCounts existingBlockKinds() {
-    return blockKinds;
+  public @Nullable RefusalKindCounts existingRefusalKinds() {
+    return refusalKinds;
   }
 
   /** The resource-wide statistics. */

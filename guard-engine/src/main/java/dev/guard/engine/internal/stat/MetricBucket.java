@@ -45,7 +45,7 @@ public final class MetricBucket {
       AtomicLongFieldUpdater.newUpdater(MetricBucket.class, "arrivedPass");
 
   private final LongAdder pass = new LongAdder();
-  private final LongAdder block = new LongAdder();
+  private final LongAdder refused = new LongAdder();
   private final LongAdder exception = new LongAdder();
   // SUCCESS and RT share one adder, so a completion costs one atomic add: the count of successes
   // in the high bits, the sum of response times (ms) in the low RT_BITS bits. Per bucket that
@@ -98,7 +98,7 @@ public final class MetricBucket {
   /** Zeroes every counter and restores {@code minRt}, leaving the start unchanged. */
   void clear() {
     pass.reset();
-    block.reset();
+    refused.reset();
     exception.reset();
     completions.reset();
     occupiedPass.reset();
@@ -206,14 +206,14 @@ public final class MetricBucket {
    */
   void drainInto(@Nullable MetricBucket target) {
     long passes = pass.sumThenReset() - ARRIVED.getAndSet(this, 0L) + occupiedPass.sumThenReset();
-    long blocks = block.sumThenReset();
+    long refusals = refused.sumThenReset();
     long exceptions = exception.sumThenReset();
     long completed = completions.sumThenReset();
     long min = minRt;
     minRt = DEFAULT_MIN_RT;
     if (target != null) {
       target.pass.add(passes);
-      target.block.add(blocks);
+      target.refused.add(refusals);
       target.exception.add(exceptions);
       target.completions.add(completed);
       if (min < target.minRt) {
@@ -235,8 +235,8 @@ public final class MetricBucket {
     if (event == MetricEvent.PASS) {
       return pass;
     }
-    if (event == MetricEvent.BLOCK) {
-      return block;
+    if (event == MetricEvent.REFUSE) {
+      return refused;
     }
     if (event == MetricEvent.EXCEPTION) {
       return exception;
@@ -253,8 +253,8 @@ public final class MetricBucket {
         + startMs
         + ", pass="
         + pass.sum()
-        + ", block="
-        + block.sum()
+        + ", refused="
+        + refused.sum()
         + ", occupiedPass="
         + occupiedPass.sum()
         + "}";

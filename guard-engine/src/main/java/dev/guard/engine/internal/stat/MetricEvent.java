@@ -5,7 +5,7 @@ public enum MetricEvent {
   /** Admitted calls (permits). */
   PASS,
   /** Refused calls (permits). */
-  BLOCK,
+  REFUSE,
   /** Completed calls that ended with a traced business error. */
   EXCEPTION,
   /** Completed calls, whether they failed or not. */

@@ -92,8 +92,8 @@ public class StatisticNode implements FlowMetrics {
    * @param nowMs engine time in milliseconds
    * @param n the permits
    */
-  public void addBlock(long nowMs, int n) {
-    add(nowMs, MetricEvent.BLOCK, n);
+  public void addRefused(long nowMs, int n) {
+    add(nowMs, MetricEvent.REFUSE, n);
   }
 
   /**
@@ -187,8 +187,8 @@ public class StatisticNode implements FlowMetrics {
    *
    * @param nowMs engine time in milliseconds
    */
-  public double blockQps(long nowMs) {
-    return second.sum(nowMs, MetricEvent.BLOCK) / intervalSec;
+  public double refusedQps(long nowMs) {
+    return second.sum(nowMs, MetricEvent.REFUSE) / intervalSec;
   }
 
   /**
@@ -219,12 +219,12 @@ public class StatisticNode implements FlowMetrics {
   }
 
   /**
-   * {@return {@link #passQps} plus {@link #blockQps}}
+   * {@return {@link #passQps} plus {@link #refusedQps}}
    *
    * @param nowMs engine time in milliseconds
    */
   public double totalQps(long nowMs) {
-    return passQps(nowMs) + blockQps(nowMs);
+    return passQps(nowMs) + refusedQps(nowMs);
   }
 
   /**
@@ -316,7 +316,7 @@ public class StatisticNode implements FlowMetrics {
 
   static void addTo(MetricBucket bucket, long[] out, boolean secondLevel) {
     out[PASS] += secondLevel ? bucket.minuteCount(MetricEvent.PASS) : bucket.get(MetricEvent.PASS);
-    out[BLOCK] += bucket.get(MetricEvent.BLOCK);
+    out[BLOCK] += bucket.get(MetricEvent.REFUSE);
     out[SUCCESS] += bucket.get(MetricEvent.SUCCESS);
     out[EXCEPTION] += bucket.get(MetricEvent.EXCEPTION);
     out[RT] += bucket.get(MetricEvent.RT);
@@ -335,8 +335,8 @@ public class StatisticNode implements FlowMetrics {
    *
    * @param nowMs engine time in milliseconds
    */
-  public double previousBlockQps(long nowMs) {
-    return previous(nowMs, MetricEvent.BLOCK);
+  public double previousRefusedQps(long nowMs) {
+    return previous(nowMs, MetricEvent.REFUSE);
   }
 
   /**
@@ -354,7 +354,7 @@ public class StatisticNode implements FlowMetrics {
    * @param nowMs engine time in milliseconds
    */
   public long totalRequest(long nowMs) {
-    return totalPass(nowMs) + blockRequest(nowMs);
+    return totalPass(nowMs) + refusedRequest(nowMs);
   }
 
   /**
@@ -362,8 +362,8 @@ public class StatisticNode implements FlowMetrics {
    *
    * @param nowMs engine time in milliseconds
    */
-  public long blockRequest(long nowMs) {
-    return minute.sum(nowMs, MetricEvent.BLOCK, second);
+  public long refusedRequest(long nowMs) {
+    return minute.sum(nowMs, MetricEvent.REFUSE, second);
   }
 
   /**

@@ -2,7 +2,7 @@ package dev.guard.engine.internal.system;
 
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.SystemStatus;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;

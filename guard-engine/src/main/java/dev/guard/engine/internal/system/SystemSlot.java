@@ -1,11 +1,11 @@
 package dev.guard.engine.internal.system;
 
-import dev.guard.api.BlockedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemBlockedException;
+import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.SystemStatus;
+import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -62,7 +62,7 @@ final class SystemSlot implements Slot {
   private final double maxCpu;
   private final SlotContext clock;
   private final int bucketLengthMs;
-  private final AtomicReferenceArray<SystemBlockedException> refusals =
+  private final AtomicReferenceArray<SystemRefusedException> refusals =
       new AtomicReferenceArray<>(SystemLimit.values().length);
 
   SystemSlot(String resource, SystemRule rule, SlotContext context) {
@@ -91,7 +91,7 @@ final class SystemSlot implements Slot {
   }
 
   @Override
-  public @Nullable BlockedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(CallEntry entry) {
     if (entry.type() != EntryType.IN) {
       return null;
     }
@@ -165,11 +165,11 @@ final class SystemSlot implements Slot {
     return () -> bucketNanos - clock.preciseNowNanos() % bucketNanos;
   }
 
-  private SystemBlockedException refusal(SystemLimit limit) {
+  private SystemRefusedException refusal(SystemLimit limit) {
     int index = limit.ordinal();
-    SystemBlockedException refusal = refusals.get(index);
+    SystemRefusedException refusal = refusals.get(index);
     if (refusal == null) {
-      refusal = new SystemBlockedException(resource, rule, limit, retryReader(limit));
+      refusal = new SystemRefusedException(resource, rule, limit, retryReader(limit));
       if (!refusals.compareAndSet(index, null, refusal)) {
         refusal = refusals.get(index);
       }

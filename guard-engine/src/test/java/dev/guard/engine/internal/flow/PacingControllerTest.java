@@ -33,7 +33,7 @@ class PacingControllerTest {
 
     assertThat(driver.burst(T0, 8))
         .containsExactly(0L, waitMs(100), waitMs(200), waitMs(300), waitMs(400), waitMs(500),
-            Decision.BLOCK, Decision.BLOCK);
+            Decision.REFUSE, Decision.REFUSE);
   }
 
   @Test
@@ -48,10 +48,10 @@ class PacingControllerTest {
   }
 
   @Test
-  void decide_countZero_blocks() {
+  void decide_countZero_refuses() {
     ShapingDriver driver = pacing(0, 500);
 
-    assertThat(driver.burst(T0, 3)).containsOnly(Decision.BLOCK);
+    assertThat(driver.burst(T0, 3)).containsOnly(Decision.REFUSE);
   }
 
   @Test
@@ -83,7 +83,7 @@ class PacingControllerTest {
     driver.call(T0);
 
     assertThat(new long[] {driver.call(T0 + 2499), driver.call(T0 + 2500)})
-        .containsExactly(Decision.BLOCK, Decision.PASS);
+        .containsExactly(Decision.REFUSE, Decision.PASS);
   }
 
   @Test
@@ -97,8 +97,8 @@ class PacingControllerTest {
     decisions.add(driver.call(T0 + 200));
 
     assertThat(decisions)
-        .containsExactly(Decision.PASS, Decision.BLOCK, Decision.BLOCK, Decision.PASS,
-            Decision.BLOCK, Decision.PASS);
+        .containsExactly(Decision.PASS, Decision.REFUSE, Decision.REFUSE, Decision.PASS,
+            Decision.REFUSE, Decision.PASS);
   }
 
   @Test
@@ -159,12 +159,12 @@ class PacingControllerTest {
     FakeFlowMetrics node = new FakeFlowMetrics();
     long pass = controller.decide(node, 1, false, T0 * MS, T0);
     controller.decide(node, 1, false, T0 * MS, T0);
-    long block = controller.decide(node, 1, false, T0 * MS, T0);
+    long refused = controller.decide(node, 1, false, T0 * MS, T0);
 
     controller.cancel(pass, 1);
-    controller.cancel(block, 1);
+    controller.cancel(refused, 1);
 
-    assertThat(controller.decide(node, 1, false, T0 * MS, T0)).isEqualTo(Decision.BLOCK);
+    assertThat(controller.decide(node, 1, false, T0 * MS, T0)).isEqualTo(Decision.REFUSE);
   }
 
   @Test

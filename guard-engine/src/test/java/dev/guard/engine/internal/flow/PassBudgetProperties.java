@@ -2,7 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowMetric;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.time.Duration;
@@ -118,7 +118,7 @@ class PassBudgetProperties {
           controller.decide(node, call.permits(), call.prioritized(), nowMs * MS, nowMs);
       if (decision == Decision.PASS && call.refusedLater()) {
         controller.refund(call.permits(), nowMs);
-        return Decision.BLOCK;
+        return Decision.REFUSE;
       }
       if (Decision.borrowed(decision)) {
         long admittedAtMs = nowMs + Decision.waitNanos(decision) / MS;

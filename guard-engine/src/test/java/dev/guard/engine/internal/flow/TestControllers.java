@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.api.rule.FlowGrade;
+import dev.guard.api.rule.FlowMetric;
 import java.time.Duration;
 
 /** Builds the controllers of the four QPS shapes from plain numbers, as the tests need them. */
@@ -9,7 +9,7 @@ final class TestControllers {
   private TestControllers() {}
 
   static RejectController reject(double count, boolean budgeted) {
-    return new RejectController(FlowGrade.QPS, RateSource.constant(count), 500, budgeted);
+    return new RejectController(FlowMetric.QPS, RateSource.constant(count), 500, budgeted);
   }
 
   static RejectController warmUp(double count, Duration period, int coldFactor) {
@@ -18,7 +18,7 @@ final class TestControllers {
 
   static RejectController warmUp(double count, Duration period, int coldFactor, boolean budgeted) {
     return new RejectController(
-        FlowGrade.QPS, new WarmUpTokens(count, period, coldFactor), 500, budgeted);
+        FlowMetric.QPS, new WarmUpTokens(count, period, coldFactor), 500, budgeted);
   }
 
   static PacingController pacing(double count, Duration maxQueueing) {

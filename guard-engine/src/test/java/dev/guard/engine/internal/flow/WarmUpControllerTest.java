@@ -61,7 +61,7 @@ class WarmUpControllerTest {
     long atTen = controller.decide(node, 1, false, (T0 + 10_000) * NS, T0 + 10_000);
 
     assertThat(new long[] {first, second, atEight, atTen})
-        .containsExactly(Decision.BLOCK, Decision.PASS, Decision.PASS, Decision.BLOCK);
+        .containsExactly(Decision.REFUSE, Decision.PASS, Decision.PASS, Decision.REFUSE);
     assertThat(settled).isEqualTo(49);
   }
 
@@ -156,15 +156,15 @@ class WarmUpControllerTest {
 
     // cold rate 3.33/s; after the sync at T0+1000 (95 tokens) 3.57/s: 5 permits need 1.4 s
     assertThat(new long[] {first, early, late})
-        .containsExactly(Decision.PASS, Decision.BLOCK, Decision.PASS);
+        .containsExactly(Decision.PASS, Decision.REFUSE, Decision.PASS);
   }
 
   @Test
-  void decide_sparseModeWithNonEmptyWindow_blocks() {
+  void decide_sparseModeWithNonEmptyWindow_refuses() {
     RejectController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(1, 0);
 
-    assertThat(controller.decide(node, 1, false, T0 * NS, T0)).isEqualTo(Decision.BLOCK);
+    assertThat(controller.decide(node, 1, false, T0 * NS, T0)).isEqualTo(Decision.REFUSE);
   }
 
   @Test
@@ -183,10 +183,10 @@ class WarmUpControllerTest {
   }
 
   @Test
-  void decide_countZero_blocks() {
+  void decide_countZero_refuses() {
     ShapingDriver driver = warmUp(0, 10, 3);
 
-    assertThat(driver.call(T0)).isEqualTo(Decision.BLOCK);
+    assertThat(driver.call(T0)).isEqualTo(Decision.REFUSE);
   }
 
   @Test

@@ -29,7 +29,7 @@ class WarmUpPacingControllerTest {
   void decide_a6ThreeSimultaneousCallsFromCold_spacedThreeHundredMs() {
     ShapingDriver driver = new ShapingDriver(controller(10, 500));
 
-    assertThat(driver.burst(T0, 3)).containsExactly(0L, 300 * MS, Decision.BLOCK);
+    assertThat(driver.burst(T0, 3)).containsExactly(0L, 300 * MS, Decision.REFUSE);
   }
 
   @Test
@@ -60,7 +60,7 @@ class WarmUpPacingControllerTest {
     long first = controller.decide(node, 1, false, T0 * MS, T0);
     long second = controller.decide(node, 1, false, T0 * MS, T0);
 
-    assertThat(new long[] {first, second}).containsExactly(Decision.PASS, Decision.BLOCK);
+    assertThat(new long[] {first, second}).containsExactly(Decision.PASS, Decision.REFUSE);
   }
 
   @Test
@@ -75,10 +75,10 @@ class WarmUpPacingControllerTest {
   }
 
   @Test
-  void decide_countZero_blocks() {
+  void decide_countZero_refuses() {
     ShapingDriver driver = new ShapingDriver(controller(0, 500));
 
-    assertThat(driver.call(T0)).isEqualTo(Decision.BLOCK);
+    assertThat(driver.call(T0)).isEqualTo(Decision.REFUSE);
   }
 
   @Test

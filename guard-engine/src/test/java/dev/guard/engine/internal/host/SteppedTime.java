@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.host;
 
-import dev.guard.api.TimeSource;
+import dev.guard.spi.TimeSource;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;

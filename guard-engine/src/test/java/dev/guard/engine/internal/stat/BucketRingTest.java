@@ -43,13 +43,13 @@ class BucketRingTest {
   @Test
   void currentWindow_staleSlot_resetsTheSameInstanceInPlace() {
     MetricBucket old = ring.currentWindow(T0 + 10);
-    old.add(MetricEvent.BLOCK, 4);
+    old.add(MetricEvent.REFUSE, 4);
 
     MetricBucket current = ring.currentWindow(T0 + 1010);
 
     assertThat(current).isSameAs(old);
     assertThat(current.startMs()).isEqualTo(T0 + 1000);
-    assertThat(current.get(MetricEvent.BLOCK)).isZero();
+    assertThat(current.get(MetricEvent.REFUSE)).isZero();
   }
 
   @Test

@@ -16,7 +16,7 @@ class StatisticNodeProperties {
 
   enum Kind {
     PASS,
-    BLOCK,
+    REFUSE,
     READ
   }
 
@@ -47,12 +47,12 @@ class StatisticNodeProperties {
       now += step.gapMs();
       switch (step.kind()) {
         case PASS -> node.addPass(now, step.n());
-        case BLOCK -> node.addBlock(now, step.n());
+        case REFUSE -> node.addRefused(now, step.n());
         case READ -> {
           assertThat(node.totalPass(now)).as("totalPass at %d", now)
               .isEqualTo(lastMinute(events, now, Kind.PASS));
-          assertThat(node.blockRequest(now)).as("blockRequest at %d", now)
-              .isEqualTo(lastMinute(events, now, Kind.BLOCK));
+          assertThat(node.refusedRequest(now)).as("refusedRequest at %d", now)
+              .isEqualTo(lastMinute(events, now, Kind.REFUSE));
         }
       }
       if (step.kind() != Kind.READ) {

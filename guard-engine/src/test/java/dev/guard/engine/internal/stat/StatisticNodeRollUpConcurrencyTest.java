@@ -66,7 +66,7 @@ class StatisticNodeRollUpConcurrencyTest {
             long now = i % 8 == 0 ? clock.incrementAndGet() : clock.get();
             begunPasses.incrementAndGet();
             node.addPass(now, 1);
-            node.addBlock(now, 2);
+            node.addRefused(now, 2);
             node.addRtAndSuccess(now, 3, 1);
             if (i % 64 == 0) {
               long total = node.totalPass(now);
@@ -85,7 +85,7 @@ class StatisticNodeRollUpConcurrencyTest {
     assertSoftly(
         softly -> {
           softly.assertThat(node.totalPass(end)).as("totalPass").isEqualTo(writes);
-          softly.assertThat(node.blockRequest(end)).as("blockRequest").isEqualTo(2 * writes);
+          softly.assertThat(node.refusedRequest(end)).as("refusedRequest").isEqualTo(2 * writes);
           softly.assertThat(node.totalSuccess(end)).as("totalSuccess").isEqualTo(writes);
         });
   }

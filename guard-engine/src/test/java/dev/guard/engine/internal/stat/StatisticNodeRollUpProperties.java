@@ -29,7 +29,7 @@ class StatisticNodeRollUpProperties {
 
   enum Kind {
     PASS,
-    BLOCK,
+    REFUSE,
     EXCEPTION,
     SUCCESS,
     BORROW,
@@ -71,7 +71,7 @@ class StatisticNodeRollUpProperties {
     Arbitrary<Kind> kinds =
         Arbitraries.frequency(
             Tuple.of(4, Kind.PASS),
-            Tuple.of(2, Kind.BLOCK),
+            Tuple.of(2, Kind.REFUSE),
             Tuple.of(1, Kind.EXCEPTION),
             Tuple.of(2, Kind.SUCCESS),
             Tuple.of(2, Kind.BORROW),
@@ -123,7 +123,7 @@ class StatisticNodeRollUpProperties {
     int n = step.n();
     switch (step.kind()) {
       case PASS -> node.addPass(now, n);
-      case BLOCK -> node.addBlock(now, n);
+      case REFUSE -> node.addRefused(now, n);
       case EXCEPTION -> node.addException(now, n);
       case SUCCESS -> node.addRtAndSuccess(now, 7, n);
       case BORROW -> {
@@ -153,10 +153,10 @@ class StatisticNodeRollUpProperties {
 
   private static void assertMinuteReads(StatisticNode node, List<Event> events, long now) {
     long pass = lastMinute(events, now, Kind.PASS) + lastMinute(events, now, Kind.BORROW);
-    long block = lastMinute(events, now, Kind.BLOCK);
+    long refused = lastMinute(events, now, Kind.REFUSE);
     assertThat(node.totalPass(now)).as("totalPass at %d", now).isEqualTo(pass);
-    assertThat(node.blockRequest(now)).as("blockRequest at %d", now).isEqualTo(block);
-    assertThat(node.totalRequest(now)).as("totalRequest at %d", now).isEqualTo(pass + block);
+    assertThat(node.refusedRequest(now)).as("refusedRequest at %d", now).isEqualTo(refused);
+    assertThat(node.totalRequest(now)).as("totalRequest at %d", now).isEqualTo(pass + refused);
     assertThat(node.totalSuccess(now)).as("totalSuccess at %d", now)
         .isEqualTo(lastMinute(events, now, Kind.SUCCESS));
     assertThat(node.totalException(now)).as("totalException at %d", now)
@@ -164,8 +164,8 @@ class StatisticNodeRollUpProperties {
     assertThat(node.previousPassQps(now)).as("previousPassQps at %d", now)
         .isEqualTo((double) (previousSecond(events, now, Kind.PASS)
             + previousSecond(events, now, Kind.BORROW)));
-    assertThat(node.previousBlockQps(now)).as("previousBlockQps at %d", now)
-        .isEqualTo((double) previousSecond(events, now, Kind.BLOCK));
+    assertThat(node.previousRefusedQps(now)).as("previousRefusedQps at %d", now)
+        .isEqualTo((double) previousSecond(events, now, Kind.REFUSE));
   }
 
   /** Events whose 1 s bucket is one of the 60 buckets ending with the bucket of {@code t}. */

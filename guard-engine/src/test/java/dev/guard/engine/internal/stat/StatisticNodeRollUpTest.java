@@ -79,7 +79,7 @@ class StatisticNodeRollUpTest {
   @Test
   void minuteTotals_afterRollUp_keepEveryEvent() {
     node.addPass(T0 + 100, 2);
-    node.addBlock(T0 + 600, 3);
+    node.addRefused(T0 + 600, 3);
     node.addRtAndSuccess(T0 + 700, 12, 4);
     node.addException(T0 + 900, 1);
 
@@ -90,7 +90,7 @@ class StatisticNodeRollUpTest {
     assertSoftly(
         softly -> {
           softly.assertThat(node.totalPass(now + 500)).as("totalPass").isEqualTo(4);
-          softly.assertThat(node.blockRequest(now + 500)).as("blockRequest").isEqualTo(3);
+          softly.assertThat(node.refusedRequest(now + 500)).as("refusedRequest").isEqualTo(3);
           softly.assertThat(node.totalSuccess(now + 500)).as("totalSuccess").isEqualTo(4);
           softly.assertThat(node.totalException(now + 500)).as("totalException").isEqualTo(1);
           softly.assertThat(node.passQps(now + 500)).as("passQps").isEqualTo(2.0);

@@ -141,7 +141,7 @@ class StatisticNodeTest {
       n.addRtAndSuccess(T0 + 40, 30, 1);
       n.addException(T0 + 40, 1);
       n.decreaseThreads();
-      n.addBlock(T0 + 40, 1);
+      n.addRefused(T0 + 40, 1);
     }
   }
 
@@ -158,7 +158,7 @@ class StatisticNodeTest {
           softly.assertThat(node.avgRt(now)).as("avgRt").isEqualTo(20.0);
           softly.assertThat(node.minRt(now)).as("minRt").isEqualTo(10.0);
           softly.assertThat(node.exceptionQps(now)).as("exceptionQps").isEqualTo(1.0);
-          softly.assertThat(node.blockQps(now)).as("blockQps").isEqualTo(1.0);
+          softly.assertThat(node.refusedQps(now)).as("refusedQps").isEqualTo(1.0);
           softly.assertThat(node.totalQps(now)).as("totalQps").isEqualTo(3.0);
           softly.assertThat(node.totalRequest(now)).as("totalRequest").isEqualTo(3);
           softly.assertThat(node.concurrency()).as("curThreadNum").isZero();
@@ -176,7 +176,7 @@ class StatisticNodeTest {
         softly -> {
           softly.assertThat(node.passQps(now)).as("passQps").isZero();
           softly.assertThat(node.previousPassQps(now)).as("previousPassQps").isEqualTo(2.0);
-          softly.assertThat(node.previousBlockQps(now)).as("previousBlockQps").isEqualTo(1.0);
+          softly.assertThat(node.previousRefusedQps(now)).as("previousRefusedQps").isEqualTo(1.0);
           softly.assertThat(node.minRt(now)).as("minRt").isEqualTo(5000.0);
           softly.assertThat(node.avgRt(now)).as("avgRt").isZero();
           softly.assertThat(node.totalPass(now)).as("totalPass").isEqualTo(2);
@@ -196,7 +196,7 @@ class StatisticNodeTest {
 
     assertThat(node.totalSuccess(T0 + 5000)).isEqualTo(2);
     assertThat(node.totalException(T0 + 5000)).isEqualTo(1);
-    assertThat(node.blockRequest(T0 + 5000)).isEqualTo(1);
+    assertThat(node.refusedRequest(T0 + 5000)).isEqualTo(1);
   }
 
   @Test

@@ -1,5 +1,0 @@
-/** Origin authority: per-resource white and black lists of caller origins. */
-@NullMarked
-package dev.guard.engine.internal.authority;
-
-import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,0 @@
-/** Circuit breakers: the degrade slot, its breakers' state machine and their sliding windows. */
-@NullMarked
-package dev.guard.engine.internal.degrade;
-
-import org.jspecify.annotations.NullMarked;

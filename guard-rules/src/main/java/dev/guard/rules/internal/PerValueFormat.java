@@ -1,0 +1,281 @@
+package dev.guard.rules.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowMetric;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Hot-parameter rules (a limit per argument value), named as the DSL names them ({@code
+ * perValue}, {@code perValueConcurrency}, {@code burst}, {@code period}, {@code except}, {@code
+ * valueType}, {@code maxValues}, {@code pacing}):
+ *
+ * <pre>{@code
+ * {"resource": "profile", "argumentIndex": 0, "threshold": 5, "burst": 2, "period": "PT1S",
+ *  "valueType": "string", "exceptions": [{"value": "vip", "threshold": 50}], "maxValues": 4000}
+ * {"resource": "export", "argumentIndex": -1, "concurrency": 2}
+ * }</pre>
+ *
+ * <p>Exactly one of {@code count} (tokens per period) and {@code concurrency}. Exception values
+ * are JSON strings, numbers or booleans, read as the {@code valueType} says: {@code "string"},
+ * {@code "int"}, {@code "long"}, {@code "double"}, {@code "boolean"} or {@code "any"} (the
+ * default: a string, an int, a long when too big for an int, a double, or a boolean, as written).
+ * No other type can be named, so a document never names a class.
+ */
+final class PerValueFormat implements KindFormat<PerValueRule> {
+
+  private static final String PLACEHOLDER = "resource";
+
+  private static final Map<String, Class<?>> TYPES = Map.of(
+      "string", String.class, "int", Integer.class, "long", Long.class,
+      "double", Double.class, "boolean", Boolean.class, "any", Object.class);
+
+  private static final Map<String, String> PATHS = Map.of(
+      "resource", "resource",
+      "argumentIndex", "argumentIndex",
+      "burst", "burst",
+      "period", "period",
+      "shaping", "pacing",
+      "maxQueueingTime", "pacing.maxQueueing",
+      "maxValues", "maxValues");
+
+  @Override
+  public int maxPerResource() {
+    return RuleLimits.MAX_PER_VALUE_RULES_PER_RESOURCE;
+  }
+
+  @Override
+  public String key() {
+    return "perValue";
+  }
+
+  @Override
+  public Class<PerValueRule> type() {
+    return PerValueRule.class;
+  }
+
+  private static PerValueRule base() {
+    return PerValueRule.qps(PLACEHOLDER, 0, 1);
+  }
+
+  @Override
+  public @Nullable PerValueRule read(Fields fields) {
+    String resource = fields.string("resource");
+    fields.require("resource", resource);
+    String validResource = resource != null
+        && fields.check("resource", () -> PerValueRule.qps(resource, 0, 0)) ? resource : null;
+    Integer index = fields.wholeNumber("argumentIndex");
+    fields.require("argumentIndex", index);
+    Integer count = fields.wholeNumber("threshold");
+    Integer concurrency = fields.wholeNumber("concurrency");
+    FlowMetric grade = concurrency != null && count == null ? FlowMetric.CONCURRENCY : FlowMetric.QPS;
+    Integer threshold = count != null ? count : concurrency;
+    int validThreshold = 0;
+    if (count != null && concurrency != null) {
+      fields.error("concurrency", "must not be given with count: a rule limits one or the other");
+    } else if (threshold != null) {
+      int value = threshold;
+      if (fields.check(grade == FlowMetric.QPS ? "threshold" : "concurrency",
+          () -> base().withThreshold(value))) {
+        validThreshold = value;
+      }
+    } else if (!fields.has("threshold") && !fields.has("concurrency")) {
+      fields.error("needs \"threshold\" or \"concurrency\"");
+    }
+    Integer burst = checked(fields, "burst", fields.wholeNumber("burst"),
+        value -> base().withBurst(value));
+    Duration givenPeriod = fields.duration("period");
+    Duration period = givenPeriod != null
+        && fields.check("period", () -> base().withPeriod(givenPeriod)) ? givenPeriod : null;
+    Fields pacing = fields.object("pacing");
+    Duration maxQueueing = pacing == null ? null : maxQueueing(pacing);
+    Class<?> valueType = valueType(fields);
+    Map<Object, Integer> exceptions = exceptions(fields, valueType);
+    Integer maxValues = checked(fields, "maxValues", fields.wholeNumber("maxValues"),
+        value -> base().withMaxValues(value));
+    fields.finish();
+
+    Duration rulePeriod = period == null ? PerValueRule.DEFAULT_PERIOD : period;
+    int thresholdValue = validThreshold;
+    PerValueRule rule = fields.build(() -> new PerValueRule(
+        validResource == null ? PLACEHOLDER : validResource,
+        index == null ? 0 : index,
+        grade,
+        thresholdValue,
+        burst == null ? 0 : burst,
+        rulePeriod,
+        fields.has("pacing") ? Shaping.PACING : Shaping.REFUSE,
+        fields.has("pacing")
+            ? (maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing)
+            : Duration.ZERO,
+        exceptions,
+        valueType,
+        maxValues == null ? PerValueRule.defaultMaxValues(rulePeriod) : maxValues), PATHS);
+    return fields.clean() ? rule : null;
+  }
+
+  private interface Check {
+    void run(int value);
+  }
+
+  private static @Nullable Integer checked(
+      Fields fields, String field, @Nullable Integer value, Check check) {
+    if (value == null) {
+      return null;
+    }
+    int given = value;
+    return fields.check(field, () -> check.run(given)) ? value : null;
+  }
+
+  private static @Nullable Duration maxQueueing(Fields fields) {
+    Duration bound = fields.duration("maxQueueing");
+    boolean valid = bound != null
+        && fields.check("maxQueueing", () -> base().withPacing(bound));
+    fields.finish();
+    return valid ? bound : null;
+  }
+
+  private static Class<?> valueType(Fields fields) {
+    String name = fields.string("valueType");
+    if (name == null) {
+      return Object.class;
+    }
+    Class<?> type = TYPES.get(name);
+    if (type == null) {
+      fields.error("valueType", "must be one of \"string\", \"int\", \"long\", \"double\", "
+          + "\"boolean\" or \"any\", was \"" + name + "\"");
+      return Object.class;
+    }
+    return type;
+  }
+
+  private static Map<Object, Integer> exceptions(Fields fields, Class<?> valueType) {
+    List<Fields> items = fields.objects("exceptions");
+    Map<Object, Integer> exceptions = new HashMap<>();
+    if (items == null) {
+      return exceptions;
+    }
+    for (Fields item : items) {
+      Object value = value(item, valueType);
+      Integer count = item.wholeNumber("threshold");
+      item.require("threshold", count);
+      item.finish();
+      if (value != null && exceptions.containsKey(value)) {
+        item.error("value", "must differ from the other exceptions' values, was "
+            + Fields.show(java.util.Objects.requireNonNull(item.raw("value"))));
+      } else if (value != null && count != null && item.check("threshold",
+          () -> PerValueRule.qps(PLACEHOLDER, 0, 0).withValueType(valueType)
+              .withException(value, count))) {
+        exceptions.put(value, count);
+      }
+    }
+    return exceptions;
+  }
+
+  /** An exception's value as {@code valueType} reads it; null (reported) if it cannot. */
+  private static @Nullable Object value(Fields item, Class<?> valueType) {
+    JsonNode node = item.raw("value");
+    if (node == null) {
+      item.require("value", null);
+      return null;
+    }
+    Object value = null;
+    if (valueType == String.class || valueType == Object.class && node.isTextual()) {
+      value = node.isTextual() ? node.textValue() : null;
+    } else if (valueType == Integer.class || valueType == Object.class && node.canConvertToInt()
+        && node.isIntegralNumber()) {
+      value = node.isIntegralNumber() && node.canConvertToInt() ? node.intValue() : null;
+    } else if (valueType == Long.class || valueType == Object.class && node.isIntegralNumber()) {
+      value = node.isIntegralNumber() && node.canConvertToLong() ? node.longValue() : null;
+    } else if (valueType == Double.class || valueType == Object.class && node.isNumber()) {
+      value = node.isNumber() && Double.isFinite(node.doubleValue()) ? node.doubleValue() : null;
+    } else if (valueType == Boolean.class || valueType == Object.class && node.isBoolean()) {
+      value = node.isBoolean() ? node.booleanValue() : null;
+    }
+    if (value == null) {
+      item.error("value", "must be a " + typeName(valueType) + ", was " + Fields.show(node));
+    }
+    return value;
+  }
+
+  private static String typeName(Class<?> type) {
+    for (Map.Entry<String, Class<?>> entry : TYPES.entrySet()) {
+      if (entry.getValue() == type) {
+        return entry.getKey().equals("any") ? "string, number or boolean" : entry.getKey();
+      }
+    }
+    return type.getName();
+  }
+
+  @Override
+  public void write(PerValueRule rule, ObjectNode out) {
+    String type = null;
+    for (Map.Entry<String, Class<?>> entry : TYPES.entrySet()) {
+      if (entry.getValue() == rule.valueType()) {
+        type = entry.getKey();
+      }
+    }
+    if (type == null) {
+      throw new IllegalArgumentException("valueType must be String, Integer, Long, Double, "
+          + "Boolean or Object to be written, was " + rule.valueType().getName());
+    }
+    out.put("resource", rule.resource());
+    out.put("argumentIndex", rule.argumentIndex());
+    out.put(rule.metric() == FlowMetric.QPS ? "threshold" : "concurrency", rule.threshold());
+    if (rule.burst() != 0) {
+      out.put("burst", rule.burst());
+    }
+    if (!rule.period().equals(PerValueRule.DEFAULT_PERIOD)) {
+      Json.duration(out, "period", rule.period());
+    }
+    if (rule.shaping() == Shaping.PACING) {
+      Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
+    }
+    if (!type.equals("any")) {
+      out.put("valueType", type);
+    }
+    if (!rule.exceptions().isEmpty()) {
+      ArrayNode list = out.putArray("exceptions");
+      rule.exceptions().entrySet().stream()
+          .sorted(Map.Entry.comparingByKey((a, b) -> String.valueOf(a).compareTo(String.valueOf(b))))
+          .forEach(exception -> writeException(list.addObject(), exception, rule.valueType()));
+    }
+    if (rule.maxValues() != PerValueRule.defaultMaxValues(rule.period())) {
+      out.put("maxValues", rule.maxValues());
+    }
+  }
+
+  private static void writeException(
+      ObjectNode out, Map.Entry<Object, Integer> exception, Class<?> valueType) {
+    Object value = exception.getKey();
+    boolean readsBack = valueType != Object.class
+        || value instanceof String || value instanceof Boolean || value instanceof Double
+        || value instanceof Integer
+        || value instanceof Long && (Long) value != ((Long) value).intValue();
+    if (!readsBack) {
+      throw new IllegalArgumentException("exception value " + value + " ("
+          + value.getClass().getName() + ") must have a valueType to be written");
+    }
+    if (value instanceof String text) {
+      out.put("value", text);
+    } else if (value instanceof Integer number) {
+      out.put("value", number);
+    } else if (value instanceof Long number) {
+      out.put("value", number);
+    } else if (value instanceof Double number) {
+      out.put("value", number);
+    } else {
+      out.put("value", (Boolean) value);
+    }
+    out.put("threshold", exception.getValue());
+  }
+}

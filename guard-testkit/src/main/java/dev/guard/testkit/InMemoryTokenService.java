@@ -1,0 +1,319 @@
+package dev.guard.testkit;
+
+import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
+import dev.guard.spi.TimeSource;
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.ClusterThreshold;
+import dev.guard.api.rule.FlowRule;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A token service held in memory and shared by the engines of one JVM: the reference decision
+ * logic of cluster flow control, on a {@link TimeSource} (tests pass the engines' manual clock).
+ * Every engine {@linkplain #connect connects} to it in a namespace; per-instance thresholds count
+ * the clients connected to the namespace.
+ *
+ * <pre>{@code
+ * InMemoryTokenService service = new InMemoryTokenService(TimeSource.system());
+ * GuardEngine a = GuardEngine.builder().tokenService(service.connect("shop")).build();
+ * GuardEngine b = GuardEngine.builder().tokenService(service.connect("shop")).build();
+ * }</pre>
+ *
+ * <p>Decisions (docs/BEHAVIOUR.md, "Cluster flow control"): a flow id's window holds the passes of
+ * the last {@code window} in {@code buckets} buckets (one window per geometry that the rules of
+ * the flow id use, each counting every pass: "the rolling-deploy rule"); it admits {@code
+ * threshold × window} permits
+ * ({@code threshold = count}, times the connected instances for {@link
+ * ClusterThreshold#PER_INSTANCE}). A prioritized request that does not fit may take permits from
+ * the next bucket when the passes that then slide out make room, and waits until that bucket
+ * starts. Each namespace answers at most {@code maxRequestsPerSecond} requests per second (more are
+ * answered {@link TokenResult#TOO_MANY_REQUESTS}, so the callers fall back). A grant given back
+ * ({@link TokenService#giveBack}) leaves the bucket that counted it.
+ *
+ * <p>Thread-safe: every decision is taken under one lock.
+ */
+public final class InMemoryTokenService {
+
+  /** The default request limit of a namespace: 30000 requests per second. */
+  public static final int DEFAULT_MAX_REQUESTS_PER_SECOND = 30_000;
+
+  private static final int LIMITER_BUCKETS = 10;
+  private static final long LIMITER_BUCKET_MS = 100;
+
+  private final TimeSource clock;
+  private final int maxRequestsPerSecond;
+  private final Map<String, Namespace> namespaces = new HashMap<>();
+  private final Map<Long, Lease> leases = new HashMap<>();
+  private long nextTokenId = 1;
+
+  /**
+   * Creates a service with the default request limit per namespace.
+   *
+   * @param clock the time of every window
+   */
+  public InMemoryTokenService(TimeSource clock) {
+    this(clock, DEFAULT_MAX_REQUESTS_PER_SECOND);
+  }
+
+  /**
+   * Creates a service.
+   *
+   * @param clock the time of every window
+   * @param maxRequestsPerSecond the most requests a namespace is answered per second; {@code > 0}
+   * @throws IllegalArgumentException if {@code maxRequestsPerSecond <= 0}
+   */
+  public InMemoryTokenService(TimeSource clock, int maxRequestsPerSecond) {
+    this.clock = Objects.requireNonNull(clock, "clock");
+    if (maxRequestsPerSecond <= 0) {
+      throw new IllegalArgumentException(
+          "maxRequestsPerSecond must be > 0, was " + maxRequestsPerSecond);
+    }
+    this.maxRequestsPerSecond = maxRequestsPerSecond;
+  }
+
+  /**
+   * Connects an instance in a namespace. Flow ids are shared within a namespace only.
+   *
+   * @param namespace the namespace; not blank
+   * @return the instance's token service; {@linkplain Client#close() closing} it disconnects the
+   *     instance and gives back its concurrency tokens
+   */
+  public synchronized Client connect(String namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    if (namespace.isBlank()) {
+      throw new IllegalArgumentException("namespace must not be blank, was '" + namespace + "'");
+    }
+    Namespace ns = namespaces.computeIfAbsent(namespace.strip(), Namespace::new);
+    ns.connected++;
+    return new Client(ns);
+  }
+
+  /**
+   * How many instances are connected to a namespace.
+   *
+   * @param namespace the namespace
+   * @return the connected clients
+   */
+  public synchronized int connected(String namespace) {
+    Namespace ns = namespaces.get(namespace);
+    return ns == null ? 0 : ns.connected;
+  }
+
+  /** One instance's connection to the service: the token service its engine uses. */
+  public final class Client implements TokenService, AutoCloseable {
+
+    private final Namespace namespace;
+    private boolean closed;
+
+    private Client(Namespace namespace) {
+      this.namespace = namespace;
+    }
+
+    /**
+     * The namespace this client is connected to.
+     *
+     * @return the namespace
+     */
+    public String namespace() {
+      return namespace.name;
+    }
+
+    @Override
+    public TokenResult requestToken(FlowRule rule, int permits, boolean prioritized) {
+      synchronized (InMemoryTokenService.this) {
+        TokenResult refused = admit(rule, permits);
+        if (refused != null) {
+          return refused;
+        }
+        ClusterMode mode = Objects.requireNonNull(rule.cluster());
+        return namespace.windows.computeIfAbsent(mode.flowId(), id -> new FlowWindows())
+            .decide(clock.millis(), mode.bucketMs(), mode.buckets(), threshold(rule), permits,
+                prioritized);
+      }
+    }
+
+    /** Takes a grant's permits out of the buckets that counted them (exact). */
+    @Override
+    public void giveBack(FlowRule rule, int permits, TokenResult grant) {
+      ClusterMode mode = rule.cluster();
+      if (mode == null || permits <= 0 || grant.tokenId() == 0) {
+        return;
+      }
+      synchronized (InMemoryTokenService.this) {
+        FlowWindows windows = namespace.windows.get(mode.flowId());
+        if (!closed && windows != null) {
+          windows.giveBack(clock.millis(), grant.tokenId(), permits);
+        }
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "InMemoryTokenService[namespace=" + namespace() + "]";
+    }
+
+    /** The clients connected to this client's namespace: all of them share its limits. */
+    @Override
+    public OptionalInt instances(String flowId) {
+      return OptionalInt.of(connected(namespace()));
+    }
+
+    @Override
+    public TokenResult acquireConcurrency(FlowRule rule, int permits) {
+      synchronized (InMemoryTokenService.this) {
+        TokenResult refused = admit(rule, permits);
+        if (refused != null) {
+          return refused;
+        }
+        ClusterMode mode = Objects.requireNonNull(rule.cluster());
+        long now = clock.millis();
+        expireLeases(now);
+        String key = mode.flowId();
+        long held = namespace.inFlight.getOrDefault(key, 0L);
+        if (held + permits > threshold(rule)) {
+          return TokenResult.REFUSED;
+        }
+        namespace.inFlight.put(key, held + permits);
+        long id = nextTokenId++;
+        leases.put(id, new Lease(this, key, permits, now + mode.leaseTime().toMillis()));
+        return TokenResult.token(id);
+      }
+    }
+
+    @Override
+    public boolean releaseConcurrency(long tokenId) {
+      synchronized (InMemoryTokenService.this) {
+        Lease lease = leases.get(tokenId);
+        if (lease == null || lease.owner != this) {
+          return false;
+        }
+        leases.remove(tokenId);
+        lease.giveBack();
+        return true;
+      }
+    }
+
+    /** Disconnects the instance: it stops counting and its concurrency tokens are given back. */
+    @Override
+    public void close() {
+      synchronized (InMemoryTokenService.this) {
+        if (closed) {
+          return;
+        }
+        closed = true;
+        namespace.connected--;
+        for (Iterator<Lease> it = leases.values().iterator(); it.hasNext(); ) {
+          Lease lease = it.next();
+          if (lease.owner == this) {
+            it.remove();
+            lease.giveBack();
+          }
+        }
+      }
+    }
+
+    /** The refusal of a request that is not decided, or null when it may be. */
+    private @Nullable TokenResult admit(FlowRule rule, int permits) {
+      if (closed || rule.cluster() == null || permits <= 0) {
+        return TokenResult.FAILED;
+      }
+      if (!namespace.limiter.tryCount(clock.millis(), maxRequestsPerSecond)) {
+        return TokenResult.TOO_MANY_REQUESTS;
+      }
+      return null;
+    }
+
+    private double threshold(FlowRule rule) {
+      ClusterMode mode = Objects.requireNonNull(rule.cluster());
+      return mode.threshold() == ClusterThreshold.GLOBAL
+          ? rule.threshold()
+          : rule.threshold() * Math.max(1, namespace.connected);
+    }
+  }
+
+  private void expireLeases(long now) {
+    List<Long> expired = new ArrayList<>();
+    for (Map.Entry<Long, Lease> e : leases.entrySet()) {
+      if (e.getValue().expiresAtMs <= now) {
+        expired.add(e.getKey());
+      }
+    }
+    for (Long id : expired) {
+      Lease lease = leases.remove(id);
+      if (lease != null) {
+        lease.giveBack();
+      }
+    }
+  }
+
+  /** A namespace: its windows per flow id, its request limiter and its connected clients. */
+  private static final class Namespace {
+    final String name;
+    final Map<String, FlowWindows> windows = new HashMap<>();
+    final Map<String, Long> inFlight = new HashMap<>();
+    final RequestLimiter limiter = new RequestLimiter();
+    int connected;
+
+    Namespace(String name) {
+      this.name = name;
+    }
+  }
+
+  /** A concurrency token: who holds it, for which flow id, until when. */
+  private final class Lease {
+    final Client owner;
+    final String flowId;
+    final long permits;
+    final long expiresAtMs;
+
+    Lease(Client owner, String flowId, long permits, long expiresAtMs) {
+      this.owner = owner;
+      this.flowId = flowId;
+      this.permits = permits;
+      this.expiresAtMs = expiresAtMs;
+    }
+
+    void giveBack() {
+      owner.namespace.inFlight.merge(flowId, -permits, Long::sum);
+    }
+  }
+
+  /** Requests a namespace was answered in the last second (10 buckets of 100 ms). */
+  private static final class RequestLimiter {
+    private final long[] start = new long[LIMITER_BUCKETS];
+    private final long[] count = new long[LIMITER_BUCKETS];
+
+    RequestLimiter() {
+      Arrays.fill(start, Long.MIN_VALUE);
+    }
+
+    boolean tryCount(long nowMs, int max) {
+      long current = Math.floorDiv(nowMs, LIMITER_BUCKET_MS);
+      long sum = 0;
+      for (int i = 0; i < LIMITER_BUCKETS; i++) {
+        if (start[i] > current - LIMITER_BUCKETS && start[i] <= current) {
+          sum += count[i];
+        }
+      }
+      if (sum + 1 > max) {
+        return false;
+      }
+      int slot = (int) Math.floorMod(current, LIMITER_BUCKETS);
+      if (start[slot] != current) {
+        start[slot] = current;
+        count[slot] = 0;
+      }
+      count[slot]++;
+      return true;
+    }
+  }
+}
