@@ -19,13 +19,16 @@ import org.jspecify.annotations.Nullable;
  * A guard bound to an engine: one {@link GuardedResource} handle per part, with the part's rules
  * declared. A body runs under the parts nested in order, first part outermost, so the entries exit
  * in reverse; a refusal by a later part exits the earlier ones before it propagates. The nesting
- * is built once per decorator, so a call allocates nothing.
+ * is built once per decorator, so a call allocates nothing. When a part judges results ({@code
+ * failsWhen}), or the body records failures itself, the parts are entered through {@link
+ * EnteredCall} instead, which allocates its entries per call.
  */
 final class Binding {
 
   final GuardEngine engine;
   private final GuardedResource[] resources;
   private final ErrorTracing[] tracings;
+  private final boolean judged;
 
   private Binding(GuardEngine engine, List<GuardPart> parts) {
     this.engine = engine;
@@ -51,7 +54,14 @@ final class Binding {
       }
       resources[i] = handle;
     }
+    boolean anyJudges = false;
+    for (ErrorTracing tracing : tracings) {
+      anyJudges |= tracing.judgesResults();
+    }
+    this.judged = anyJudges;
   }
+
+  private static final @Nullable Object[] NO_ARGUMENTS = {};
 
   /** Declares the parts' rules on the engine (identical rules: no-op) and resolves resources. */
   static Binding bind(GuardEngine engine, List<GuardPart> parts) {
@@ -88,6 +98,9 @@ final class Binding {
       Function<I, T> body,
       @Nullable Function<? super I, ?> keyOf,
       @Nullable Function<? super RefusedException, ? extends T> onRefused) {
+    if (judged) {
+      return input -> runEntered(argumentsOf(input, keyOf), onRefused, call -> body.apply(input));
+    }
     Function<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
       nested = around(resources[i], nested, keyOf, onRefused);
@@ -98,6 +111,9 @@ final class Binding {
   /** Nests a body that may throw checked exceptions under every part; refusals throw. */
   <I extends @Nullable Object, T extends @Nullable Object> CheckedFunction<I, T> wrapChecked(
       CheckedFunction<I, T> body) {
+    if (judged) {
+      return input -> runEnteredChecked(NO_ARGUMENTS, null, call -> body.apply(input));
+    }
     CheckedFunction<I, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
       GuardedResource resource = resources[i];
@@ -115,6 +131,10 @@ final class Binding {
   <I extends @Nullable Object, T extends @Nullable Object> T run(
       @Nullable Object argument, I input, Function<I, T> body,
       @Nullable Function<? super RefusedException, ? extends T> onRefused) {
+    if (judged) {
+      @Nullable Object[] args = argument == null ? NO_ARGUMENTS : new @Nullable Object[] {argument};
+      return runEntered(args, onRefused, call -> body.apply(input));
+    }
     if (resources.length > 1) {
       return wrap(body, argument == null ? null : ignored -> argument, onRefused).apply(input);
     }
@@ -129,6 +149,10 @@ final class Binding {
   /** Nests a two-input body under every part; the inputs are the calls' arguments 0 and 1. */
   <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
       BiFunction<A, B, T> wrapPair(BiFunction<A, B, T> body) {
+    if (judged) {
+      return (first, second) -> runEntered(
+          new @Nullable Object[] {first, second}, null, call -> body.apply(first, second));
+    }
     BiFunction<A, B, T> nested = body;
     for (int i = resources.length - 1; i >= 0; i--) {
       GuardedResource resource = resources[i];
@@ -136,6 +160,65 @@ final class Binding {
       nested = (first, second) -> resource.callWithArguments(first, second, inner);
     }
     return nested;
+  }
+
+  /** Runs a body that receives its call, through entries: see {@code Guard.decorateWithCall}. */
+  <T extends @Nullable Object> T runWithCall(Function<? super Call, ? extends T> body) {
+    return runEntered(NO_ARGUMENTS, null, body::apply);
+  }
+
+  private static <I extends @Nullable Object> @Nullable Object[] argumentsOf(
+      I input, @Nullable Function<? super I, ?> keyOf) {
+    return keyOf == null ? NO_ARGUMENTS : new @Nullable Object[] {keyOf.apply(input)};
+  }
+
+  /** {@link #runEnteredChecked} for bodies that throw no checked exception of their own. */
+  private <T extends @Nullable Object> T runEntered(
+      @Nullable Object[] args,
+      @Nullable Function<? super RefusedException, ? extends T> onRefused,
+      CheckedFunction<Call, T> body) {
+    try {
+      return runEnteredChecked(args, onRefused, body);
+    } catch (RuntimeException | Error failure) {
+      throw failure;
+    } catch (Exception undeclared) { // thrown by code compiled without checked exceptions (Kotlin)
+      throw Binding.<RuntimeException>passThrough(undeclared);
+    }
+  }
+
+  /**
+   * Enters every part through {@link EnteredCall}, runs the body with the call, and exits with
+   * its outcome: an exception counts where the parts' tracings say so, a result where their
+   * result predicates judge it failed. A refusal throws, or returns {@code onRefused}'s result.
+   */
+  private <T extends @Nullable Object> T runEnteredChecked(
+      @Nullable Object[] args,
+      @Nullable Function<? super RefusedException, ? extends T> onRefused,
+      CheckedFunction<Call, T> body) throws Exception {
+    EnteredCall call;
+    try {
+      call = EnteredCall.enter(resources, tracings, args);
+    } catch (RefusedException refused) {
+      if (onRefused == null) {
+        throw refused;
+      }
+      return onRefused.apply(refused);
+    }
+    T result;
+    try {
+      result = body.apply(call);
+    } catch (Throwable failure) {
+      call.exitThrown(failure);
+      throw failure;
+    }
+    call.exitReturned(result);
+    return result;
+  }
+
+  /** Rethrows any throwable unchanged, without declaring it. */
+  @SuppressWarnings("unchecked")
+  private static <E extends Throwable> E passThrough(Throwable failure) throws E {
+    throw (E) failure;
   }
 
   @SuppressWarnings("unchecked") // WHOLE_INPUT returns its input whatever its type
@@ -172,7 +255,7 @@ final class Binding {
       try {
         entries[i] = resources[i].enterAsync();
       } catch (RefusedException refused) {
-        finish(entries, null);
+        finish(entries, null, null, false);
         return CompletableFuture.failedFuture(refused);
       }
     }
@@ -180,13 +263,19 @@ final class Binding {
     try {
       stage = Objects.requireNonNull(body.get(), "the decorated supplier returned a null stage");
     } catch (RuntimeException | Error failure) {
-      finish(entries, failure);
+      finish(entries, failure, null, false);
       return CompletableFuture.failedFuture(failure);
     }
-    return stage.whenComplete((value, failure) -> finish(entries, failure));
+    return stage.whenComplete((value, failure) -> finish(entries, failure, value, failure == null));
   }
 
-  private void finish(@Nullable Entry[] entries, @Nullable Throwable failure) {
+  /**
+   * Exits the entries entered so far, in reverse: a failure counts where the parts' tracings say
+   * so; a value the stage {@code returned} counts as failed where the parts' result predicates
+   * judge it so.
+   */
+  private void finish(@Nullable Entry[] entries, @Nullable Throwable failure,
+      @Nullable Object value, boolean returned) {
     Throwable cause = failure instanceof CompletionException && failure.getCause() != null
         ? failure.getCause()
         : failure;
@@ -195,6 +284,8 @@ final class Binding {
       if (entry != null) {
         if (cause != null && tracings[i].isError(cause)) {
           entry.recordError(cause);
+        } else if (returned && tracings[i].isFailedResult(value)) {
+          entry.recordError(FailedResult.INSTANCE);
         }
         entry.close();
       }

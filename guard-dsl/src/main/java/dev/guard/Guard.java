@@ -4,15 +4,10 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
-import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource.CheckedFunction;
 import io.vavr.control.Either;
@@ -27,7 +22,6 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,37 +34,45 @@ import org.jspecify.annotations.Nullable;
  *     .decorate(() -> orders.create(request));
  * }</pre>
  *
- * <p>Every method returns a new {@code Guard}; a partial guard can serve as a template for
- * variants. Rule steps ({@link #qps}, {@link #concurrency}, {@link #perValue}, {@link
- * #perValueConcurrency}, {@link #allowOrigins}, {@link #denyOrigins}, {@link #circuitBreaker},
- * {@link #slowCallRatio}, {@link #errorRatio}, {@link #errorCount}) add a rule each; shaping and
- * scoping steps ({@link #warmUp}, {@link #pacing}, {@link #origin}, {@link #relatedTo}, {@link
- * #fromEntrance}, {@link #burst}, {@link #period}, {@link #except}, {@link #valueType}, {@link
- * #maxValues}, {@link #openFor}) change the most recent rule. The rules are declared on the engine
- * the first time the guard is used there: an identical declaration is a no-op, a different one
- * replaces the resource's rules (the engine's listeners hear of it). A guard without rules leaves
- * the resource's rules as they are, so it can enter resources configured through {@link
- * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
+ * <p>Every method returns a new guard; a partial guard can serve as a template for variants. Rule
+ * steps add a rule each and return a stage, a guard that also offers the steps which shape that
+ * rule and only those: {@link #qps} a {@link QpsGuard} ({@code warmUp}, {@code pacing}, {@code
+ * cluster}, {@code fromOrigin}, {@code relatedTo}, {@code fromEntrance}, …), {@link
+ * #concurrency} a {@link ConcurrencyGuard}, {@link #perValue} a {@link PerValueGuard}, {@link
+ * #perValueConcurrency} a {@link PerValueConcurrencyGuard}, and {@link #slowCallRatio}, {@link
+ * #errorRatio} and {@link #errorCount} a {@link CircuitBreakerGuard}. A shaping step written
+ * anywhere else does not compile. {@link #allowOrigins} and {@link #denyOrigins} add a rule
+ * that needs no shaping. Two guards are equal when they declare the same, whatever their stage.
+ *
+ * <p>The rules are declared on the engine the first time the guard is used there: an identical
+ * declaration is a no-op, a different one replaces the resource's rules (the engine's listeners
+ * hear of it). A guard without rules leaves the resource's rules as they are, so it can enter
+ * resources configured through {@link GuardEngine#loadRules}. An unbound guard uses {@link
+ * GuardEngine#shared()}.
  *
  * <p>A refused call throws a {@link RefusedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
  * errors, unless {@link #ignoreExceptions}, {@link #recordExceptions} or {@link
- * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business
- * errors into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType}
- * says otherwise; only {@link EntryType#IN} calls count in the engine's inbound statistics and
- * system protection ({@link GuardEngine#loadSystemRules}). Guards are thread-safe.
+ * #recordExceptionsIf} say otherwise; {@link #failsWhen} counts results as failures too, and
+ * {@link #decorateWithCall} lets the code record a failure itself. {@link #decorateOrRecover}
+ * turns refusals and business errors into a fallback value. Calls enter as {@link EntryType#OUT}
+ * unless {@link #entryType} says otherwise; only {@link EntryType#IN} calls count in the engine's
+ * inbound statistics and system protection ({@link GuardEngine#loadSystemRules}). Guards are
+ * thread-safe.
  *
- * <p>This class is longer than the project's usual files because it is the DSL's one entry point:
- * each step and decorator is a short method with its documentation, and the work is done by
- * {@code GuardPart} (declarations) and {@code Binding} (calls).
+ * <p>This class holds the steps; the decorators and run-now forms it offers are written in its
+ * package-private superclasses {@code GuardDecorators} and {@code GuardCalls}, the shaping steps
+ * in the stages, the declarations in {@code GuardPart} and the calls in {@code Binding}.
  */
-public final class Guard {
+public sealed class Guard extends GuardDecorators
+    permits QpsGuard, ConcurrencyGuard, PerValueGuard, PerValueConcurrencyGuard,
+        CircuitBreakerGuard {
 
   private final List<GuardPart> parts;
   private final @Nullable GuardEngine engine;
   private volatile @Nullable Binding binding;
 
-  private Guard(List<GuardPart> parts, @Nullable GuardEngine engine) {
+  Guard(List<GuardPart> parts, @Nullable GuardEngine engine) {
     this.parts = List.copyOf(parts);
     this.engine = engine;
   }
@@ -88,16 +90,16 @@ public final class Guard {
   }
 
   /**
-   * Adds a rule admitting at most {@code qps} calls per second (fast reject unless shaped by
-   * {@link #warmUp} or {@link #pacing}).
+   * Adds a rule admitting at most {@code qps} calls per second, refusing the others at once
+   * unless shaped by {@link QpsGuard#warmUp} or {@link QpsGuard#pacing}.
    *
    * @param qps calls per second; finite and {@code >= 0} (0 refuses every call)
-   * @return the new guard
+   * @return the new guard, which also offers the rule's shaping steps
    * @throws IllegalArgumentException if {@code qps} is negative, NaN or infinite
    */
-  public Guard qps(double qps) {
+  public QpsGuard qps(double qps) {
     Checks.finiteNonNegative("qps", qps);
-    return withLast(last().withRule(FlowRule.qps(last().resource(), qps)));
+    return new QpsGuard(withRule(FlowRule.qps(part().resource(), qps)), engine);
   }
 
   /**
@@ -105,10 +107,10 @@ public final class Guard {
    * for whole numbers ({@code qps(100)} from Kotlin, where an {@code Int} is not a {@code Double}).
    *
    * @param qps calls per second; {@code >= 0} (0 refuses every call)
-   * @return the new guard
+   * @return the new guard, which also offers the rule's shaping steps
    * @throws IllegalArgumentException if {@code qps} is negative
    */
-  public Guard qps(int qps) {
+  public QpsGuard qps(int qps) {
     return qps((double) Checks.nonNegative("qps", qps));
   }
 
@@ -116,148 +118,118 @@ public final class Guard {
    * Adds a rule admitting at most {@code limit} calls running at once.
    *
    * @param limit concurrent calls; {@code >= 0}
-   * @return the new guard
+   * @return the new guard, which also offers the rule's scoping steps
    * @throws IllegalArgumentException if {@code limit} is negative
    */
-  public Guard concurrency(int limit) {
+  public ConcurrencyGuard concurrency(int limit) {
     Checks.nonNegative("concurrency", limit);
-    return withLast(last().withRule(FlowRule.concurrency(last().resource(), limit)));
+    return new ConcurrencyGuard(withRule(FlowRule.concurrency(part().resource(), limit)), engine);
   }
 
   /**
-   * Makes the most recent {@code qps} rule warm up over {@code period} with the default cold
-   * factor 3: a cold resource admits {@code qps / 3} per second, climbing to {@code qps}.
+   * Adds a per-value rule: at most {@code count} calls per second for each value of the
+   * argument at {@code argumentIndex}, each value with its own token bucket (refilled by {@code
+   * count} once a full period has passed). Shape it with the steps of {@link PerValueGuard}.
    *
-   * @param period the warm-up period; positive
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
-   * @throws IllegalArgumentException if {@code period} is not positive
+   * <pre>{@code
+   * Function<String, Cart> load = Guard.of("loadCart")
+   *     .perValue(0, 20).burst(10).except("vip-7", 500)
+   *     .decorateFunction(userId -> carts.load(userId));
+   * }</pre>
+   *
+   * <p>A negative index counts from the end of each call's arguments ({@code -1} is the last); a
+   * call without that argument, or with null there, is not limited by the rule; a collection or
+   * array argument is limited per element. The arguments are those of {@link #decorateFunction}
+   * (its input is argument 0), {@link #decorateKeyedFunction} (the key),
+   * {@link #decorateBiFunction} (arguments 0 and 1) and {@link #callWithKey} (the key); other
+   * shapes have none. A refusal throws {@link dev.guard.api.PerValueRefusedException}.
+   *
+   * @param argumentIndex the argument holding the value; negative counts from the end
+   * @param count calls per second per value; {@code >= 0}
+   * @return the new guard, which also offers the rule's shaping steps
+   * @throws IllegalArgumentException if {@code count} is negative
    */
-  public Guard warmUp(Duration period) {
-    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
+  public PerValueGuard perValue(int argumentIndex, int count) {
+    return new PerValueGuard(
+        withRule(PerValueRule.qps(part().resource(), argumentIndex, count)), engine);
   }
 
   /**
-   * Makes the most recent {@code qps} rule warm up over {@code period}: a cold resource admits
-   * {@code qps / coldFactor} per second, climbing to {@code qps} as traffic flows.
+   * Adds a per-value rule limiting the calls running at once to {@code limit} for each value
+   * of the argument at {@code argumentIndex} (see {@link #perValue} for which argument).
    *
-   * @param period the warm-up period; positive
-   * @param coldFactor how much slower the cold rate is; greater than 1
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} rule
+   * <pre>{@code
+   * Function<Tenant, Report> export = Guard.of("export")
+   *     .perValueConcurrency(0, 2)
+   *     .decorateKeyedFunction(Tenant::id, tenant -> reports.export(tenant));
+   * }</pre>
+   *
+   * @param argumentIndex the argument holding the value; negative counts from the end
+   * @param limit calls running at once per value; {@code >= 0}
+   * @return the new guard, which also offers the rule's steps
+   * @throws IllegalArgumentException if {@code limit} is negative
+   */
+  public PerValueConcurrencyGuard perValueConcurrency(int argumentIndex, int limit) {
+    return new PerValueConcurrencyGuard(
+        withRule(PerValueRule.concurrency(part().resource(), argumentIndex, limit)), engine);
+  }
+
+  /**
+   * Adds a circuit breaker that opens when more than {@code ratio} of the calls in its window
+   * are slower than {@code slowerThan}: stop calling the resource while it is slow, then probe it
+   * back to health. Each breaker step adds one breaker; a resource may have several. By default
+   * the window is the last second and needs at least 5 calls, and the breaker stays open 10 s;
+   * {@link CircuitBreakerGuard} offers the other settings.
+   *
+   * <pre>{@code
+   * Guard.of("inventory")
+   *     .slowCallRatio(0.5, Duration.ofMillis(300))
+   *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5));
+   * }</pre>
+   *
+   * <p>An open breaker refuses calls with a {@link dev.guard.api.CircuitBreakerRefusedException}, whose
+   * {@code retryAfter()} tells when the next probe is allowed.
+   *
+   * @param ratio the share of slow calls, in {@code [0, 1]}; 1.0 opens when every call is slow
+   * @param slowerThan a call whose response time, in whole milliseconds, is greater than this is
+   *     slow; not negative
+   * @return the new guard, which also offers the breaker's settings
    * @throws IllegalArgumentException if a value is invalid
    */
-  public Guard warmUp(Duration period, int coldFactor) {
-    Objects.requireNonNull(period, "period");
-    return shapeLastQps("warmUp", rule -> rule.withWarmUp(period, coldFactor));
+  public CircuitBreakerGuard slowCallRatio(double ratio, Duration slowerThan) {
+    Checks.notNegative("slowerThan", slowerThan);
+    return breaker(CircuitBreakerRule.slowCallRatio(
+        part().resource(), slowerThan, ratio("slowCallRatio", ratio)));
   }
 
   /**
-   * Makes the most recent {@code qps} or {@code concurrency} rule a cluster rule: the engine's
-   * token service (see {@code GuardEngine.Builder#tokenService}) decides it for every instance
-   * with the same flow id, a QPS rule from a shared window, a concurrency rule from shared
-   * concurrency tokens. When the service fails or is absent, the rule is checked locally or
-   * passes, as {@code mode} says. A cluster rule neither warms up nor paces.
+   * Adds a circuit breaker that opens when more than {@code ratio} of the calls in its window
+   * failed (see {@link #slowCallRatio} for the defaults, and {@link #failsWhen} and {@link
+   * #decorateWithCall} for failures that are not exceptions).
    *
-   * @param mode the flow id, threshold type, fallback and window
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code
-   *     concurrency} rule
-   * @throws IllegalArgumentException if the rule warms up or paces
+   * <pre>{@code
+   * Guard.of("payments").errorRatio(0.3).openFor(Duration.ofSeconds(10));
+   * }</pre>
+   *
+   * @param ratio the share of failed calls, in {@code [0, 1]}; 1.0 opens when every call failed
+   * @return the new guard, which also offers the breaker's settings
+   * @throws IllegalArgumentException if {@code ratio} is not in {@code [0, 1]}
    */
-  public Guard cluster(ClusterMode mode) {
-    Objects.requireNonNull(mode, "mode");
-    return clusterLast("cluster", rule -> mode);
+  public CircuitBreakerGuard errorRatio(double ratio) {
+    return breaker(CircuitBreakerRule.errorRatio(part().resource(), ratio("errorRatio", ratio)));
   }
 
   /**
-   * Makes the most recent {@code qps} or {@code concurrency} rule one threshold for the whole
-   * cluster, shared under the resource's name as flow id, checked locally when the token service
-   * fails: {@code Guard.of("export").concurrency(4).clusterWide()} lets 4 exports run at once in
-   * the whole cluster.
+   * Adds a circuit breaker that opens when more than {@code count} calls failed in its window
+   * (see {@link #slowCallRatio} for the defaults).
    *
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code
-   *     concurrency} rule
-   * @throws IllegalArgumentException if the rule warms up or paces
+   * @param count the failed calls tolerated; {@code >= 0}
+   * @return the new guard, which also offers the breaker's settings
+   * @throws IllegalArgumentException if {@code count} is negative
    */
-  public Guard clusterWide() {
-    return clusterLast("clusterWide", rule -> ClusterMode.global(rule.resource()));
-  }
-
-  /**
-   * Makes the most recent {@code qps} or {@code concurrency} rule a per-instance share of a
-   * cluster threshold: the cluster admits the count times the live instances, under the
-   * resource's name as flow id, checked locally when the token service fails.
-   *
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code
-   *     concurrency} rule
-   * @throws IllegalArgumentException if the rule warms up or paces
-   */
-  public Guard perInstance() {
-    return clusterLast("perInstance", rule -> ClusterMode.perInstance(rule.resource()));
-  }
-
-  /**
-   * Makes the most recent {@code qps} rule pace calls {@code 1 / qps} seconds apart. A call that
-   * would wait longer than {@code maxQueueing} is refused at once; the others wait (through the
-   * engine's time source) for their turn. {@link Duration#ZERO} means strict spacing without
-   * waiting. Combined with {@link #warmUp}, the spacing follows the warm-up rate. After {@link
-   * #perValue}, each value's calls are paced on their own, {@code period / count} apart.
-   *
-   * @param maxQueueing the longest wait; zero or positive
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code qps} or {@code perValue}
-   *     rule
-   * @throws IllegalArgumentException if {@code maxQueueing} is negative
-   */
-  public Guard pacing(Duration maxQueueing) {
-    Objects.requireNonNull(maxQueueing, "maxQueueing");
-    if (last().lastRule() instanceof PerValueRule) {
-      return shapeLastPerValue("pacing", FlowMetric.QPS, rule -> rule.withPacing(maxQueueing));
-    }
-    return shapeLastQps("pacing", rule -> rule.withMaxQueueingTime(maxQueueing)
-        .withShaping(Shaping.PACING));
-  }
-
-  /**
-   * Scopes the most recent rule to callers: {@code "default"} (everyone), {@code "other"}
-   * (origins no other rule of this resource names) or one origin name.
-   *
-   * @param app the callers the rule applies to
-   * @return the new guard
-   * @throws IllegalStateException if the guard has no rule yet
-   */
-  public Guard fromOrigin(String app) {
-    Objects.requireNonNull(app, "app");
-    return withLast(last().mapLastRule("fromOrigin", FlowRule.class, rule -> rule.withOrigin(app)));
-  }
-
-  /**
-   * Makes the most recent rule measure another resource: this one is limited when that one is
-   * busy (the RELATED strategy). The rule does not apply until the other resource is entered.
-   *
-   * @param otherResource the resource whose statistics are measured
-   * @return the new guard
-   * @throws IllegalStateException if the guard has no rule yet
-   */
-  public Guard relatedTo(String otherResource) {
-    return withLast(last().mapLastRule("relatedTo", FlowRule.class,
-        rule -> rule.withStrategy(FlowStrategy.RELATED, otherResource)));
-  }
-
-  /**
-   * Makes the most recent rule apply only to calls made under the named context (entrance),
-   * measured on this resource's node for that context (the ENTRANCE strategy).
-   *
-   * @param contextName the entrance name
-   * @return the new guard
-   * @throws IllegalStateException if the guard has no rule yet
-   */
-  public Guard fromEntrance(String contextName) {
-    return withLast(last().mapLastRule("fromEntrance", FlowRule.class,
-        rule -> rule.withStrategy(FlowStrategy.ENTRANCE, contextName)));
+  public CircuitBreakerGuard errorCount(int count) {
+    Checks.nonNegative("errorCount", count);
+    return breaker(CircuitBreakerRule.errorCount(part().resource(), count));
   }
 
   /**
@@ -278,7 +250,7 @@ public final class Guard {
    *     one)
    */
   public Guard allowOrigins(String... origins) {
-    return withOriginRule("allowOrigins", OriginRule.allow(last().resource(), origins));
+    return withOriginList("allowOrigins", OriginRule.allow(part().resource(), origins));
   }
 
   /**
@@ -296,7 +268,7 @@ public final class Guard {
    *     one)
    */
   public Guard denyOrigins(String... origins) {
-    return withOriginRule("denyOrigins", OriginRule.deny(last().resource(), origins));
+    return withOriginList("denyOrigins", OriginRule.deny(part().resource(), origins));
   }
 
   /**
@@ -305,10 +277,11 @@ public final class Guard {
    *
    * @param callerOrigin the caller's identity; empty for unknown
    * @return the new guard
+   * @throws IllegalStateException if this guard composes several resources
    */
   public Guard origin(String callerOrigin) {
     Objects.requireNonNull(callerOrigin, "origin");
-    return withLast(last().withOrigin(callerOrigin));
+    return withPart(part().withOrigin(callerOrigin));
   }
 
   /**
@@ -318,10 +291,11 @@ public final class Guard {
    * @param contextName the entrance name; not blank
    * @return the new guard
    * @throws IllegalArgumentException if {@code contextName} is blank
+   * @throws IllegalStateException if this guard composes several resources
    */
   public Guard entrance(String contextName) {
     Checks.notBlank("entrance", contextName);
-    return withLast(last().withEntrance(contextName));
+    return withPart(part().withEntrance(contextName));
   }
 
   /**
@@ -332,9 +306,10 @@ public final class Guard {
    *
    * @param type the entry type
    * @return the new guard
+   * @throws IllegalStateException if this guard composes several resources
    */
   public Guard entryType(EntryType type) {
-    return withLast(last().withType(Objects.requireNonNull(type, "type")));
+    return withPart(part().withType(Objects.requireNonNull(type, "type")));
   }
 
   /**
@@ -342,94 +317,10 @@ public final class Guard {
    * the engine's occupy timeout) instead of being refused.
    *
    * @return the new guard
+   * @throws IllegalStateException if this guard composes several resources
    */
   public Guard prioritized() {
-    return withLast(last().asPrioritized());
-  }
-
-  /**
-   * Adds a circuit breaker: stop calling the resource while it fails or is slow, then probe it
-   * back to health. Each call adds one breaker; a resource may have several.
-   *
-   * <pre>{@code
-   * Guard.of("inventory")
-   *     .qps(200)
-   *     .circuitBreaker(b -> b.slowCallRatio(0.5).slowerThan(Duration.ofMillis(300))
-   *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5)));
-   * }</pre>
-   *
-   * <p>An open breaker refuses calls with a {@link dev.guard.api.CircuitBreakerRefusedException}, whose
-   * {@code retryAfter()} tells when the next probe is allowed.
-   *
-   * @param breaker sets up the breaker from the defaults (see {@link CircuitBreakerSpec})
-   * @return the new guard
-   * @throws IllegalStateException if the spec has no strategy or an incomplete slow-call setting
-   * @throws IllegalArgumentException if the settings do not make a valid rule
-   */
-  public Guard circuitBreaker(UnaryOperator<CircuitBreakerSpec> breaker) {
-    Objects.requireNonNull(breaker, "breaker");
-    CircuitBreakerSpec spec =
-        Objects.requireNonNull(breaker.apply(CircuitBreakerSpec.defaults()), "breaker result");
-    return withLast(last().withRule(spec.toRule(last().resource())));
-  }
-
-  /**
-   * Adds a circuit breaker that opens when more than {@code ratio} of the calls in its window
-   * (at least 5 calls over the last second) are slower than {@code slowerThan}; it stays open
-   * 10 s unless {@link #openFor} says otherwise. For other settings use {@link #circuitBreaker}.
-   *
-   * @param ratio the share of slow calls, in {@code [0, 1]}
-   * @param slowerThan a call slower than this is slow
-   * @return the new guard
-   * @throws IllegalArgumentException if a value is invalid
-   */
-  public Guard slowCallRatio(double ratio, Duration slowerThan) {
-    Objects.requireNonNull(slowerThan, "slowerThan");
-    return circuitBreaker(b -> b.slowCallRatio(ratio).slowerThan(slowerThan));
-  }
-
-  /**
-   * Adds a circuit breaker that opens when more than {@code ratio} of the calls in its window
-   * (at least 5 calls over the last second) failed; it stays open 10 s unless {@link #openFor}
-   * says otherwise.
-   *
-   * <pre>{@code
-   * Guard.of("payments").errorRatio(0.3).openFor(Duration.ofSeconds(10));
-   * }</pre>
-   *
-   * @param ratio the share of failed calls, in {@code [0, 1]}
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code ratio} is not in {@code [0, 1]}
-   */
-  public Guard errorRatio(double ratio) {
-    return circuitBreaker(b -> b.errorRatio(ratio));
-  }
-
-  /**
-   * Adds a circuit breaker that opens when more than {@code count} calls failed in its window
-   * (the last second, once it holds at least 5 calls); it stays open 10 s unless {@link #openFor}
-   * says otherwise.
-   *
-   * @param count the failed calls tolerated; {@code >= 0}
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code count} is negative
-   */
-  public Guard errorCount(int count) {
-    return circuitBreaker(b -> b.errorCount(count));
-  }
-
-  /**
-   * Sets how long the most recent circuit breaker stays open before it lets a probe through.
-   *
-   * @param duration the open duration; positive whole milliseconds
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a circuit breaker
-   * @throws IllegalArgumentException if {@code duration} is invalid
-   */
-  public Guard openFor(Duration duration) {
-    Objects.requireNonNull(duration, "duration");
-    return withLast(last().mapLastRule("openFor", CircuitBreakerRule.class,
-        rule -> rule.withOpenFor(duration)));
+    return withPart(part().asPrioritized());
   }
 
   /**
@@ -444,7 +335,7 @@ public final class Guard {
    */
   @SafeVarargs
   public final Guard recordExceptions(Class<? extends Throwable>... types) {
-    return withLast(last().withTracing(last().tracing().withRecorded("recordExceptions", types)));
+    return withPart(part().withTracing(part().tracing().withRecorded("recordExceptions", types)));
   }
 
   /**
@@ -462,7 +353,7 @@ public final class Guard {
    */
   @SafeVarargs
   public final Guard ignoreExceptions(Class<? extends Throwable>... types) {
-    return withLast(last().withTracing(last().tracing().withIgnored("ignoreExceptions", types)));
+    return withPart(part().withTracing(part().tracing().withIgnored("ignoreExceptions", types)));
   }
 
   /**
@@ -476,134 +367,37 @@ public final class Guard {
    */
   public Guard recordExceptionsIf(Predicate<? super Throwable> isError) {
     Objects.requireNonNull(isError, "isError");
-    return withLast(last().withTracing(last().tracing().withPredicate(isError)));
+    return withPart(part().withTracing(part().tracing().withPredicate(isError)));
   }
 
   /**
-   * Adds a per-value rule: at most {@code count} calls per second for each value of the
-   * argument at {@code argumentIndex}, each value with its own token bucket (refilled by {@code
-   * count} once a full period has passed). Shape it with {@link #burst}, {@link #period}, {@link
-   * #except}, {@link #pacing} and {@link #maxValues}.
+   * Judges the code's results: a result {@code isFailure} accepts counts as a failed call, for
+   * statistics and circuit breakers ({@link #errorRatio}, {@link #errorCount}), exactly like a
+   * thrown business error, and is still returned to the caller unchanged. Use it for code that
+   * reports failure in its value (an HTTP response with status 503, an error result) instead of
+   * throwing. The predicate sees every result of every decorator of this guard, null included,
+   * and the value of an asynchronous call's stage; a predicate that throws counts the result as
+   * failed (it cannot vouch for it), and the result is still returned.
    *
    * <pre>{@code
-   * Function<String, Cart> load = Guard.of("loadCart")
-   *     .perValue(0, 20).burst(10).except("vip-7", 500)
-   *     .decorateFunction(userId -> carts.load(userId));
+   * Supplier<Response> fetch = Guard.of("catalog")
+   *     .errorRatio(0.5)
+   *     .failsWhen(result -> result instanceof Response response && response.status() >= 500)
+   *     .decorate(() -> http.get("/catalog"));
    * }</pre>
    *
-   * <p>A negative index counts from the end of each call's arguments ({@code -1} is the last); a
-   * call without that argument, or with null there, is not limited by the rule; a collection or
-   * array argument is limited per element. The arguments are those of {@link #decorateFunction}
-   * (its input is argument 0), {@link #decorateKeyedFunction} (the key),
-   * {@link #decorateBiFunction} (arguments 0 and 1) and {@link #callWithKey} (the key); other
-   * shapes have none. A refusal throws {@link dev.guard.api.PerValueRefusedException}.
+   * <p>A guard with a result predicate enters its resources through entries rather than the
+   * allocation-free path, so each call allocates a few small objects.
    *
-   * @param argumentIndex the argument holding the value; negative counts from the end
-   * @param count calls per second per value; {@code >= 0}
+   * @param isFailure tells which results are failures; fast and side-effect free
    * @return the new guard
-   * @throws IllegalArgumentException if {@code count} is negative
+   * @throws IllegalStateException if a result predicate is already set
    */
-  public Guard perValue(int argumentIndex, int count) {
-    return withLast(last().withRule(PerValueRule.qps(last().resource(), argumentIndex, count)));
+  public Guard failsWhen(Predicate<? super @Nullable Object> isFailure) {
+    Objects.requireNonNull(isFailure, "isFailure");
+    return withPart(part().withTracing(part().tracing().withFailsWhen(isFailure)));
   }
 
-  /**
-   * Adds a per-value rule limiting the calls running at once to {@code limit} for each value
-   * of the argument at {@code argumentIndex} (see {@link #perValue} for which argument).
-   *
-   * <pre>{@code
-   * Function<Tenant, Report> export = Guard.of("export")
-   *     .perValueConcurrency(0, 2)
-   *     .decorateKeyedFunction(Tenant::id, tenant -> reports.export(tenant));
-   * }</pre>
-   *
-   * @param argumentIndex the argument holding the value; negative counts from the end
-   * @param limit calls running at once per value; {@code >= 0}
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code limit} is negative
-   */
-  public Guard perValueConcurrency(int argumentIndex, int limit) {
-    return withLast(last().withRule(
-        PerValueRule.concurrency(last().resource(), argumentIndex, limit)));
-  }
-
-  /**
-   * Lets each value of the most recent {@link #perValue} rule bank {@code tokens} calls on top of
-   * its count: a value seen for the first time, or idle long enough, may make {@code count +
-   * tokens} calls at once.
-   *
-   * @param tokens extra calls per value; {@code >= 0}
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code perValue} rule
-   * @throws IllegalArgumentException if {@code tokens} is negative or too large, or the rule paces
-   */
-  public Guard burst(int tokens) {
-    return shapeLastPerValue("burst", FlowMetric.QPS, rule -> rule.withBurst(tokens));
-  }
-
-  /**
-   * Sets the token period of the most recent {@link #perValue} rule: {@code count} calls per
-   * {@code period} instead of per second ({@code perValue(0, 100).period(Duration.ofMinutes(1))}).
-   *
-   * @param period whole milliseconds, from 1 ms to one day
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a {@code perValue} rule
-   * @throws IllegalArgumentException if {@code period} is out of range
-   */
-  public Guard period(Duration period) {
-    Objects.requireNonNull(period, "period");
-    return shapeLastPerValue("period", FlowMetric.QPS, rule -> rule.withPeriod(period));
-  }
-
-  /**
-   * Gives one value of the most recent per-value rule its own threshold. Values match with
-   * {@code equals}, so {@code value} must have the argument's runtime type: {@code except(7, 50)}
-   * never matches a {@code Long} argument {@code 7L}; declare {@link #valueType} to have such a
-   * mismatch rejected.
-   *
-   * @param value the value
-   * @param threshold its own threshold; {@code >= 0} (0 refuses it)
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a per-value rule
-   * @throws IllegalArgumentException if {@code threshold} is negative, or {@code value} is not of
-   *     the declared {@link #valueType}
-   */
-  public Guard except(Object value, int threshold) {
-    Objects.requireNonNull(value, "value");
-    return withLast(last().mapLastRule("except", PerValueRule.class,
-        rule -> rule.withException(value, threshold)));
-  }
-
-  /**
-   * Declares the runtime type of the values of the most recent per-value rule, so that an
-   * {@link #except} value of another type, which could never match, is rejected.
-   *
-   * @param type the values' type
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a per-value rule
-   * @throws IllegalArgumentException if an exception value is not of that type
-   */
-  public Guard valueType(Class<?> type) {
-    Objects.requireNonNull(type, "type");
-    return withLast(last().mapLastRule("valueType", PerValueRule.class,
-        rule -> rule.withValueType(type)));
-  }
-
-  /**
-   * Bounds how many values the engine remembers for the most recent per-value rule (default
-   * 4000 per started second of the period, at most 200,000). When a new value does not fit, the
-   * values used least recently are forgotten and start over as if never seen; the engine counts
-   * them ({@code GuardEngine.overflows(Cap.PARAM_VALUES)}).
-   *
-   * @param max the bound; {@code >= 2}
-   * @return the new guard
-   * @throws IllegalStateException if the most recent rule is not a per-value rule
-   * @throws IllegalArgumentException if {@code max} is below 2
-   */
-  public Guard maxValues(int max) {
-    return withLast(last().mapLastRule("maxValues", PerValueRule.class,
-        rule -> rule.withMaxValues(max)));
-  }
 
   /**
    * Binds the guard to an engine.
@@ -671,311 +465,8 @@ public final class Guard {
     return List.copyOf(rules);
   }
 
-  /**
-   * Wraps a supplier: each {@code get()} runs it under this guard.
-   *
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return the guarded supplier; throws {@link RefusedException} when refused
-   */
-  public <T extends @Nullable Object> Supplier<T> decorate(Supplier<T> supplier) {
-    Objects.requireNonNull(supplier, "supplier");
-    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, null);
-    return () -> guarded.apply(supplier);
-  }
-
-  /**
-   * Wraps a function: each {@code apply(x)} runs it under this guard, with {@code x} as the call's
-   * argument (for per-value rules). A call allocates nothing.
-   *
-   * @param function the protected code
-   * @param <T> the argument type
-   * @param <R> the result type
-   * @return the guarded function; throws {@link RefusedException} when refused
-   */
-  public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R> decorateFunction(
-      Function<T, R> function) {
-    Objects.requireNonNull(function, "function");
-    return bound().wrap(function, Binding.WHOLE_INPUT, null);
-  }
-
-  /**
-   * Wraps a function whose hot-parameter value is a key computed from its argument: each {@code
-   * apply(x)} runs {@code function} under this guard with {@code key.apply(x)} as the call's
-   * argument 0, so rules limit per key (a field of the argument) for both rates and concurrency.
-   * The key is computed once per call, before entering; a call allocates nothing unless the key
-   * function does (a primitive key is boxed).
-   *
-   * <pre>{@code
-   * Function<Order, Receipt> place = Guard.of("placeOrder")
-   *     .perValue(0, 5)
-   *     .decorateKeyedFunction(Order::customerId, orders::place);
-   * }</pre>
-   *
-   * @param key computes the value per-value rules limit on
-   * @param function the protected code
-   * @param <T> the argument type
-   * @param <R> the result type
-   * @return the guarded function; throws {@link RefusedException} when refused
-   */
-  public <T extends @Nullable Object, R extends @Nullable Object> Function<T, R>
-      decorateKeyedFunction(Function<? super T, ?> key, Function<T, R> function) {
-    Objects.requireNonNull(key, "key");
-    Objects.requireNonNull(function, "function");
-    return bound().wrap(function, key, null);
-  }
-
-  /**
-   * Wraps a two-argument function: each {@code apply(x, y)} runs it under this guard, with
-   * {@code x} and {@code y} as the call's arguments 0 and 1 (for per-value rules). A call
-   * allocates nothing.
-   *
-   * <pre>{@code
-   * BiFunction<String, String, Page> search = Guard.of("search")
-   *     .perValue(1, 5)                          // 5 searches per second per tenant
-   *     .decorateBiFunction((query, tenant) -> index.search(query, tenant));
-   * }</pre>
-   *
-   * @param function the protected code
-   * @param <T> the first argument's type
-   * @param <U> the second argument's type
-   * @param <R> the result type
-   * @return the guarded function; throws {@link RefusedException} when refused
-   */
-  public <T extends @Nullable Object, U extends @Nullable Object, R extends @Nullable Object>
-      BiFunction<T, U, R> decorateBiFunction(BiFunction<T, U, R> function) {
-    Objects.requireNonNull(function, "function");
-    return bound().wrapPair(function);
-  }
-
-  /**
-   * Wraps a callable: each {@code call()} runs it under this guard; its checked exceptions pass
-   * through unchanged.
-   *
-   * @param callable the protected code
-   * @param <T> the result type
-   * @return the guarded callable; throws {@link RefusedException} when refused
-   */
-  public <T extends @Nullable Object> Callable<T> decorateCallable(Callable<T> callable) {
-    Objects.requireNonNull(callable, "callable");
-    CheckedFunction<Callable<T>, T> guarded = bound().wrapChecked(Callable::call);
-    return () -> guarded.apply(callable);
-  }
-
-  /**
-   * Wraps a runnable: each {@code run()} runs it under this guard.
-   *
-   * @param runnable the protected code
-   * @return the guarded runnable; throws {@link RefusedException} when refused
-   */
-  public Runnable decorateRunnable(Runnable runnable) {
-    Objects.requireNonNull(runnable, "runnable");
-    Function<Runnable, Boolean> guarded = bound().wrap(Guard::runOnce, null, null);
-    return () -> {
-      Boolean ignored = guarded.apply(runnable);
-    };
-  }
-
-  /**
-   * Wraps a supplier of an asynchronous result: each {@code get()} enters this guard, starts the
-   * supplier's stage, and exits when the stage completes, on whichever thread completes it, so
-   * the statistics see the asynchronous call's full duration and outcome. The calling thread is
-   * free at once: the entry is detached from it.
-   *
-   * <pre>{@code
-   * Supplier<CompletionStage<Quote>> quote = Guard.of("pricing").concurrency(20)
-   *     .decorateCompletionStage(() -> pricingClient.quoteAsync(item));
-   * }</pre>
-   *
-   * <p>A refused call returns a stage failed with the {@link RefusedException} and does not call
-   * the supplier; an exception thrown by the supplier itself returns a stage failed with it. A
-   * stage that fails counts as a business error. The returned stage completes after the exit is
-   * recorded, with the supplier's stage's value or failure.
-   *
-   * @param supplier starts the protected asynchronous work
-   * @param <T> the result type
-   * @return the guarded supplier
-   */
-  public <T extends @Nullable Object> Supplier<CompletionStage<T>> decorateCompletionStage(
-      Supplier<? extends CompletionStage<T>> supplier) {
-    Objects.requireNonNull(supplier, "supplier");
-    Binding bound = bound();
-    return () -> bound.executeAsync(supplier);
-  }
-
-  /**
-   * Wraps a supplier with a fallback for refused calls: the fallback receives the {@link
-   * RefusedException} and its result is returned instead. Business exceptions still propagate.
-   *
-   * @param supplier the protected code
-   * @param onRefused computes the result of a refused call
-   * @param <T> the result type
-   * @return the guarded supplier
-   */
-  public <T extends @Nullable Object> Supplier<T> decorateOrElse(
-      Supplier<T> supplier, Function<? super RefusedException, ? extends T> onRefused) {
-    Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(onRefused, "onRefused");
-    Function<Supplier<T>, T> guarded = bound().wrap(Supplier::get, null, onRefused);
-    return () -> guarded.apply(supplier);
-  }
-
-  /**
-   * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
-   * that counts as a business error, return {@code recovery}'s result instead. The recovery
-   * receives the {@link RefusedException} (a {@link dev.guard.api.CircuitBreakerRefusedException} while
-   * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
-   * #ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
-   *
-   * <pre>{@code
-   * Supplier<Stock> stock = Guard.of("inventory").errorRatio(0.5).openFor(Duration.ofSeconds(5))
-   *     .decorateOrRecover(() -> inventory.stock(item), failure -> cache.lastKnownStock(item));
-   * }</pre>
-   *
-   * @param supplier the protected code
-   * @param recovery computes the result of a refused or failed call
-   * @param <T> the result type
-   * @return the guarded supplier
-   */
-  public <T extends @Nullable Object> Supplier<T> decorateOrRecover(
-      Supplier<T> supplier, Function<? super RuntimeException, ? extends T> recovery) {
-    Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(recovery, "recovery");
-    Binding bound = bound();
-    Function<Supplier<T>, T> guarded = bound.wrap(Supplier::get, null, recovery);
-    return () -> {
-      try {
-        return guarded.apply(supplier);
-      } catch (RuntimeException failure) {
-        if (bound.recovers(failure)) {
-          return recovery.apply(failure);
-        }
-        throw failure;
-      }
-    };
-  }
-
-  /**
-   * Runs a supplier now under this guard, recovering from a refusal or a business error like
-   * {@link #decorateOrRecover}.
-   *
-   * @param supplier the protected code
-   * @param recovery computes the result of a refused or failed call from its exception
-   * @param <T> the result type
-   * @return the supplier's or the recovery's result
-   */
-  public <T extends @Nullable Object> T callOrRecover(
-      Supplier<T> supplier, Function<? super RuntimeException, ? extends T> recovery) {
-    Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(recovery, "recovery");
-    Binding bound = bound();
-    try {
-      return bound.run(null, supplier, Supplier<T>::get, recovery);
-    } catch (RuntimeException failure) {
-      if (bound.recovers(failure)) {
-        return recovery.apply(failure);
-      }
-      throw failure;
-    }
-  }
-
-  /**
-   * Runs a supplier now under this guard.
-   *
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return its result
-   * @throws RefusedException if the call was refused
-   */
-  public <T extends @Nullable Object> T call(Supplier<T> supplier) {
-    Objects.requireNonNull(supplier, "supplier");
-    return bound().run(null, supplier, Supplier<T>::get, null);
-  }
-
-  /**
-   * Runs a supplier now under this guard with {@code key} as the call's argument 0, for
-   * per-value rules: the keyed form of {@link #call}.
-   *
-   * <pre>{@code
-   * Cart cart = perUser.callWithKey(userId, () -> carts.load(userId));
-   * }</pre>
-   *
-   * <p>A call allocates nothing, except on a guard composed with {@link #andThen}, which nests its
-   * parts for each call.
-   *
-   * @param key the value per-value rules limit on; null for none
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return its result
-   * @throws RefusedException if the call was refused
-   */
-  public <T extends @Nullable Object> T callWithKey(@Nullable Object key, Supplier<T> supplier) {
-    Objects.requireNonNull(supplier, "supplier");
-    return bound().run(key, supplier, Supplier<T>::get, null);
-  }
-
-  /**
-   * Runs a runnable now under this guard.
-   *
-   * @param runnable the protected code
-   * @throws RefusedException if the call was refused
-   */
-  public void run(Runnable runnable) {
-    Objects.requireNonNull(runnable, "runnable");
-    bound().run(null, runnable, Guard::runOnce, null);
-  }
-
-  /**
-   * Runs a supplier now under this guard, falling back on refusal.
-   *
-   * @param supplier the protected code
-   * @param onRefused computes the result of a refused call from its {@link RefusedException}
-   * @param <T> the result type
-   * @return the supplier's or the fallback's result
-   */
-  public <T extends @Nullable Object> T callOrElse(
-      Supplier<T> supplier, Function<? super RefusedException, ? extends T> onRefused) {
-    Objects.requireNonNull(supplier, "supplier");
-    Objects.requireNonNull(onRefused, "onRefused");
-    return bound().run(null, supplier, Supplier<T>::get, onRefused);
-  }
-
-  /**
-   * Runs a supplier now and captures the outcome: a success, the {@link RefusedException} of a
-   * refusal, or the code's own exception.
-   *
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return the outcome
-   */
-  public <T extends @Nullable Object> Try<T> tryCall(Supplier<T> supplier) {
-    Objects.requireNonNull(supplier, "supplier");
-    return Try.of(() -> call(supplier));
-  }
-
-  /**
-   * Runs a supplier now: a refusal becomes a left value, a result a right value; the code's own
-   * exceptions propagate unchanged.
-   *
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return the refusal or the result
-   */
-  public <T extends @Nullable Object> Either<RefusedException, T> tryEither(Supplier<T> supplier) {
-    try {
-      return Either.right(call(supplier));
-    } catch (RefusedException refused) {
-      return Either.left(refused);
-    }
-  }
-
-  /** Runs a runnable as a body; a runnable has no result, and nothing reads this one. */
-  private static Boolean runOnce(Runnable runnable) {
-    runnable.run();
-    return Boolean.TRUE;
-  }
-
-  private Binding bound() {
+  @Override
+  final Binding bound() {
     Binding current = binding;
     if (current == null) {
       current = Binding.bind(engine != null ? engine : GuardEngine.shared(), parts);
@@ -984,13 +475,18 @@ public final class Guard {
     return current;
   }
 
-  /** The part rule steps configure: a composed guard has none (compose finished guards). */
-  private GuardPart last() {
+  /** The part steps configure: a composed guard has none (compose finished guards). */
+  final GuardPart part() {
     if (parts.size() > 1) {
       throw new IllegalStateException("rule steps configure one resource, but this guard composes "
           + parts.size() + " (" + resourceNames() + "): finish each guard, then compose with andThen");
     }
     return parts.get(0);
+  }
+
+  /** The engine this guard is bound to, or null for the shared one. */
+  final @Nullable GuardEngine engine() {
+    return engine;
   }
 
   private String resourceNames() {
@@ -1001,62 +497,53 @@ public final class Guard {
     return String.join(", ", names);
   }
 
-  private Guard withLast(GuardPart part) {
+  private List<GuardPart> withRule(Rule rule) {
+    return List.of(part().withRule(rule));
+  }
+
+  private Guard withPart(GuardPart part) {
     return new Guard(List.of(part), engine);
   }
 
-  private Guard withOriginRule(String step, OriginRule rule) {
-    GuardPart part = last();
+  private CircuitBreakerGuard breaker(CircuitBreakerRule rule) {
+    return new CircuitBreakerGuard(withRule(rule), engine);
+  }
+
+  private Guard withOriginList(String step, OriginRule rule) {
+    GuardPart part = part();
     List<OriginRule> existing = part.rulesOf(OriginRule.class);
     if (!existing.isEmpty()) {
       throw new IllegalStateException(step + ": '" + part.resource() + "' already has "
           + existing.get(0) + ", and a resource has at most one origin list");
     }
-    return withLast(part.withRule(rule));
+    return withPart(part.withRule(rule));
   }
 
-  private Guard shapeLastQps(String step, UnaryOperator<FlowRule> change) {
-    return withLast(last().mapLastRule(step, FlowRule.class, rule -> {
-      if (rule.metric() != FlowMetric.QPS) {
-        throw new IllegalStateException(
-            step + " shapes a qps(..) rule, but the most recent rule of '" + rule.resource()
-                + "' is concurrency(" + rule.threshold() + ")");
-      }
-      return change.apply(rule);
-    }));
+  private static double ratio(String field, double ratio) {
+    if (!(ratio >= 0 && ratio <= 1)) {
+      throw Checks.invalid(field, ratio, "must be a ratio in [0, 1]");
+    }
+    return ratio;
   }
 
-  private Guard clusterLast(String step, Function<FlowRule, ClusterMode> mode) {
-    return withLast(last().mapLastRule(step, FlowRule.class,
-        rule -> rule.withCluster(mode.apply(rule))));
-  }
-
-  private Guard shapeLastPerValue(
-      String step, FlowMetric grade, UnaryOperator<PerValueRule> change) {
-    return withLast(last().mapLastRule(step, PerValueRule.class, rule -> {
-      if (rule.metric() != grade) {
-        throw new IllegalStateException(
-            step + " shapes a perValue(..) rule, but the most recent rule of '" + rule.resource()
-                + "' is perValueConcurrency(" + rule.argumentIndex() + ", " + rule.threshold() + ")");
-      }
-      return change.apply(rule);
-    }));
+  /**
+   * Tells whether another guard declares the same: the same parts on the same engine, whatever
+   * stage either is.
+   */
+  @Override
+  public final boolean equals(@Nullable Object other) {
+    return other instanceof Guard guard
+        && guard.parts.equals(parts)
+        && guard.engine == engine;
   }
 
   @Override
-  public boolean equals(@Nullable Object other) {
-    return other instanceof Guard
-        && ((Guard) other).parts.equals(parts)
-        && ((Guard) other).engine == engine;
-  }
-
-  @Override
-  public int hashCode() {
+  public final int hashCode() {
     return parts.hashCode();
   }
 
   @Override
-  public String toString() {
+  public final String toString() {
     return "Guard" + parts;
   }
 }

@@ -1,7 +1,6 @@
 package dev.guard;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.Rule;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param entrance the context name used when the calling thread has no context
  * @param origin the origin used when the calling thread has no context
  * @param prioritized whether calls may borrow from the next window bucket
- * @param tracing which exceptions of the code count as business errors
+ * @param tracing which exceptions and results of the code count as failures
  */
 record GuardPart(
     String resource,
@@ -44,22 +43,16 @@ record GuardPart(
   }
 
   /**
-   * Changes the most recent rule, which must be of {@code kind}.
+   * Changes the most recent rule, which the stage calling this knows to be of {@code kind}.
    *
-   * @throws IllegalStateException if there is no rule yet or the most recent is of another kind
+   * @throws IllegalStateException if the most recent rule is of another kind (a stage was built
+   *     on the wrong rule, which is a bug in the DSL)
    */
-  <R extends Rule> GuardPart mapLastRule(String step, Class<R> kind, UnaryOperator<R> change) {
-    if (rules.isEmpty()) {
-      throw new IllegalStateException(step + " shapes the most recent rule, but '" + resource
-          + "' has none yet: " + (kind == CircuitBreakerRule.class
-              ? "add a circuit breaker first (circuitBreaker(..), slowCallRatio(..), errorRatio(..)"
-                  + " or errorCount(..))"
-              : "call qps(..), concurrency(..), perValue(..) or perValueConcurrency(..) first"));
-    }
-    Rule last = rules.get(rules.size() - 1);
+  <R extends Rule> GuardPart mapLastRule(Class<R> kind, UnaryOperator<R> change) {
+    Rule last = lastRule();
     if (!kind.isInstance(last)) {
-      throw new IllegalStateException(step + " shapes a " + kind.getSimpleName()
-          + ", but the most recent rule of '" + resource + "' is " + last);
+      throw new IllegalStateException("a " + kind.getSimpleName() + " stage of '" + resource
+          + "' has " + last + " as its most recent rule");
     }
     List<Rule> changed = new ArrayList<>(rules);
     changed.set(changed.size() - 1, change.apply(kind.cast(last)));

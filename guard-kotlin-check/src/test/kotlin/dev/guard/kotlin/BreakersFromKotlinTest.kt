@@ -25,10 +25,10 @@ class BreakersFromKotlinTest {
     }).build()
 
     @Test
-    fun circuitBreaker_specLambda_andRecoveryAsTrailingLambda() {
+    fun breakerStage_settings_andRecoveryAsTrailingLambda() {
         val inventory = Guard.of("inventory")
             .qps(200)
-            .circuitBreaker { b -> b.errorRatio(0.5).minCalls(1).openFor(Duration.ofSeconds(5)) }
+            .errorRatio(0.5).minCalls(1).openFor(Duration.ofSeconds(5))
             .ignoreExceptions(IllegalArgumentException::class.java)
             .on(engine)
         val stock = inventory.decorateOrRecover({ error("down") }) { failure ->

@@ -1,6 +1,8 @@
 package dev.guard.testkit;
 
+import dev.guard.ConcurrencyGuard;
 import dev.guard.Guard;
+import dev.guard.QpsGuard;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowMetric;
@@ -18,10 +20,16 @@ final class GuardDeclarations {
   private GuardDeclarations() {}
 
   static Guard declare(FlowRule rule) {
-    Guard guard = Guard.of(rule.resource());
-    guard = rule.metric() == FlowMetric.QPS
-        ? guard.qps(rule.threshold())
-        : guard.concurrency(limit(rule));
+    Guard guard = rule.metric() == FlowMetric.QPS ? qps(rule) : concurrency(rule);
+    if (!guard.flowRules().equals(List.of(rule))) {
+      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
+          + guard.flowRules());
+    }
+    return guard;
+  }
+
+  private static QpsGuard qps(FlowRule rule) {
+    QpsGuard guard = Guard.of(rule.resource()).qps(rule.threshold());
     if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
       guard = guard.fromOrigin(rule.origin());
     }
@@ -30,17 +38,25 @@ final class GuardDeclarations {
       case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
       case DIRECT -> { }
     }
-    Shaping behavior = rule.shaping();
     WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
     }
-    if (behavior == Shaping.PACING) {
+    if (rule.shaping() == Shaping.PACING) {
       guard = guard.pacing(rule.maxQueueingTime());
     }
-    if (!guard.flowRules().equals(List.of(rule))) {
-      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
-          + guard.flowRules());
+    return guard;
+  }
+
+  private static ConcurrencyGuard concurrency(FlowRule rule) {
+    ConcurrencyGuard guard = Guard.of(rule.resource()).concurrency(limit(rule));
+    if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
+      guard = guard.fromOrigin(rule.origin());
+    }
+    switch (rule.strategy()) {
+      case RELATED -> guard = guard.relatedTo(Objects.requireNonNull(rule.reference()));
+      case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
+      case DIRECT -> { }
     }
     return guard;
   }

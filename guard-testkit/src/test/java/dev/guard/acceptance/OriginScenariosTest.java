@@ -25,7 +25,7 @@ class OriginScenariosTest {
   }
 
   @Test
-  void limitApp_specificOtherAndDefault_selectTheirNodes() {
+  void fromOrigin_specificOtherAndDefault_selectTheirNodes() {
     Scenario s = new Scenario();
     s.engine.loadRules("R", List.of(
         FlowRule.qps("R", 4),
@@ -42,7 +42,7 @@ class OriginScenariosTest {
   }
 
   @Test
-  void limitApp_refusal_namesTheOriginRule() {
+  void fromOrigin_refusal_namesTheOriginRule() {
     Scenario s = new Scenario();
     FlowRule forA = FlowRule.qps("R", 0).withOrigin("appA");
     s.engine.loadRules("R", List.of(FlowRule.qps("R", 4), forA));

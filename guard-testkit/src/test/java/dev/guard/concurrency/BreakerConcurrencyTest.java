@@ -66,8 +66,8 @@ class BreakerConcurrencyTest {
 
   @Test
   void halfOpen_eightThreadsRacing_runAtMostTheConfiguredProbesAtOnce() throws Exception {
-    Guard guard = Guard.of("flaky").circuitBreaker(b -> b.errorCount(0).minCalls(1)
-        .openFor(Duration.ofSeconds(1)).probes(3)).on(engine);
+    Guard guard = Guard.of("flaky").errorCount(0).minCalls(1)
+        .openFor(Duration.ofSeconds(1)).probes(3).on(engine);
     CircuitBreaker breaker;
     AtomicInteger running = new AtomicInteger();
     AtomicInteger mostRunning = new AtomicInteger();
@@ -141,8 +141,8 @@ class BreakerConcurrencyTest {
   @Test
   void flakyDependency_eightThreadsAndAMovingClock_everyCallExitsExactlyOnce() throws Exception {
     Supplier<String> guarded = Guard.of("dependency")
-        .circuitBreaker(b -> b.errorRatio(0.5).minCalls(5).window(Duration.ofMillis(200), 4)
-            .openFor(Duration.ofMillis(50)).probes(2))
+        .errorRatio(0.5).minCalls(5).window(Duration.ofMillis(200), 4)
+            .openFor(Duration.ofMillis(50)).probes(2)
         .on(engine)
         .decorate(() -> {
           if ((clock.nanoTime() / 100_000_000L) % 2 == 0) {

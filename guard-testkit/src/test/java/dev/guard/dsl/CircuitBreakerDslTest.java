@@ -3,6 +3,7 @@ package dev.guard.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.CircuitBreakerGuard;
 import dev.guard.Guard;
 import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreakerRefusedException;
@@ -23,10 +24,10 @@ class CircuitBreakerDslTest {
   private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
   @Test
-  void circuitBreaker_spec_declaresTheEquivalentRule() {
+  void slowCallRatio_withSettings_declaresTheEquivalentRule() {
     Guard guard = Guard.of("inventory").qps(200)
-        .circuitBreaker(b -> b.slowCallRatio(0.5).slowerThan(Duration.ofMillis(300))
-            .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5)));
+        .slowCallRatio(0.5, Duration.ofMillis(300))
+            .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5));
 
     assertThat(guard.rules()).containsExactly(FlowRule.qps("inventory", 200),
         CircuitBreakerRule.slowCallRatio("inventory", Duration.ofMillis(300), 0.5).withMinCalls(10)
@@ -34,9 +35,9 @@ class CircuitBreakerDslTest {
   }
 
   @Test
-  void circuitBreaker_everyOption_reachesTheRule() {
-    Guard guard = Guard.of("r").circuitBreaker(b -> b.errorCount(3)
-        .window(Duration.ofSeconds(2), 1).probes(2).probeTimeout(Duration.ofMillis(700)));
+  void breakerStage_everyOption_reachesTheRule() {
+    Guard guard = Guard.of("r").errorCount(3)
+        .window(Duration.ofSeconds(2), 1).probes(2).probeTimeout(Duration.ofMillis(700));
 
     assertThat(guard.rules()).containsExactly(new CircuitBreakerRule("r", CircuitBreakerStrategy.ERROR_COUNT, 3,
         null, 5, Duration.ofSeconds(2), 1, Duration.ofSeconds(10), 2, Duration.ofMillis(700)));
@@ -55,45 +56,33 @@ class CircuitBreakerDslTest {
   }
 
   @Test
-  void openFor_withoutABreaker_failsClearly() {
-    assertThatThrownBy(() -> Guard.of("r").openFor(Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("circuitBreaker(..)");
-    assertThatThrownBy(() -> Guard.of("r").errorRatio(0.5).qps(5).openFor(Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("CircuitBreakerRule");
+  void breakerStage_settingsInAnyOrder_declareTheSameRule() {
+    Guard one = Guard.of("r").errorRatio(0.5).openFor(Duration.ofSeconds(3)).minCalls(2);
+    Guard other = Guard.of("r").errorRatio(0.5).minCalls(2).openFor(Duration.ofSeconds(3));
+
+    assertThat(one).isEqualTo(other);
+    assertThat(one.rules()).containsExactly(CircuitBreakerRule.errorRatio("r", 0.5).withMinCalls(2)
+        .withOpenFor(Duration.ofSeconds(3)));
   }
 
   @Test
-  void spec_incomplete_failsNamingWhatIsMissing() {
-    assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.minCalls(3)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("needs a strategy");
-    assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.slowCallRatio(0.5)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("slowerThan(..)");
-    assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.errorRatio(0.5)
-        .slowerThan(Duration.ofMillis(5))))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("ERROR_RATIO");
-    assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.errorRatio(0.5).errorCount(3)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("one strategy");
-  }
-
-  @Test
-  void spec_badValues_areRejectedNamingTheOption() {
+  void breakerStage_badValues_areRejectedNamingTheOption() {
     assertThatThrownBy(() -> Guard.of("r").errorRatio(1.5))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("errorRatio must be a ratio in [0, 1], was 1.5");
     assertThatThrownBy(() -> Guard.of("r").errorCount(-1))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("errorCount must be >= 0, was -1");
-    assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.errorRatio(0.5).minCalls(0)))
+    assertThatThrownBy(() -> Guard.of("r").errorRatio(0.5).minCalls(0))
         .isInstanceOf(IllegalArgumentException.class).hasMessage("minCalls must be > 0, was 0");
-    assertThatThrownBy(() -> Guard.of("r").circuitBreaker(b -> b.errorRatio(0.5)
-        .window(Duration.ofMillis(15))))
+    assertThatThrownBy(() -> Guard.of("r").errorRatio(0.5).window(Duration.ofMillis(15)))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("buckets must divide window (15 ms) into whole milliseconds, was 10");
   }
 
   @Test
-  void spec_isImmutable() {
+  void breakerStage_isImmutable() {
     Guard template = Guard.of("r");
-    Guard failing = template.errorRatio(0.5);
+    CircuitBreakerGuard failing = template.errorRatio(0.5);
 
     assertThat(template.rules()).isEmpty();
     assertThat(failing.openFor(Duration.ofSeconds(1))).isNotEqualTo(failing);
@@ -104,7 +93,7 @@ class CircuitBreakerDslTest {
   void breakerGuardAndFlowGuard_ofOneResource_keepEachOthersRules() {
     Supplier<String> limited = Guard.of("r").qps(5).on(engine).decorate(() -> "ok");
     limited.get();
-    Supplier<String> broken = Guard.of("r").circuitBreaker(b -> b.errorCount(0).minCalls(1)).on(engine)
+    Supplier<String> broken = Guard.of("r").errorCount(0).minCalls(1).on(engine)
         .decorate(() -> {
           throw new IllegalStateException("down");
         });

@@ -26,7 +26,7 @@ class ErrorTracingTest {
 
   /** A breaker that opens on the first counted error. */
   private Guard fragile(String resource) {
-    return Guard.of(resource).circuitBreaker(b -> b.errorCount(0).minCalls(1)).on(engine);
+    return Guard.of(resource).errorCount(0).minCalls(1).on(engine);
   }
 
   private static <T> Supplier<T> throwing(RuntimeException failure) {

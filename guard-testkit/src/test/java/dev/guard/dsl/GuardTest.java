@@ -60,14 +60,6 @@ class GuardTest {
   }
 
   @Test
-  void shapingSteps_withoutPrecedingQps_failClearly() {
-    assertThatThrownBy(() -> Guard.of("r").warmUp(Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("qps(..)");
-    assertThatThrownBy(() -> Guard.of("r").concurrency(3).pacing(Duration.ZERO))
-        .isInstanceOf(IllegalStateException.class).hasMessageContaining("concurrency(3.0)");
-  }
-
-  @Test
   void badValues_areRejectedNamingTheField() {
     assertThatThrownBy(() -> Guard.of("r").qps(-1))
         .hasMessage("qps must be >= 0, was -1");

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
+import dev.guard.PerValueGuard;
 import dev.guard.api.FlowRefusedException;
 import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.Shaping;
@@ -49,7 +50,7 @@ class HotParamGuardTest {
 
   @Test
   void perValue_steps_leaveTheTemplateUnchanged() {
-    Guard template = Guard.of("r").perValue(0, 5);
+    PerValueGuard template = Guard.of("r").perValue(0, 5);
     Guard withBurst = template.burst(2);
 
     assertThat(template.rules()).containsExactly(PerValueRule.qps("r", 0, 5));
@@ -168,25 +169,6 @@ class HotParamGuardTest {
     paced.apply("b");
     assertThat(clock.nanoTime() - start).as("the second a waited 100 ms; b did not")
         .isEqualTo(100_000_000L);
-  }
-
-  @Test
-  void perValueSteps_onAnotherKindOfRule_areRejected() {
-    assertThatThrownBy(() -> Guard.of("r").qps(5).burst(2))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessageStartingWith("burst shapes a PerValueRule, but the most recent rule of 'r' is");
-    assertThatThrownBy(() -> Guard.of("r").burst(2))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessage("burst shapes the most recent rule, but 'r' has none yet: call qps(..), "
-            + "concurrency(..), perValue(..) or perValueConcurrency(..) first");
-    assertThatThrownBy(() -> Guard.of("r").perValueConcurrency(0, 2).burst(1))
-        .isInstanceOf(IllegalStateException.class)
-        .hasMessage("burst shapes a perValue(..) rule, but the most recent rule of 'r' is "
-            + "perValueConcurrency(0, 2)");
-    assertThatThrownBy(() -> Guard.of("r").perValueConcurrency(0, 2).pacing(Duration.ZERO))
-        .isInstanceOf(IllegalStateException.class);
-    assertThatThrownBy(() -> Guard.of("r").perValue(0, 2).warmUp(Duration.ofSeconds(1)))
-        .isInstanceOf(IllegalStateException.class);
   }
 
   @Test

@@ -40,7 +40,7 @@ class FlowRuleTest {
   }
 
   @Test
-  void limitApp_blank_normalisesToDefault_andIsTrimmed() {
+  void fromOrigin_blank_normalisesToDefault_andIsTrimmed() {
     assertThat(base.withOrigin("  ").origin()).isEqualTo("default");
     assertThat(base.withOrigin(" appA ").origin()).isEqualTo("appA");
   }

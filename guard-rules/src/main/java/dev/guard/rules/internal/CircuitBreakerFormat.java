@@ -8,7 +8,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Circuit breakers, named as the DSL's {@code circuitBreaker(b -> ..)} steps name them:
+ * Circuit breakers, named as the DSL's breaker steps ({@code errorRatio(..).openFor(..)}) name them:
  *
  * <pre>{@code
  * {"resource": "inventory", "slowCallRatio": 0.5, "slowerThan": "PT0.3S", "minCalls": 10,

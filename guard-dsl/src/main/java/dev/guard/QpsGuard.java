@@ -1,0 +1,149 @@
+package dev.guard;
+
+import dev.guard.api.rule.ClusterMode;
+import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.WarmUp;
+import dev.guard.engine.GuardEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A guard whose most recent step added a {@code qps(..)} rule: besides every {@link Guard} step
+ * and decorator, it offers the steps that shape and scope that rule, each returning a new {@code
+ * QpsGuard} for the same rule.
+ *
+ * <pre>{@code
+ * Guard create = Guard.of("createOrder")
+ *     .qps(100).warmUp(Duration.ofSeconds(10)).fromOrigin("mobile")
+ *     .errorRatio(0.5);
+ * }</pre>
+ *
+ * <p>The shaping steps follow the rule step directly: any other step returns a plain {@link
+ * Guard} (or another stage), after which the rule can no longer be shaped, so a step can never
+ * change a rule it was not written next to. Immutable and thread-safe like every guard.
+ */
+public final class QpsGuard extends Guard {
+
+  QpsGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
+    super(parts, engine);
+  }
+
+  /**
+   * Makes the rule warm up over {@code period} with the default cold factor 3: a cold resource
+   * admits {@code qps / 3} per second, climbing to {@code qps}.
+   *
+   * @param period the warm-up period; positive
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code period} is not positive, or the rule is a cluster
+   *     rule
+   */
+  public QpsGuard warmUp(Duration period) {
+    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
+  }
+
+  /**
+   * Makes the rule warm up over {@code period}: a cold resource admits {@code qps / coldFactor}
+   * per second, climbing to {@code qps} as traffic flows.
+   *
+   * @param period the warm-up period; positive
+   * @param coldFactor how much slower the cold rate is; greater than 1
+   * @return the new guard
+   * @throws IllegalArgumentException if a value is invalid, or the rule is a cluster rule
+   */
+  public QpsGuard warmUp(Duration period, int coldFactor) {
+    Objects.requireNonNull(period, "period");
+    return next(rule -> rule.withWarmUp(period, coldFactor));
+  }
+
+  /**
+   * Makes the rule pace calls {@code 1 / qps} seconds apart. A call that would wait longer than
+   * {@code maxQueueing} is refused at once; the others wait (through the engine's time source)
+   * for their turn. {@link Duration#ZERO} means strict spacing without waiting. Combined with
+   * {@link #warmUp}, the spacing follows the warm-up rate.
+   *
+   * @param maxQueueing the longest wait; zero or positive
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code maxQueueing} is negative, or the rule is a
+   *     cluster rule
+   */
+  public QpsGuard pacing(Duration maxQueueing) {
+    Objects.requireNonNull(maxQueueing, "maxQueueing");
+    return next(rule -> rule.withMaxQueueingTime(maxQueueing)
+        .withShaping(Shaping.PACING));
+  }
+
+  /**
+   * Makes the rule a cluster rule, as {@link ConcurrencyGuard#cluster} describes; a cluster rule
+   * neither warms up nor paces.
+   *
+   * @param mode the flow id, threshold type, fallback and window
+   * @return the new guard
+   * @throws IllegalArgumentException if the rule warms up or paces
+   */
+  public QpsGuard cluster(ClusterMode mode) {
+    Objects.requireNonNull(mode, "mode");
+    return next(rule -> FlowSteps.cluster(rule, mode));
+  }
+
+  /**
+   * Makes the rule one threshold for the whole cluster, as {@link ConcurrencyGuard#clusterWide}
+   * describes.
+   *
+   * @return the new guard
+   * @throws IllegalArgumentException if the rule warms up or paces
+   */
+  public QpsGuard clusterWide() {
+    return next(FlowSteps::clusterWide);
+  }
+
+  /**
+   * Makes the rule a per-instance share of a cluster threshold, as {@link
+   * ConcurrencyGuard#perInstance} describes.
+   *
+   * @return the new guard
+   * @throws IllegalArgumentException if the rule warms up or paces
+   */
+  public QpsGuard perInstance() {
+    return next(FlowSteps::perInstance);
+  }
+
+  /**
+   * Scopes the rule to callers, as {@link ConcurrencyGuard#fromOrigin} describes.
+   *
+   * @param origin {@code "default"} (everyone), {@code "other"} or one origin name
+   * @return the new guard
+   */
+  public QpsGuard fromOrigin(String origin) {
+    Objects.requireNonNull(origin, "origin");
+    return next(rule -> rule.withOrigin(origin));
+  }
+
+  /**
+   * Makes the rule measure another resource, as {@link ConcurrencyGuard#relatedTo} describes.
+   *
+   * @param otherResource the resource whose statistics are measured
+   * @return the new guard
+   */
+  public QpsGuard relatedTo(String otherResource) {
+    return next(rule -> FlowSteps.relatedTo(rule, otherResource));
+  }
+
+  /**
+   * Makes the rule apply only under the named entrance, as {@link ConcurrencyGuard#fromEntrance}
+   * describes.
+   *
+   * @param contextName the entrance name
+   * @return the new guard
+   */
+  public QpsGuard fromEntrance(String contextName) {
+    return next(rule -> FlowSteps.fromEntrance(rule, contextName));
+  }
+
+  private QpsGuard next(UnaryOperator<FlowRule> change) {
+    return new QpsGuard(List.of(part().mapLastRule(FlowRule.class, change)), engine());
+  }
+}
