@@ -179,7 +179,7 @@ public final class RuleFormat {
     }
     int max = kind.maxPerResource();
     problems.add(itemPath + ".resource", "'" + rule.resource() + "' already has " + max + " "
-        + kind.key() + (max == 1 ? " rule: list every origin in that one rule" : " rules")
+        + kind.ruleName() + (max == 1 ? " rule: list every origin in that one rule" : " rules")
         + " (at most " + max + " per resource)");
     return false;
   }

@@ -129,14 +129,14 @@ class RuleFormatTest {
 
     assertThat(RuleFormat.parse(json)).isEqualTo(everything);
     assertThat(json.indexOf("\"flow\"")).isLessThan(json.indexOf("\"circuitBreakers\""));
-    assertThat(json.indexOf("\"circuitBreakers\"")).isLessThan(json.indexOf("\"authority\""));
-    assertThat(json.indexOf("\"authority\"")).isLessThan(json.indexOf("\"system\""));
+    assertThat(json.indexOf("\"circuitBreakers\"")).isLessThan(json.indexOf("\"origins\""));
+    assertThat(json.indexOf("\"origins\"")).isLessThan(json.indexOf("\"system\""));
   }
 
   @Test
   void authority_commaListsAndSpaces_readAsTheDslReadsThem() {
     RuleSet rules = RuleFormat.parse(
-        "{\"version\": 1, \"authority\": [{\"resource\": \"a\", \"allowOrigins\": [\" x , y\", \"z\"]}]}");
+        "{\"version\": 1, \"origins\": [{\"resource\": \"a\", \"allowOrigins\": [\" x , y\", \"z\"]}]}");
 
     assertThat(rules.rules()).containsExactly(OriginRule.allow("a", "x", "y", "z"));
   }
@@ -192,7 +192,7 @@ class RuleFormatTest {
         .hasMessageContaining("rules.flow[0].cluster.fallbackToLocal: must be true or false")
         .hasMessageContaining("rules.flow[0].cluster.window: must be whole milliseconds")
         .hasMessageContaining("rules.flow[1].warmUp: must be null for a cluster rule")
-        .hasMessageContaining("rules.flow[2].pacing: must be REJECT for a cluster rule");
+        .hasMessageContaining("rules.flow[2].pacing: must be REFUSE for a cluster rule");
   }
 
   @Test

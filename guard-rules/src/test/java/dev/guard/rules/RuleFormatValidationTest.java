@@ -93,7 +93,7 @@ class RuleFormatValidationTest {
                 + "\"cold\": 2}}",
             List.of(at + "warmUp.cold: is not a field here; the fields are [period, coldFactor]")),
         Arguments.of("{\"resource\": \"a\", \"concurrency\": 1, \"warmUp\": {\"period\": \"PT1S\"}}",
-            List.of(at + "warmUp: must be null for grade CONCURRENCY (warm-up needs a rate), was "
+            List.of(at + "warmUp: must be null for metric CONCURRENCY (warm-up needs a rate), was "
                 + "{\"period\":\"PT1S\"}")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"pacing\": true}",
             List.of(at + "pacing: must be an object, was true")),
@@ -103,7 +103,7 @@ class RuleFormatValidationTest {
             List.of(at + "pacing.maxQueueing: must be an ISO-8601 duration such as \"PT10S\" or "
                 + "\"PT0.5S\", was 5")),
         Arguments.of("{\"resource\": \"a\", \"concurrency\": 1, \"pacing\": {}}",
-            List.of(at + "pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), "
+            List.of(at + "pacing: must be REFUSE for metric CONCURRENCY (shaping needs a rate), "
                 + "was {}")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"count\": 1}",
             List.of(at + "count: is not a field here; the fields are [resource, qps, concurrency, "
@@ -131,7 +131,7 @@ class RuleFormatValidationTest {
         "rules.flow[1].qps: must be finite and >= 0, was -5",
         "rules.flow[1].warmUp.period: must be positive, was \"PT0S\"",
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
-        "rules.flow[2].pacing: must be REJECT for grade CONCURRENCY (shaping needs a rate), was "
+        "rules.flow[2].pacing: must be REFUSE for metric CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
         "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, origins, system]");
   }
@@ -139,49 +139,49 @@ class RuleFormatValidationTest {
   static Stream<Arguments> perValueFields() {
     String at = "rules.perValue[0].";
     return Stream.of(
-        Arguments.of("{\"argumentIndex\": 0, \"count\": 1}", List.of(at + "resource: is required")),
-        Arguments.of("{\"resource\": \"r\", \"count\": 1}",
+        Arguments.of("{\"argumentIndex\": 0, \"threshold\": 1}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"r\", \"threshold\": 1}",
             List.of(at + "argumentIndex: is required")),
         Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0}",
-            List.of("rules.perValue[0]: needs \"count\" or \"concurrency\"")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": -1}",
-            List.of(at + "count: must be >= 0, was -1")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"burst\": -1}",
+            List.of("rules.perValue[0]: needs \"threshold\" or \"concurrency\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": -1}",
+            List.of(at + "threshold: must be >= 0, was -1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"burst\": -1}",
             List.of(at + "burst: must be >= 0, was -1")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"period\": \"PT0.0005S\"}",
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"period\": \"PT0.0005S\"}",
             List.of(at + "period: must be whole milliseconds from 1 ms to 1 day, was \"PT0.0005S\"")),
         Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"concurrency\": 1, \"burst\": 1}",
-            List.of(at + "burst: must be 0 unless the rule is a QPS token bucket (grade QPS, "
-                + "behavior REJECT), was 1")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": \"java.lang.Runtime\"}",
+            List.of(at + "burst: must be 0 unless the rule is a QPS token bucket (metric QPS, "
+                + "shaping REFUSE), was 1")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"valueType\": \"java.lang.Runtime\"}",
             List.of(at + "valueType: must be one of \"string\", \"int\", \"long\", \"double\", "
                 + "\"boolean\" or \"any\", was \"java.lang.Runtime\"")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": \"int\", "
-                + "\"exceptions\": [{\"value\": \"x\", \"count\": 1}]}",
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"valueType\": \"int\", "
+                + "\"exceptions\": [{\"value\": \"x\", \"threshold\": 1}]}",
             List.of(at + "exceptions[0].value: must be a int, was \"x\"")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
-                + "\"exceptions\": [{\"value\": \"x\", \"count\": -3}]}",
-            List.of(at + "exceptions[0].count: must be >= 0, was -3")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
-                + "\"exceptions\": [{\"value\": \"x\", \"count\": 1}, {\"value\": \"x\", \"count\": 2}]}",
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
+                + "\"exceptions\": [{\"value\": \"x\", \"threshold\": -3}]}",
+            List.of(at + "exceptions[0].threshold: must be >= 0, was -3")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
+                + "\"exceptions\": [{\"value\": \"x\", \"threshold\": 1}, {\"value\": \"x\", \"threshold\": 2}]}",
             List.of(at + "exceptions[1].value: must differ from the other exceptions' values, "
                 + "was \"x\"")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"maxValues\": 1}",
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"maxValues\": 1}",
             List.of(at + "maxValues: must be >= 2, was 1")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
                 + "\"maxValues\": 2000000000}",
             List.of(at + "maxValues: must be at most 10000000, was 2000000000")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": -2147483648, \"count\": 1}",
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": -2147483648, \"threshold\": 1}",
             List.of(at + "argumentIndex: must be from -255 to 255, was -2147483648")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
                 + "\"period\": \"PT2562048H\"}",
             List.of(at + "period: must be whole milliseconds from 1 ms to 1 day, was "
                 + "\"PT2562048H\"")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, "
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
                 + "\"pacing\": {\"maxQueueing\": \"PT2562048H\"}}",
             List.of(at + "pacing.maxQueueing: must be at most PT24H, was \"PT2562048H\"")),
-        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"count\": 1, \"valueType\": "
-                + "\"double\", \"exceptions\": [{\"value\": 1e400, \"count\": 1}]}",
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"valueType\": "
+                + "\"double\", \"exceptions\": [{\"value\": 1e400, \"threshold\": 1}]}",
             List.of(at + "exceptions[0].value: must be a finite number, was 1E+400")));
   }
 
@@ -215,7 +215,7 @@ class RuleFormatValidationTest {
         Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"openFor\": \"PT0.0005S\"}",
             List.of(at + "openFor: must be whole milliseconds, was \"PT0.0005S\"")),
         Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"window\": \"PT0.015S\"}",
-            List.of(at + "buckets: must divide statWindow (15 ms) into whole milliseconds, was "
+            List.of(at + "buckets: must divide window (15 ms) into whole milliseconds, was "
                 + "10")),
         Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"probes\": 0}",
             List.of(at + "probes: must be > 0, was 0")),
@@ -292,7 +292,7 @@ class RuleFormatValidationTest {
     StringBuilder rules = new StringBuilder();
     for (int i = 0; i <= RuleLimits.MAX_PER_VALUE_RULES_PER_RESOURCE; i++) {
       rules.append(i == 0 ? "" : ",").append("{\"resource\": \"r\", \"argumentIndex\": 0, "
-          + "\"count\": ").append(i + 1).append("}");
+          + "\"threshold\": ").append(i + 1).append("}");
     }
 
     assertThat(errors("{\"version\": 1, \"perValue\": [" + rules + "]}")).containsExactly(

@@ -40,7 +40,7 @@ class RuleValueBoundsTest {
   static Stream<Arguments> hugeDurations() {
     String breaker = "{\"version\": 1, \"circuitBreakers\": [{\"resource\": \"r\", ";
     String perValue = "{\"version\": 1, \"perValue\": [{\"resource\": \"r\", \"argumentIndex\": 0, "
-        + "\"count\": 5, ";
+        + "\"threshold\": 5, ";
     String cluster = "{\"version\": 1, \"flow\": [{\"resource\": \"r\", \"qps\": 5, \"cluster\": "
         + "{\"flowId\": \"f\", ";
     return Stream.of(

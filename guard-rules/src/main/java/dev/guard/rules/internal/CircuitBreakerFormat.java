@@ -74,10 +74,10 @@ final class CircuitBreakerFormat implements KindFormat<CircuitBreakerRule> {
         validResource == null ? PLACEHOLDER : validResource, strategy, threshold, slowerThan,
         minCalls, window, buckets, openFor, probes, probeTimeout), Map.of(
             "threshold", keyOf(strategy),
-            "slowCallThreshold", "slowerThan",
-            "statWindow", "window",
-            "windowBuckets", "buckets",
-            "maxProbes", "probes"));
+            "slowerThan", "slowerThan",
+            "window", "window",
+            "buckets", "buckets",
+            "probes", "probes"));
     return fields.clean() ? rule : null;
   }
 

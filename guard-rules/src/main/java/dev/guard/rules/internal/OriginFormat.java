@@ -12,7 +12,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Origin authority rules, named as the DSL names them ({@code allowOrigins}, {@code
+ * Origin rules, named as the DSL names them ({@code allowOrigins}, {@code
  * denyOrigins}):
  *
  * <pre>{@code
@@ -21,7 +21,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Exactly one of the two lists. Names are trimmed, and an entry may be a comma-separated list,
- * as in the DSL. An engine takes at most one authority rule per resource.
+ * as in the DSL. An engine takes at most one origin rule per resource.
  */
 final class OriginFormat implements KindFormat<OriginRule> {
 
@@ -35,6 +35,11 @@ final class OriginFormat implements KindFormat<OriginRule> {
   @Override
   public String key() {
     return "origins";
+  }
+
+  @Override
+  public String ruleName() {
+    return "origin";
   }
 
   @Override
