@@ -81,7 +81,8 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     Integer threshold = count != null ? count : concurrency;
     int validThreshold = 0;
     if (count != null && concurrency != null) {
-      fields.error("concurrency", "must not be given with threshold: a rule limits one or the other");
+      fields.error("concurrency",
+          "must not be given with threshold: a rule limits one or the other");
     } else if (threshold != null) {
       int value = threshold;
       if (fields.check(grade == FlowMetric.QPS ? "threshold" : "concurrency",
