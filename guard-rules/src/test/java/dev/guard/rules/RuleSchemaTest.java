@@ -147,6 +147,18 @@ class RuleSchemaTest {
   }
 
   @Test
+  void aNameOfTheLongestLength_conformsAndParses_oneCharacterMoreDoesNeither() {
+    String longest = "{\"version\": 1, \"flow\": [{\"resource\": \""
+        + "r".repeat(RuleFormat.MAX_STRING_CHARS) + "\", \"qps\": 1}]}";
+    String tooLong = longest.replace("\"r", "\"rr");
+
+    assertThat(RuleSchema.errors(RuleSchema.tree(longest).orElseThrow())).isEmpty();
+    assertThat(RuleFormat.parse(longest).rules()).hasSize(1);
+    assertThat(RuleSchema.errors(RuleSchema.tree(tooLong).orElseThrow())).isNotEmpty();
+    assertThatThrownBy(() -> RuleFormat.parse(tooLong)).isInstanceOf(InvalidRulesException.class);
+  }
+
+  @Test
   void schemaErrors_nameTheInstanceLocation() {
     List<Error> errors = RuleSchema.errors(RuleSchema.tree(
         "{\"version\": 1, \"flow\": [{\"resource\": \"a\", \"qps\": -5}]}").orElseThrow());
