@@ -72,8 +72,8 @@ final class RuleDocuments {
 
   /**
    * Documents of the sets, each changed by up to four mutations; {@code kinds} 3 sets, removes or
-   * nests fields, 7 also replaces the value of a field the object has (6 and 7 with a value of
-   * the field's own type) and changes the text less often.
+   * nests fields, 7 also replaces the value of a field the object has (6 with a value of the
+   * field's own type), sets a field to a value of its type (7) and changes the text less often.
    */
   private static Arbitrary<String> documents(
       Arbitrary<RuleSet> sets, List<String> fields, Arbitrary<JsonNode> values, int kinds) {
@@ -103,8 +103,22 @@ final class RuleDocuments {
   private static final Set<String> NAME_FIELDS = Set.of("resource", "origin",
       "relatedTo", "fromEntrance", "flowId", "threshold", "valueType", "value", "$schema");
 
+  /** Exception lists a typed replacement of "exceptions" picks from. */
+  private static final List<ArrayNode> EXCEPTIONS = List.of(
+      NODES.arrayNode().add(exception(NODES.textNode("a"), 1))
+          .add(exception(NODES.textNode("a"), 2)),
+      NODES.arrayNode().add(exception(NODES.numberNode(1), 1))
+          .add(exception(NODES.textNode(RAW + "1.0"), 2)),
+      exceptions(NODES.textNode(RAW + "1e400")), exceptions(NODES.textNode(RAW + "16777215")),
+      NODES.arrayNode().add(exception(NODES.textNode("a"), 16777215)),
+      exceptions(NODES.numberNode(5_000_000_000L)), exceptions(NODES.booleanNode(false)),
+      exceptions(NODES.textNode("b")), exceptions(NODES.numberNode(2.5)));
+
   /** A value of the field's own type (a duration for "period"), near or past its bounds. */
   private static JsonNode typed(String field, int pick, JsonNode otherwise) {
+    if (field.equals("exceptions")) {
+      return EXCEPTIONS.get(pick % EXCEPTIONS.size()).deepCopy();
+    }
     if (DURATION_FIELDS.contains(field)) {
       return NODES.textNode(DURATIONS.get(pick % DURATIONS.size()));
     }
@@ -146,7 +160,9 @@ final class RuleDocuments {
         case 2 -> target.remove(existing);
         case 3 -> target.set(change.field(), deep(change.value().deepCopy(), change.target() % 24));
         case 4, 5 -> target.set(existing, change.value().deepCopy());
-        default -> target.set(existing, typed(existing, change.target(), change.value()));
+        case 6 -> target.set(existing, typed(existing, change.target(), change.value()));
+        default -> target.set(change.field(), typed(change.field(), change.target(),
+            change.value()));
       }
     }
     String text = root.toString();

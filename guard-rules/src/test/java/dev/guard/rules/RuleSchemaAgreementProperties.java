@@ -130,7 +130,7 @@ class RuleSchemaAgreementProperties {
     }
   }
 
-  @Property(tries = 3000)
+  @Property(tries = 5000)
   void schemaAndFormat_agreeOnEveryDocument_butForTheListedChecks(
       @ForAll("documents") String document) {
     List<RuleError> formatErrors = formatErrors(document);

@@ -159,6 +159,31 @@ class RuleSchemaTest {
   }
 
   @Test
+  void everyOptionalFieldNull_conformsAndReadsAsAbsent() {
+    String document = """
+        {"$schema": null, "version": 1, "flow": [
+          {"resource": "a", "qps": 1, "concurrency": null, "origin": null, "relatedTo": null,
+           "fromEntrance": null, "warmUp": null, "pacing": null, "cluster": null},
+          {"resource": "b", "qps": 1, "pacing": {"maxQueueing": null}},
+          {"resource": "c", "qps": 1, "warmUp": {"period": "PT1S", "coldFactor": null}},
+          {"resource": "d", "qps": 1, "cluster": {"flowId": "d", "threshold": null,
+           "fallbackToLocal": null, "window": null, "buckets": null, "leaseTime": null}}],
+         "perValue": [{"resource": "a", "argumentIndex": 0, "threshold": 1, "concurrency": null,
+           "burst": null, "period": null, "pacing": null, "valueType": null, "exceptions": null,
+           "maxValues": null}],
+         "circuitBreakers": [{"resource": "a", "errorRatio": 0.5, "slowCallRatio": null,
+           "errorCount": null, "slowerThan": null, "minCalls": null, "window": null,
+           "buckets": null, "openFor": null, "probes": null, "probeTimeout": null}],
+         "origins": [{"resource": "a", "allowOrigins": ["x"], "denyOrigins": null}],
+         "system": [{"maxInboundQps": null, "maxConcurrency": null, "maxAverageRt": null,
+           "maxSystemLoad": null, "maxCpuUsage": null}]}""";
+
+    assertThat(RuleSchema.describe(RuleSchema.errors(RuleSchema.tree(document).orElseThrow())))
+        .isEmpty();
+    assertThat(RuleFormat.parse(document).rules()).hasSize(8);
+  }
+
+  @Test
   void schemaErrors_nameTheInstanceLocation() {
     List<Error> errors = RuleSchema.errors(RuleSchema.tree(
         "{\"version\": 1, \"flow\": [{\"resource\": \"a\", \"qps\": -5}]}").orElseThrow());
