@@ -126,7 +126,7 @@ final class RuleDocuments {
       return NODES.textNode(NAMES.get(pick % NAMES.size()));
     }
     if (otherwise.isContainerNode()) {
-      return otherwise;
+      return otherwise.deepCopy();
     }
     return NODES.textNode(RAW + NUMBERS.get(pick % NUMBERS.size()));
   }
