@@ -23,6 +23,7 @@ import dev.guard.rules.internal.KindFormat;
 import dev.guard.rules.internal.Kinds;
 import dev.guard.rules.internal.NonFiniteNumbers;
 import dev.guard.rules.internal.Problems;
+import dev.guard.rules.internal.SchemaText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -57,6 +58,12 @@ import org.jspecify.annotations.Nullable;
  * {@value #MAX_NESTING} deep, strings at most {@value #MAX_STRING_CHARS} characters, duplicate
  * field names refused, numbers that no {@code double} holds ({@code 1e400}) refused. Errors
  * name the JSON path where one is known. Thread-safe.
+ *
+ * <p>The document's JSON Schema ({@link #schema()}, draft 2020-12) lets editors complete and check
+ * a rules file; a document may name it in a top-level {@code "$schema"} string, which this class
+ * reads past and never writes. The schema describes every field, type, range and default; checks
+ * that span fields or rules (a duration's range, a window divisible by its buckets, distinct
+ * exception values, rules per resource) are made here only.
  */
 public final class RuleFormat {
 
@@ -72,7 +79,19 @@ public final class RuleFormat {
   /** The longest string (a name or a value) read, in characters. */
   public static final int MAX_STRING_CHARS = 4096;
 
+  /** The JSON Schema's {@code $id}: {@value}. It names the schema; {@link #schema()} gives it. */
+  public static final String SCHEMA_ID = "https://guard.dev/schemas/rules-1.schema.json";
+
+  /**
+   * Where the JSON Schema lies in this module's jar: {@value}. Within a module path, other modules
+   * cannot read this resource; {@link #schema()} returns its text anywhere.
+   */
+  public static final String SCHEMA_RESOURCE = "dev/guard/rules/rules.schema.json";
+
   private static final String ROOT = "rules";
+
+  /** The document field that names a schema for editors; read past, never written. */
+  private static final String SCHEMA_FIELD = "$schema";
 
   private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
           .streamReadConstraints(StreamReadConstraints.builder()
@@ -128,9 +147,23 @@ public final class RuleFormat {
     for (KindFormat<?> kind : Kinds.ALL) {
       readKind(kind, (ObjectNode) root, document, problems, rules);
     }
+    document.string(SCHEMA_FIELD); // an editor's schema association: must be a string, else unused
     document.finish();
     problems.throwIfAny();
     return RuleSet.of(rules);
+  }
+
+  /**
+   * The JSON Schema (draft 2020-12) of the documents {@link #parse} reads, with a title and a
+   * description for every field, so that editors complete and explain them; its {@code $id} is
+   * {@link #SCHEMA_ID}. Save it next to a rules file and name it there ({@code "$schema":
+   * "./rules.schema.json"}), or map rules files to it in the editor (docs/RULES.md, "Editing with
+   * the schema").
+   *
+   * @return the schema's text
+   */
+  public static String schema() {
+    return SchemaText.text();
   }
 
   private static void readVersion(Fields document) {
@@ -179,7 +212,7 @@ public final class RuleFormat {
     }
     int max = kind.maxPerResource();
     problems.add(itemPath + ".resource", "'" + rule.resource() + "' already has " + max + " "
-        + (max == 1 ? "origin rule: list every origin in that one rule" : kind.key() + " rules")
+        + kind.ruleName() + (max == 1 ? " rule: list every origin in that one rule" : " rules")
         + " (at most " + max + " per resource)");
     return false;
   }

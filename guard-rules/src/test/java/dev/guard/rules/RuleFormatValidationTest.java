@@ -133,7 +133,7 @@ class RuleFormatValidationTest {
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
         "rules.flow[2].pacing: must be REFUSE for metric CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
-        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, origins, system]");
+        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, origins, system, $schema]");
   }
 
   static Stream<Arguments> perValueFields() {

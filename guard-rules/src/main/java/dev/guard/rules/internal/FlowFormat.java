@@ -25,8 +25,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Exactly one of {@code qps} and {@code concurrency}; at most one of {@code relatedTo} (the
- * RELATED strategy) and {@code fromEntrance} (CHAIN); {@code pacing} present means the PACING
- * behaviour. A rule without pacing carries the default queueing bound, which only pacing uses.
+ * RELATED strategy) and {@code fromEntrance} (ENTRANCE); {@code pacing} present means PACING
+ * shaping. A rule without pacing carries the default queueing bound, which only pacing uses.
  */
 final class FlowFormat implements KindFormat<FlowRule> {
 

@@ -16,6 +16,14 @@ public interface KindFormat<R extends Rule> {
   /** The document's field that lists rules of this kind, such as {@code "flow"}. */
   String key();
 
+  /**
+   * What one rule of this kind is called in messages ({@code "perValue"} in "64 perValue rules"):
+   * the key unless the kind names it otherwise.
+   */
+  default String ruleName() {
+    return key();
+  }
+
   /** The rule type. */
   Class<R> type();
 

@@ -12,7 +12,7 @@ import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Origin rules rules, named as the DSL names them ({@code allowOrigins}, {@code
+ * Origin rules, named as the DSL names them ({@code allowOrigins}, {@code
  * denyOrigins}):
  *
  * <pre>{@code
@@ -35,6 +35,11 @@ final class OriginFormat implements KindFormat<OriginRule> {
   @Override
   public String key() {
     return "origins";
+  }
+
+  @Override
+  public String ruleName() {
+    return "origin";
   }
 
   @Override

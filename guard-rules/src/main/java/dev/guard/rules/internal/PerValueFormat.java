@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * {"resource": "export", "argumentIndex": -1, "concurrency": 2}
  * }</pre>
  *
- * <p>Exactly one of {@code count} (tokens per period) and {@code concurrency}. Exception values
+ * <p>Exactly one of {@code threshold} (tokens per period) and {@code concurrency}. Exception values
  * are JSON strings, numbers or booleans, read as the {@code valueType} says: {@code "string"},
  * {@code "int"}, {@code "long"}, {@code "double"}, {@code "boolean"} or {@code "any"} (the
  * default: a string, an int, a long when too big for an int, a double, or a boolean, as written).
@@ -81,7 +81,8 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     Integer threshold = count != null ? count : concurrency;
     int validThreshold = 0;
     if (count != null && concurrency != null) {
-      fields.error("concurrency", "must not be given with count: a rule limits one or the other");
+      fields.error("concurrency",
+          "must not be given with threshold: a rule limits one or the other");
     } else if (threshold != null) {
       int value = threshold;
       if (fields.check(grade == FlowMetric.QPS ? "threshold" : "concurrency",
