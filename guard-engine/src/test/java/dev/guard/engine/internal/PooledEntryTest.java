@@ -1,11 +1,14 @@
 package dev.guard.engine.internal;
 
+import dev.guard.engine.internal.call.CallEntry;
+import dev.guard.engine.internal.call.CallSite;
+import dev.guard.engine.internal.registry.EngineConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
-import dev.guard.engine.EntryOrderException;
+import dev.guard.api.EntryOrderException;
 import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.List;
