@@ -1,8 +1,5 @@
-package dev.guard.engine.internal;
+package dev.guard.engine.internal.call;
 
-import dev.guard.engine.internal.call.CallEntry;
-import dev.guard.engine.internal.call.CallSite;
-import dev.guard.engine.internal.registry.EngineConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -10,6 +7,11 @@ import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.EntryOrderException;
 import dev.guard.spi.SystemStatus;
+import dev.guard.engine.internal.FrozenTime;
+import dev.guard.engine.internal.registry.ChainCompiler;
+import dev.guard.engine.internal.registry.EngineConfig;
+import dev.guard.engine.internal.registry.EngineParts;
+import dev.guard.engine.internal.registry.ResourceRegistry;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,14 +25,18 @@ class PooledEntryTest {
 
   private static final TimeSource FROZEN = FrozenTime.SOURCE;
 
-  private final EngineCore core = new EngineCore(FROZEN,
+  private final EngineParts parts = EngineParts.of(FROZEN,
       new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20,
           null, 1),
       List.of(),
-      SystemStatus.host());
+      SystemStatus.host(),
+      null);
+  private final ResourceRegistry resources =
+      new ResourceRegistry(parts, ChainCompiler.kinds(parts.system()));
+  private final CallPath core = new CallPath(parts);
 
   private CallSite site(String resource) {
-    return new CallSite(core.resolve(resource), EntryType.OUT, 1, false, null, "");
+    return new CallSite(resources.resolve(resource), EntryType.OUT, 1, false, null, "");
   }
 
   @Test
@@ -70,7 +76,7 @@ class PooledEntryTest {
     assertThatThrownBy(outer::close).isInstanceOf(EntryOrderException.class);
 
     assertThat(inner.args()).containsOnlyNulls();
-    assertThat(core.existing("inner").cluster().stats().concurrency()).isZero();
+    assertThat(resources.existing("inner").cluster().stats().concurrency()).isZero();
   }
 
   @Test
@@ -85,9 +91,9 @@ class PooledEntryTest {
     reused.close(staleUse);
 
     assertThat(reused.error()).isNull();
-    assertThat(core.existing("r").cluster().stats().concurrency()).isEqualTo(1);
+    assertThat(resources.existing("r").cluster().stats().concurrency()).isEqualTo(1);
     reused.close(reused.generation());
-    assertThat(core.existing("r").cluster().stats().concurrency()).isZero();
+    assertThat(resources.existing("r").cluster().stats().concurrency()).isZero();
   }
 
   @Test
@@ -106,12 +112,12 @@ class PooledEntryTest {
     });
     other.start();
     other.join(5_000);
-    assertThat(core.existing("inner").cluster().stats().concurrency()).isEqualTo(1);
+    assertThat(resources.existing("inner").cluster().stats().concurrency()).isEqualTo(1);
 
     inner.close(use);
     inner.close(use);
-    assertThat(core.existing("inner").cluster().stats().concurrency()).isZero();
-    assertThat(core.existing("outer").cluster().stats().concurrency()).isZero();
-    assertThat(core.existing("inner").cluster().stats().totalSuccess(0)).isEqualTo(1);
+    assertThat(resources.existing("inner").cluster().stats().concurrency()).isZero();
+    assertThat(resources.existing("outer").cluster().stats().concurrency()).isZero();
+    assertThat(resources.existing("inner").cluster().stats().totalSuccess(0)).isEqualTo(1);
   }
 }
