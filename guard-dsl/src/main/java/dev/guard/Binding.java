@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.RefusedException;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.CheckedFunction;

@@ -3,7 +3,7 @@ package dev.guard.benchmarks;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenResult;
 import dev.guard.redis.RedisTokenService;

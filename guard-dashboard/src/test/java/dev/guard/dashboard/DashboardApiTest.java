@@ -9,7 +9,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.ContextScope;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.rules.MemoryRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.net.http.HttpRequest;

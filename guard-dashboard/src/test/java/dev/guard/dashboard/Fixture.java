@@ -3,7 +3,7 @@ package dev.guard.dashboard;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.RefusedException;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.InMemoryTokenService;
 import dev.guard.testkit.ManualClock;

@@ -1,5 +1,11 @@
 package dev.guard.engine;
 
+import dev.guard.engine.internal.registry.ResourceRegistry;
+import dev.guard.api.Entry;
+import dev.guard.api.PeriodStats;
+import dev.guard.api.rule.RuleState;
+import dev.guard.api.rule.RuleRevision;
+import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
@@ -16,11 +22,10 @@ import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.internal.CallSite;
-import dev.guard.engine.internal.EngineConfig;
+import dev.guard.engine.internal.call.CallSite;
+import dev.guard.engine.internal.registry.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.MetricsRecorder;
-import dev.guard.engine.internal.ResourceStatsView;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.time.Duration;
@@ -72,7 +77,7 @@ public final class GuardEngine implements AutoCloseable {
    *     List.of(FlowRule.qps(GuardEngine.OVERFLOW_RESOURCE, 100)));
    * }</pre>
    */
-  public static final String OVERFLOW_RESOURCE = "{resource overflow}";
+  public static final String OVERFLOW_RESOURCE = ResourceRegistry.OVERFLOW_RESOURCE;
 
   private final EngineCore core;
   private final boolean shared;

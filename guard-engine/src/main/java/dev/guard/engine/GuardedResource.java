@@ -1,11 +1,12 @@
 package dev.guard.engine;
 
+import dev.guard.api.Entry;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.internal.CallEntry;
+import dev.guard.engine.internal.call.CallEntry;
 import dev.guard.api.Checks;
-import dev.guard.engine.internal.CallSite;
+import dev.guard.engine.internal.call.CallSite;
 import dev.guard.engine.internal.EngineCore;
 import java.util.List;
 import java.util.Objects;

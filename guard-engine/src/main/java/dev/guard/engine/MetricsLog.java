@@ -1,5 +1,6 @@
 package dev.guard.engine;
 
+import dev.guard.api.PeriodStats;
 import dev.guard.api.Checks;
 import dev.guard.spi.TimeSource;
 import java.io.IOException;

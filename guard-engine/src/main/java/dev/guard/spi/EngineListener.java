@@ -1,8 +1,6 @@
 package dev.guard.spi;
 
-import dev.guard.engine.Cap;
-import dev.guard.engine.RefusalLogEntry;
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;

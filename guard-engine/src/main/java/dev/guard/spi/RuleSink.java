@@ -1,6 +1,6 @@
 package dev.guard.spi;
 
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;

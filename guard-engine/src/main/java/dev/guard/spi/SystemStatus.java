@@ -1,6 +1,5 @@
 package dev.guard.spi;
 
-import dev.guard.engine.internal.host.HostSystemStatus;
 
 /**
  * Where an engine reads the state of the machine for system protection: CPU usage and load, both

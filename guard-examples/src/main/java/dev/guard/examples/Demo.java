@@ -310,7 +310,7 @@ public final class Demo {
     }
     out.println();
     Summary.render(lines).forEach(out::println);
-    java.util.Map<String, List<dev.guard.engine.PeriodStats>> histories =
+    java.util.Map<String, List<dev.guard.api.PeriodStats>> histories =
         new java.util.LinkedHashMap<>();
     for (EndpointMeter meter : meters) {
       histories.put(meter.name(), engine.metricsHistory(meter.name()));

@@ -1,7 +1,7 @@
 package dev.guard.examples;
 
-import dev.guard.engine.RefusalKind;
-import dev.guard.engine.PeriodStats;
+import dev.guard.api.RefusalKind;
+import dev.guard.api.PeriodStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -2,7 +2,7 @@ package dev.guard.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsExchange;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.concurrent.atomic.AtomicBoolean;

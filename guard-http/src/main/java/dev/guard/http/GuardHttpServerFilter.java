@@ -4,7 +4,7 @@ import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.ContextScope;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -2,7 +2,7 @@ package dev.guard.http;
 
 import dev.guard.api.RefusedException;
 import dev.guard.engine.ContextScope;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;

@@ -1,7 +1,7 @@
 package dev.guard.http;
 
 import dev.guard.api.RefusedException;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.http.internal.ResourceTable;
 import java.io.IOException;
 import java.net.http.HttpClient;

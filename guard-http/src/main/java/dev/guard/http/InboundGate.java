@@ -3,7 +3,7 @@ package dev.guard.http;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.engine.ContextScope;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardedResource;
 import dev.guard.http.internal.ResourceTable;
 import java.util.Locale;

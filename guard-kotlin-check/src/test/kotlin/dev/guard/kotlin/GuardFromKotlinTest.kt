@@ -7,7 +7,7 @@ import dev.guard.api.FlowRefusedException
 import dev.guard.api.PerValueRefusedException
 import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
-import dev.guard.engine.RefusalKind
+import dev.guard.api.RefusalKind
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.InMemoryTokenService
 import dev.guard.spi.TokenResult

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenResult;
 import dev.guard.testkit.ManualClock;

@@ -10,7 +10,7 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import dev.guard.rules.RuleFormat;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;

@@ -9,7 +9,7 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

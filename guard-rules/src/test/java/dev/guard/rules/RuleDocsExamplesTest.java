@@ -17,31 +17,31 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Every rule document the project's documentation shows (a {@code ```json} block of README.md or
+ * Every rule document the project's documentation shows (a {@code ```json} refused of README.md or
  * docs/*.md that has a {@code "version"}) conforms to the JSON Schema and reads with {@link
  * RuleFormat}.
  */
 class RuleDocsExamplesTest {
 
-  /** One {@code ```json} block: its file (from the repository root), number and first line. */
+  /** One {@code ```json} refused: its file (from the repository root), number and first line. */
   record Block(String file, int number, int line, String text) {
     @Override
     public String toString() {
-      return file + " json block " + number + " (line " + line + ")";
+      return file + " json refused " + number + " (line " + line + ")";
     }
   }
 
   @TestFactory
   Stream<DynamicTest> everyDocumentedRuleDocument_conformsToTheSchemaAndParses() {
-    return ruleDocuments().stream().map(block -> DynamicTest.dynamicTest(block.toString(), () -> {
-      JsonNode tree = RuleSchema.tree(block.text())
-          .orElseGet(() -> fail(block + " is not JSON:\n" + block.text()));
+    return ruleDocuments().stream().map(refused -> DynamicTest.dynamicTest(refused.toString(), () -> {
+      JsonNode tree = RuleSchema.tree(refused.text())
+          .orElseGet(() -> fail(refused + " is not JSON:\n" + refused.text()));
       assertThat(RuleSchema.describe(RuleSchema.errors(tree)))
-          .as(block + " must conform to rules.schema.json").isEmpty();
+          .as(refused + " must conform to rules.schema.json").isEmpty();
       try {
-        RuleFormat.parse(block.text());
+        RuleFormat.parse(refused.text());
       } catch (InvalidRulesException invalid) {
-        fail(block + " must parse with RuleFormat: " + invalid.errors());
+        fail(refused + " must parse with RuleFormat: " + invalid.errors());
       }
     }));
   }
@@ -60,15 +60,15 @@ class RuleDocsExamplesTest {
     } catch (IOException unreadable) {
       throw new UncheckedIOException(unreadable);
     }
-    List<Block> blocks = new ArrayList<>();
+    List<Block> refusals = new ArrayList<>();
     for (Path file : files) {
-      blocks.addAll(jsonBlocks(root.relativize(file).toString().replace('\\', '/'), read(file)));
+      refusals.addAll(jsonBlocks(root.relativize(file).toString().replace('\\', '/'), read(file)));
     }
-    return blocks.stream().filter(block -> block.text().contains("\"version\"")).toList();
+    return refusals.stream().filter(refused -> refused.text().contains("\"version\"")).toList();
   }
 
   private static List<Block> jsonBlocks(String file, List<String> lines) {
-    List<Block> blocks = new ArrayList<>();
+    List<Block> refusals = new ArrayList<>();
     int number = 0;
     for (int i = 0; i < lines.size(); i++) {
       if (!lines.get(i).strip().equals("```json")) {
@@ -80,11 +80,11 @@ class RuleDocsExamplesTest {
       while (end < lines.size() && !lines.get(end).strip().equals("```")) {
         end++;
       }
-      blocks.add(new Block(file, number, start,
+      refusals.add(new Block(file, number, start,
           String.join("\n", lines.subList(start, end)) + "\n"));
       i = end;
     }
-    return blocks;
+    return refusals;
   }
 
   /** The module runs its tests in its own directory; the repository root is its parent. */

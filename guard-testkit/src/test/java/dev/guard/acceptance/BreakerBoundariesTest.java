@@ -7,7 +7,7 @@ import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.CircuitBreakerStrategy;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

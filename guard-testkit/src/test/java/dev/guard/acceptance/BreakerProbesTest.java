@@ -9,7 +9,7 @@ import dev.guard.api.CircuitBreaker;
 import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.CircuitBreakerStrategy;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

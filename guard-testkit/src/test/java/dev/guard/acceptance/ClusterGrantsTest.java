@@ -8,7 +8,7 @@ import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.InMemoryTokenService;
 import dev.guard.spi.TokenResult;

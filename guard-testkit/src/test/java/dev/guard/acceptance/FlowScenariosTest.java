@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.EntryType;
 import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -3,7 +3,7 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.engine.Cap;
+import dev.guard.spi.Cap;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.lang.management.ManagementFactory;

@@ -6,7 +6,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.PerValueRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardedResource;
 import java.time.Duration;
 import java.util.List;

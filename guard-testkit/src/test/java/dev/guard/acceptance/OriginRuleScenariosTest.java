@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.OriginRefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardedResource;
 import java.util.List;
 import org.junit.jupiter.api.Test;

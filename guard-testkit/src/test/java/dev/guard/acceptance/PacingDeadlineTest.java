@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import java.util.ArrayList;
 import java.util.List;

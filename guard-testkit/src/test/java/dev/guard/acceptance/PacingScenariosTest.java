@@ -8,7 +8,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;

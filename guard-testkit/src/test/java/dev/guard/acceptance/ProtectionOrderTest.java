@@ -12,7 +12,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.EngineListener;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.SystemStatus;
 import dev.guard.testkit.FakeSystemStatus;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.RefusalKind;
-import dev.guard.engine.RefusalLogEntry;
+import dev.guard.api.RefusalKind;
+import dev.guard.spi.RefusalLogEntry;
 import dev.guard.engine.ContextScope;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;

@@ -10,7 +10,7 @@ import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.ResourceStats;
 import java.time.Duration;
 import java.util.List;

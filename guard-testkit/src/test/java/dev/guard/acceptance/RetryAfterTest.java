@@ -11,7 +11,7 @@ import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.ContextScope;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;

@@ -14,7 +14,7 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.api.rule.WarmUp;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

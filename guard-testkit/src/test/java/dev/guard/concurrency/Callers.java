@@ -1,7 +1,7 @@
 package dev.guard.concurrency;
 
 import dev.guard.api.RefusedException;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.PeriodStats;
+import dev.guard.api.PeriodStats;
 import dev.guard.engine.ResourceStats;
 import dev.guard.testkit.ManualClock;
 import java.util.List;

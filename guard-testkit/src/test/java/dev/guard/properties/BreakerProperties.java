@@ -6,7 +6,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.CircuitBreakerStrategy;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.testkit.FlowArbitraries;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.PerValueRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.testkit.FlowArbitraries;

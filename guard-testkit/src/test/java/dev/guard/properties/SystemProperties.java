@@ -6,7 +6,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.Entry;
+import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.FakeSystemStatus;
 import dev.guard.testkit.ManualClock;

@@ -142,15 +142,6 @@ public record ClusterMode(
   }
 
   /**
-   * The window length in milliseconds.
-   *
-   * @return {@code window} in ms
-   */
-  public long windowMs() {
-    return window.toMillis();
-  }
-
-  /**
    * The bucket length in milliseconds.
    *
    * @return {@code window / buckets} in ms

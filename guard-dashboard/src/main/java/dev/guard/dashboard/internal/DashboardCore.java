@@ -5,7 +5,7 @@ import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.guard.dashboard.internal;
 
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.RuleRevision;
+import dev.guard.api.rule.RuleRevision;
 import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.MemoryRuleSource;
 import java.util.LinkedHashMap;

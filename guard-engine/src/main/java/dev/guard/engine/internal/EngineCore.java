@@ -1,71 +1,62 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.spi.TimeSource;
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.PeriodStats;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleState;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.Cap;
-import dev.guard.spi.EngineListener;
-import dev.guard.engine.EntryOrderException;
-import dev.guard.engine.PeriodStats;
-import dev.guard.engine.RuleState;
-import dev.guard.spi.SystemStatus;
-import dev.guard.spi.TokenService;
-import dev.guard.engine.internal.chain.Chain;
-import dev.guard.engine.internal.chain.SlotContext;
-import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.breaker.BreakerSlotKind;
+import dev.guard.engine.internal.call.CallEntry;
+import dev.guard.engine.internal.call.CallPath;
+import dev.guard.engine.internal.call.CallSite;
+import dev.guard.engine.internal.chain.Chain;
+import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
-import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.pervalue.PerValueSlotKind;
+import dev.guard.engine.internal.registry.ChainCompiler;
+import dev.guard.engine.internal.registry.EngineConfig;
+import dev.guard.engine.internal.registry.EngineParts;
+import dev.guard.engine.internal.registry.ResourceRegistry;
+import dev.guard.engine.internal.registry.ResourceState;
+import dev.guard.engine.internal.rules.RuleBook;
 import dev.guard.engine.internal.stat.StatisticNode;
-import dev.guard.engine.internal.stat.WindowGeometry;
-import dev.guard.engine.internal.system.SystemProtection;
+import dev.guard.engine.internal.telemetry.MetricsHistory;
+import dev.guard.engine.internal.telemetry.Telemetry;
+import dev.guard.spi.Cap;
+import dev.guard.spi.EngineListener;
+import dev.guard.spi.SystemStatus;
+import dev.guard.spi.TimeSource;
+import dev.guard.spi.TokenService;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The call path of one engine. {@link #enter} resolves the thread's context and the resource's
- * nodes, runs the resource's chain, and records the outcome: on pass, thread +1 and pass +count
- * on the context node (and so the cluster node), the origin node and, for inbound calls, the
- * global inbound node; on refusal, refused +count on the same nodes. {@link #exit} records response
- * time, completion, error and thread −1 on the same nodes, exactly once per entry.
- *
- * <p>This is the only class that reads the engine's time source; engine time is measured from
- * the engine's creation, so it is non-negative whatever the clock's origin.
+ * One engine's parts, wired together: the resources and their chains ({@link ResourceRegistry}),
+ * the path of a call ({@link CallPath}), the rules ({@link RuleBook}) and what the engine remembers
+ * of its traffic ({@link Telemetry}), over the parts they share ({@link EngineParts}). It decides
+ * nothing itself: {@code GuardEngine} and {@code GuardedResource} reach the parts through it.
  */
-public final class EngineCore implements SlotContext {
+public final class EngineCore {
 
-  private final TimeSource clock;
-  private final long originNanos;
-  private final EngineConfig config;
-  private final List<EngineListener> listeners;
-  private final Overflows overflows;
-  private final ContextRegistry contexts;
+  private final EngineParts parts;
   private final ResourceRegistry resources;
-  private final StatisticNode inbound;
-  private final CallStatistics statistics;
-  private final SystemProtection system;
-  private final MetricsHistory history;
-  private final RefusalLog refusalLog;
-  private final @Nullable TokenService tokenService;
+  private final CallPath calls;
   private final RuleBook ruleBook;
-  private final InternalErrors internalErrors;
-  private final TokenService.@Nullable AvailabilityListener availabilityForwarder;
+  private final Telemetry telemetry;
+  private final TokenService.@Nullable AvailabilityListener availability;
   private volatile boolean closed;
 
   /**
-   * Creates the core.
+   * Builds an engine's parts.
    *
    * @param clock the time source
-   * @param config validated settings
-   * @param listeners event listeners
+   * @param config the configuration
+   * @param listeners the listeners
    * @param systemStatus where system protection reads CPU usage and load
    */
   public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
@@ -74,54 +65,39 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
-   * Creates the core with a token service for cluster-mode flow rules.
+   * Builds an engine's parts.
    *
    * @param clock the time source
-   * @param config validated settings
-   * @param listeners event listeners
+   * @param config the configuration
+   * @param listeners the listeners
    * @param systemStatus where system protection reads CPU usage and load
-   * @param tokenService decides cluster-mode flow rules; null for none
+   * @param tokenService the cluster token service, or null
    */
   public EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
       SystemStatus systemStatus, @Nullable TokenService tokenService) {
-    this(clock, config, listeners, systemStatus, tokenService, ChainCompiler.KINDS);
+    this(EngineParts.of(clock, config, listeners, systemStatus, tokenService),
+        parts -> ChainCompiler.kinds(parts.system()));
   }
 
-  /**
-   * Creates the core with the slot kinds its chains are compiled from (tests replace one with a
-   * kind that fails on purpose).
-   */
-  EngineCore(TimeSource clock, EngineConfig config, List<EngineListener> listeners,
-      SystemStatus systemStatus, @Nullable TokenService tokenService, List<SlotKind<?>> kinds) {
-    this.tokenService = tokenService;
-    this.clock = clock;
-    this.originNanos = clock.coarseNanoTime();
-    this.config = config;
-    this.listeners = List.copyOf(listeners);
-    this.overflows = new Overflows(this.listeners);
-    this.internalErrors = new InternalErrors(this.listeners);
-    this.contexts = new ContextRegistry(config.maxContexts(), overflows);
-    this.resources =
-        new ResourceRegistry(config, overflows, this.listeners, internalErrors, this, kinds);
-    this.inbound = new StatisticNode(config.secondWindow());
-    this.statistics = new CallStatistics(inbound);
-    this.system = new SystemProtection(systemStatus);
-    this.history = new MetricsHistory(config.historySeconds(), config.historyBudget(), overflows);
-    this.refusalLog = new RefusalLog(this.listeners, config.refusalLogger(), config.refusalLogLines());
-    this.ruleBook = new RuleBook(resources, system, clock, this.listeners, config.ruleHistory());
-    if (tokenService != null && !this.listeners.isEmpty()) {
-      this.availabilityForwarder = new AvailabilityForwarder(this.listeners, tokenService);
-      tokenService.addAvailabilityListener(availabilityForwarder);
+  /** Builds an engine's parts with the given slot kinds (tests give kinds that fail). */
+  EngineCore(EngineParts parts, Function<EngineParts, List<SlotKind<?>>> kinds) {
+    this.parts = parts;
+    this.resources = new ResourceRegistry(parts, kinds.apply(parts));
+    this.calls = new CallPath(parts);
+    this.ruleBook = new RuleBook(parts, resources);
+    this.telemetry = new Telemetry(parts, resources);
+    TokenService service = parts.tokenService();
+    if (service != null && !parts.listeners().none()) {
+      TokenService.AvailabilityListener forward = available -> parts.listeners()
+          .tell(EngineListener::onTokenServiceAvailability, available, service);
+      service.addAvailabilityListener(forward);
+      this.availability = forward;
     } else {
-      this.availabilityForwarder = null;
+      this.availability = null;
     }
   }
 
-  /**
-   * Closes the engine once: its availability listener leaves the token service, the background
-   * recorder forgets it, and later calls pass unchecked (docs/BEHAVIOUR.md, "Closing an engine").
-   * Idempotent and thread-safe.
-   */
+  /** Stops the engine's background work; later calls go through unchecked. */
   public void close() {
     synchronized (this) {
       if (closed) {
@@ -129,172 +105,93 @@ public final class EngineCore implements SlotContext {
       }
       closed = true;
     }
+    calls.close();
     MetricsRecorder.unwatch(this);
-    TokenService service = tokenService;
-    TokenService.AvailabilityListener forwarder = availabilityForwarder;
-    if (service != null && forwarder != null) {
-      service.removeAvailabilityListener(forwarder);
+    TokenService service = parts.tokenService();
+    TokenService.AvailabilityListener forward = availability;
+    if (service != null && forward != null) {
+      service.removeAvailabilityListener(forward);
     }
   }
 
-  /**
-   * Whether {@link #close()} ran.
-   *
-   * @return true once closed
-   */
+  /** Whether {@link #close()} ran. */
   public boolean closed() {
     return closed;
   }
 
-  /**
-   * Forwards a token service's availability changes to the engine's listeners; compared by
-   * identity, so that closing one engine removes only its own.
-   */
-  private static final class AvailabilityForwarder implements TokenService.AvailabilityListener {
-    private final List<EngineListener> listeners;
-    private final TokenService service;
-
-    AvailabilityForwarder(List<EngineListener> listeners, TokenService service) {
-      this.listeners = listeners;
-      this.service = service;
-    }
-
-    @Override
-    public void availabilityChanged(boolean available) {
-      for (EngineListener listener : listeners) {
-        try {
-          listener.onTokenServiceAvailability(available, service);
-        } catch (RuntimeException ignored) {
-          // listeners must not break the call path
-        }
-      }
-    }
-  }
+  // the call path
 
   /**
-   * Records the seconds that closed since the last collection into the metrics history (at once
-   * when that was done this second).
-   */
-  public void collectHistory() {
-    history.collect(nowMs(), resources::forEachTracked, refusalLog.active() ? refusalLog : null);
-  }
-
-  /** The recorded seconds of a resource in {@code [fromMs, toMs)}, after collecting. */
-  public List<PeriodStats> history(String resource, long fromMs, long toMs) {
-    collectHistory();
-    return history.history(resource, fromMs, toMs);
-  }
-
-  /** The totals of every recorded second of a resource, after collecting; null if none. */
-  public @Nullable PeriodStats totals(String resource) {
-    collectHistory();
-    return history.totals(resource);
-  }
-
-  /** The metrics history (tests read its bookkeeping). */
-  public MetricsHistory metricsHistory() {
-    return history;
-  }
-
-  /** The engine's time source. */
-  public TimeSource clock() {
-    return clock;
-  }
-
-  /** Whole rule sets: applying them, their history. */
-  public RuleBook ruleBook() {
-    return ruleBook;
-  }
-
-  /** Where system protection reads CPU usage and load. */
-  public SystemStatus systemStatus() {
-    return system.status();
-  }
-
-  /**
-   * Replaces the engine's system rules and recompiles every resource's chain with their merged
-   * rule; identical rules are a no-op. Listeners hear of a change as rules of {@link
-   * SystemRule#INBOUND}.
+   * Enters a call and decides it; see {@link CallPath#enter}.
    *
-   * @param rules the new system rules (empty switches system protection off)
-   * @throws dev.guard.api.rule.InvalidRulesException if the chains cannot be compiled with them
-   *     (an internal error, reported to the listeners); nothing changed then
+   * @param site the call site
+   * @param pooled whether to reuse this thread's entry object
+   * @param args the call's arguments (null: none)
+   * @return the entry, exited already if it was refused
    */
-  public void loadSystemRules(List<SystemRule> rules) {
-    List<SystemRule> loaded = List.copyOf(rules);
-    List<List<SystemRule>> replaced = new ArrayList<>(1);
-    resources.changeEngineWide(() -> {
-      List<SystemRule> previous = system.rules();
-      if (previous.equals(loaded)) {
-        return false;
-      }
-      replaced.add(previous);
-      system.load(loaded);
-      return true;
-    }, () -> system.load(replaced.get(0)));
-    if (replaced.isEmpty()) {
-      return;
-    }
-    List<Rule> previous = List.copyOf(replaced.get(0));
-    List<Rule> current = List.copyOf(loaded);
-    for (EngineListener listener : listeners) {
-      try {
-        listener.onRulesReplaced(SystemRule.INBOUND, previous, current);
-      } catch (RuntimeException ignored) {
-        // listeners must not break rule loading
-      }
-    }
-  }
-
-  /** The system rules as loaded. */
-  public List<SystemRule> systemRules() {
-    return system.rules();
-  }
-
-  @Override
-  public List<Rule> engineWideRules() {
-    return system.chainRules();
-  }
-
-  @Override
-  public SystemProtection systemProtection() {
-    return system;
+  public CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
+    return calls.enter(site, pooled, args);
   }
 
   /**
-   * Engine time in nanoseconds from the clock's coarse reading (millisecond precision): what
-   * statistics and most decisions use. Non-negative, measured from the engine's creation.
-   */
-  public long nowNanos() {
-    long now = clock.coarseNanoTime() - originNanos;
-    return now < 0 ? 0 : now;
-  }
-
-  @Override
-  public long nowMs() {
-    return nowNanos() / 1_000_000L;
-  }
-
-  @Override
-  public long preciseNowNanos() {
-    long now = clock.nanoTime() - originNanos;
-    return now < 0 ? 0 : now;
-  }
-
-  @Override
-  public WindowGeometry secondWindow() {
-    return config.secondWindow();
-  }
-
-  @Override
-  public StatisticNode inbound() {
-    return inbound;
-  }
-
-  /**
-   * Resolves a resource for entering (untracked when the resource cap is full).
+   * Enters a call with one argument on a pooled entry; see {@link CallPath#enterWithArgument}.
    *
-   * @param name the resource name
+   * @param site the call site
+   * @param argument the argument
+   * @return the entry
+   */
+  public CallEntry enterWithArgument(CallSite site, @Nullable Object argument) {
+    return calls.enterWithArgument(site, argument);
+  }
+
+  /**
+   * Enters a call with two arguments on a pooled entry; see {@link CallPath#enterWithArguments}.
+   *
+   * @param site the call site
+   * @param first the first argument
+   * @param second the second argument
+   * @return the entry
+   */
+  public CallEntry enterWithArguments(
+      CallSite site, @Nullable Object first, @Nullable Object second) {
+    return calls.enterWithArguments(site, first, second);
+  }
+
+  /**
+   * Detaches an admitted entry from the thread; see {@link CallPath#detach}.
+   *
+   * @param entry the entry
+   */
+  public static void detach(CallEntry entry) {
+    CallPath.detach(entry);
+  }
+
+  /**
+   * Opens an explicit context; null if the thread already has one.
+   *
+   * @param name the context name
+   * @param origin the caller's origin
+   * @return a handle to close, or null
+   */
+  public @Nullable Object openContext(String name, String origin) {
+    return calls.openContext(name, origin);
+  }
+
+  /**
+   * Closes a context opened by {@link #openContext}.
+   *
+   * @param handle the handle
+   */
+  public static void closeContext(Object handle) {
+    CallPath.closeContext(handle);
+  }
+
+  // resources
+
+  /**
+   * The state of a resource for entering it.
+   *
+   * @param name the resource
    * @return its state
    */
   public ResourceState resolve(String name) {
@@ -302,56 +199,129 @@ public final class EngineCore implements SlotContext {
   }
 
   /**
-   * Declares rules on a resource: they replace its rules of the kinds they belong to and keep the
-   * rest; a declaration that changes nothing is a no-op.
+   * The state of a resource if it exists.
+   *
+   * @param name the resource
+   * @return its state, or null
+   */
+  public @Nullable ResourceState existing(String name) {
+    return resources.existing(name);
+  }
+
+  /** The names of every resource. */
+  public Set<String> resourceNames() {
+    return resources.names();
+  }
+
+  /**
+   * The entrance node of a named context.
+   *
+   * @param name the context name
+   * @return its node, or null if it was never entered
+   */
+  public @Nullable EntranceNode entrance(String name) {
+    return calls.entrance(name);
+  }
+
+  /** The node of every inbound call. */
+  public StatisticNode inbound() {
+    return parts.inbound();
+  }
+
+  /**
+   * How often a cap overflowed.
+   *
+   * @param cap the cap
+   * @return the count
+   */
+  public long overflows(Cap cap) {
+    return parts.overflows().count(cap);
+  }
+
+  // rules
+
+  /** The engine's rules: every change enters here. */
+  public RuleBook ruleBook() {
+    return ruleBook;
+  }
+
+  /**
+   * Declares rules on a resource; see {@link RuleBook#declare}.
    *
    * @param name the resource
    * @param rules the declared rules
-   * @return the resource's state
    */
-  public ResourceState declare(String name, List<? extends Rule> rules) {
-    return resources.declare(name, rules);
+  public void declare(String name, List<? extends Rule> rules) {
+    ruleBook.declare(name, rules);
   }
 
   /**
-   * Replaces the rules of a resource; identical rules are a no-op.
+   * Replaces the rules of a resource; see {@link RuleBook#load}.
    *
    * @param name the resource
    * @param rules the new rules
-   * @return the resource's state
    */
-  public ResourceState load(String name, List<? extends Rule> rules) {
-    return resources.load(name, rules);
+  public void load(String name, List<? extends Rule> rules) {
+    ruleBook.load(name, rules);
   }
 
   /**
-   * Replaces the default circuit breakers and the resources they do not apply to.
+   * Replaces the system rules; see {@link RuleBook#loadSystemRules}.
+   *
+   * @param rules the new system rules
+   */
+  public void loadSystemRules(List<SystemRule> rules) {
+    ruleBook.loadSystemRules(rules);
+  }
+
+  /**
+   * Replaces the default circuit breaker rules; see {@link RuleBook#loadDefaultCircuitBreakerRules}.
    *
    * @param rules rules with resource {@code "*"}
    * @param excluded resources that get no default breakers
    */
   public void loadDefaultCircuitBreakerRules(List<CircuitBreakerRule> rules, Set<String> excluded) {
-    resources.loadDefaults(rules, excluded);
+    ruleBook.loadDefaultCircuitBreakerRules(rules, excluded);
   }
 
-  /** The default circuit breakers in force. */
+  /** The default circuit breaker rules in force. */
   public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
-    return resources.defaultCircuitBreakerRules();
+    return ruleBook.defaultCircuitBreakerRules();
   }
 
-  /** The resource's current rules (empty if unknown). */
+  /** The system rules in force. */
+  public List<SystemRule> systemRules() {
+    return ruleBook.systemRules();
+  }
+
+  /**
+   * The rules in force on a resource.
+   *
+   * @param name the resource
+   * @return its rules; empty if it does not exist
+   */
   public List<Rule> rules(String name) {
     ResourceState state = resources.existing(name);
     return state == null ? List.of() : state.chain().rules();
   }
 
-  /** The circuit breakers of a resource, in rule order (empty if none). */
+  /**
+   * The live circuit breakers of a resource.
+   *
+   * @param name the resource
+   * @return its breakers; empty if it does not exist
+   */
   public List<CircuitBreaker> breakers(String name) {
     ResourceState state = resources.existing(name);
     return state == null ? List.of() : BreakerSlotKind.breakers(state.chain());
   }
 
-  /** The run-time state of a resource's warm-up and per-value rules (read only). */
+  /**
+   * The run-time state of a resource's warm-up and per-value rules.
+   *
+   * @param name the resource
+   * @return the states; empty if it does not exist
+   */
   public List<RuleState> ruleStates(String name) {
     ResourceState state = resources.existing(name);
     if (state == null) {
@@ -359,275 +329,63 @@ public final class EngineCore implements SlotContext {
     }
     Chain chain = state.chain();
     List<RuleState> states = new ArrayList<>(FlowSlotKind.warmUpStates(chain));
-    states.addAll(PerValueSlotKind.hotValueStates(chain, preciseNowNanos()));
+    states.addAll(PerValueSlotKind.hotValueStates(chain, parts.clock().preciseNowNanos()));
     return List.copyOf(states);
   }
 
-  /** The known resources. */
-  public Set<String> resourceNames() {
-    return resources.names();
+  // time and services
+
+  /** The engine's time source. */
+  public TimeSource clock() {
+    return parts.clock().source();
   }
 
-  /** The state of a resource if it exists. */
-  public @Nullable ResourceState existing(String name) {
-    return resources.existing(name);
+  /** Engine time in milliseconds. */
+  public long nowMs() {
+    return parts.clock().nowMs();
   }
 
-  /** The entrance node of a context name, if known. */
-  public @Nullable EntranceNode entrance(String name) {
-    Entrance entrance = contexts.existing(name);
-    return entrance == null ? null : entrance.node();
+  /** Where system protection reads CPU usage and load. */
+  public SystemStatus systemStatus() {
+    return parts.system().status();
   }
 
-  /** How often a cap overflowed. */
-  public long overflows(Cap cap) {
-    return overflows.count(cap);
-  }
-
-  /**
-   * Opens an explicit context; null if the thread already has one.
-   *
-   * @param name the context name
-   * @param origin the caller's origin ("" when unknown)
-   * @return a handle to close, or null when nothing was opened
-   */
-  public @Nullable Object openContext(String name, String origin) {
-    return contexts.open(name, origin);
-  }
-
-  /**
-   * Closes a context opened by {@link #openContext}; ignored while it has open entries.
-   *
-   * @param handle the handle
-   */
-  public static void closeContext(Object handle) {
-    ContextRegistry.close((Context) handle);
-  }
-
-  /**
-   * Enters a call and decides it. A refusal is not thrown: the returned entry is then already
-   * exited and {@link CallEntry#refusal()} says why.
-   *
-   * <p>A pooled entry is reused by later calls of this thread at the same nesting depth once it
-   * has exited: for callers that exit it themselves, on this thread, and never let it escape. They
-   * close it with {@link CallEntry#close(long)} and the generation read right after entering, so a
-   * reused entry is never closed by a stale holder. Other entries are new objects the caller may
-   * keep.
-   *
-   * @param site the call site
-   * @param pooled whether to reuse this thread's entry object
-   * @param args the call's arguments, for per-value rules (null: none)
-   * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
-   */
-  public CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
-    return decide(open(site, pooled, args));
-  }
-
-  /**
-   * Like {@link #enter} on a pooled entry, with one argument held in the entry's own one-element
-   * array, so passing it allocates nothing.
-   */
-  public CallEntry enterWithArgument(CallSite site, @Nullable Object argument) {
-    CallEntry entry = open(site, true, null);
-    entry.holdArgument(argument);
-    return decide(entry);
-  }
-
-  /**
-   * Like {@link #enter} on a pooled entry, with two arguments held in the entry's own two-element
-   * array, so passing them allocates nothing.
-   */
-  public CallEntry enterWithArguments(
-      CallSite site, @Nullable Object first, @Nullable Object second) {
-    CallEntry entry = open(site, true, null);
-    entry.holdArguments(first, second);
-    return decide(entry);
-  }
-
-  /**
-   * Detaches an admitted entry from the thread (the thread's context no longer sees it, and the
-   * thread may go on entering and exiting other resources), so it may be exited later on any
-   * thread.
-   *
-   * @param entry an admitted entry from {@link #enter} that is not pooled
-   */
-  public static void detach(CallEntry entry) {
-    Context owner = entry.context;
-    pop(entry);
-    Context detached = new Context(new ThreadState(), owner.entrance, owner.origin, false);
-    detached.current = entry;
-    entry.context = detached;
-    entry.parent = null;
-  }
-
-  /** Creates (or reuses) the entry of a call in the thread's context; nothing is decided yet. */
-  private CallEntry open(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
-    long now = nowNanos();
-    ThreadState thread = contexts.thread();
-    Context context = contexts.currentOrImplicit(thread, site.entrance(), site.origin());
-    if (!pooled) {
-      return new CallEntry(this, false, site, context, args, now);
-    }
-    CallEntry top = context.current;
-    int depth = top == null ? 0 : top.depth + 1;
-    CallEntry reused = thread.pooled(depth);
-    if (reused != null) {
-      reused.reuse(site, context, args, now);
-      return reused;
-    }
-    CallEntry fresh = new CallEntry(this, true, site, context, args, now);
-    thread.pool(depth, fresh);
-    return fresh;
-  }
-
-  /** Runs an opened entry through its resource's chain and records the outcome. */
-  private CallEntry decide(CallEntry entry) {
-    ResourceState resource = entry.resource;
-    Context context = entry.context;
-    if (closed) {
-      entry.unchecked = true;
-      context.current = entry;
-      return entry;
-    }
-    CallEntry parent = entry.parent;
-    entry.node = resource.nodeFor(context.entrance, parent == null ? null : parent.node);
-    entry.onContextNode = config.contextStatistics() || entry.chain.measuresContexts();
-    entry.originNode = originNode(resource, context.origin);
-    try {
-      RefusedException refused = entry.chain.enter(entry);
-      if (refused != null) {
-        recordRefused(entry, refused);
-        return entry;
-      }
-    } catch (RuntimeException unexpected) {
-      entry.chain = Chain.EMPTY; // fail open: the call goes ahead unguarded, no slot sees its exit
-      internalErrors.report(resource.name(), unexpected);
-    } catch (Error fatal) {
-      entry.markExitedUnseen();
-      discardIfIdle(context);
-      throw fatal;
-    }
-    statistics.pass(entry);
-    context.current = entry; // pushed only once admitted: a refused entry is never seen by others
-    return entry;
-  }
-
-  private @Nullable StatisticNode originNode(ResourceState resource, String origin) {
-    if (origin.isEmpty()) {
-      return null;
-    }
-    StatisticNode node = resource.cluster().originNode(origin);
-    if (node == null) {
-      overflows.report(Cap.ORIGINS, origin);
-    }
-    return node;
-  }
-
-  private void recordRefused(CallEntry entry, RefusedException refused) {
-    entry.blockError = refused;
-    statistics.refused(entry, refused);
-    entry.markExitedUnseen();
-    entry.dropArgument();
-    discardIfIdle(entry.context);
-  }
-
-  private static void discardIfIdle(Context context) {
-    if (context.current == null && context.implicit) {
-      context.owner.discard(context);
-    }
-  }
-
-  /**
-   * Exits an entry exactly once; see {@link dev.guard.engine.Entry#close()}.
-   *
-   * @param entry the entry
-   */
-  void exit(CallEntry entry) {
-    Context context = entry.context;
-    CallEntry current = context.current;
-    if (current == entry || current == null) {
-      if (entry.tryMarkExited()) {
-        complete(entry);
-        pop(entry);
-      }
-      return;
-    }
-    if (entry.isExited()) {
-      return;
-    }
-    // Another thread leaves the owner's pooled (decorator) entries to the owner, which exits
-    // them when its calls return: only the owner thread ever exits a pooled entry.
-    boolean byOwner = context.owner.thread == Thread.currentThread();
-    for (CallEntry open = current; open != null; open = open.parent) {
-      if ((byOwner || !open.pooled) && open.tryMarkExited()) {
-        complete(open);
-      }
-    }
-    context.current = null;
-    if (context.implicit) {
-      context.owner.discard(context);
-    }
-    throw new EntryOrderException(
-        "entries must be closed in reverse order: closed " + entry + " while " + current
-            + " was open; every entry of the context has been exited");
-  }
-
-  /** Records an exit; the entry lets go of a held argument however it exited. */
-  private void complete(CallEntry entry) {
-    if (!entry.unchecked) {
-      entry.completedAt(nowMs());
-      statistics.complete(entry);
-      try {
-        entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
-      } catch (RuntimeException unexpected) {
-        internalErrors.report(entry.resource(), unexpected); // the caller never sees it
-      }
-    }
-    entry.dropArgument();
-  }
-
-  private static void pop(CallEntry entry) {
-    Context context = entry.context;
-    if (context.current == entry) {
-      context.current = entry.parent;
-    }
-    discardIfIdle(context);
-  }
-
-  @Override
-  public void publish(BreakerTransition transition) {
-    for (EngineListener listener : listeners) {
-      try {
-        listener.onBreakerStateChanged(transition);
-      } catch (RuntimeException ignored) {
-        // listeners must not break the call path
-      }
-    }
-  }
-
-  @Override
+  /** The cluster token service, or null. */
   public @Nullable TokenService tokenService() {
-    return tokenService;
+    return parts.tokenService();
   }
 
-  @Override
-  public long occupyTimeoutMs() {
-    return config.occupyTimeoutMs();
+  // telemetry
+
+  /** Records every second that closed and was not recorded yet. */
+  public void collectHistory() {
+    telemetry.collect();
   }
 
-  @Override
-  public void sleep(long nanos) throws InterruptedException {
-    clock.sleep(nanos);
+  /**
+   * The recorded seconds of a resource in a time range.
+   *
+   * @param resource the resource
+   * @param fromMs the range's start
+   * @param toMs the range's end (exclusive)
+   * @return the seconds
+   */
+  public List<PeriodStats> history(String resource, long fromMs, long toMs) {
+    return telemetry.history(resource, fromMs, toMs);
   }
 
-  @Override
-  public void reportOverflow(Cap cap, String name, long times) {
-    overflows.report(cap, name, times);
+  /**
+   * Every recorded second of a resource together.
+   *
+   * @param resource the resource
+   * @return the totals, or null
+   */
+  public @Nullable PeriodStats totals(String resource) {
+    return telemetry.totals(resource);
   }
 
-  @Override
-  public @Nullable ClusterNode clusterNodeOf(String resource) {
-    ResourceState state = resources.resolve(resource);
-    return state.sharesOverflow() ? null : state.cluster(); // never measure the overflow's calls
+  /** The metrics history (for tests). */
+  MetricsHistory metricsHistory() {
+    return telemetry.metricsHistory();
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Engine internals: the call path (enter, statistics, exit), contexts and the resource registry.
- * Not exported.
+ * The engine's wiring: its parts built and joined ({@code EngineCore}), and the recorder thread
+ * that collects the history of engines on the system clock. Not exported.
  */
 @NullMarked
 package dev.guard.engine.internal;

@@ -3,9 +3,9 @@ package dev.guard.engine.internal;
 import dev.guard.spi.TimeSource;
 
 /** A time source that stays at 0 and whose sleeps return at once: for tests that need no time. */
-final class FrozenTime {
+public final class FrozenTime {
 
-  static final TimeSource SOURCE = new TimeSource() {
+  public static final TimeSource SOURCE = new TimeSource() {
     @Override
     public long nanoTime() {
       return 0L;

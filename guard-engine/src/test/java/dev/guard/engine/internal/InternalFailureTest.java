@@ -1,5 +1,10 @@
 package dev.guard.engine.internal;
 
+import dev.guard.engine.internal.call.CallEntry;
+import dev.guard.engine.internal.call.CallSite;
+import dev.guard.engine.internal.registry.ResourceRegistry;
+import dev.guard.engine.internal.registry.ChainCompiler;
+import dev.guard.engine.internal.registry.EngineConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -16,7 +21,9 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.SystemStatus;
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.engine.internal.chain.Slot;
+import dev.guard.engine.internal.registry.EngineParts;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.stat.WindowGeometry;
@@ -66,7 +73,7 @@ class InternalFailureTest {
       }
       return new Slot() {
         @Override
-        public @Nullable RefusedException enter(CallEntry entry) {
+        public @Nullable RefusedException enter(Call entry) {
           if (failure == Failure.ENTER && here) {
             throw new IllegalStateException("enter fails on purpose");
           }
@@ -74,7 +81,7 @@ class InternalFailureTest {
         }
 
         @Override
-        public void exit(CallEntry entry) {
+        public void exit(Call entry) {
           if (failure == Failure.EXIT && here) {
             throw new IllegalStateException("exit fails on purpose");
           }
@@ -94,14 +101,17 @@ class InternalFailureTest {
 
   /** An engine whose kind for {@code real}'s rules is replaced by a failing one. */
   private EngineCore engine(FailingKind<?> failing) {
-    List<SlotKind<?>> kinds = new ArrayList<>();
-    for (SlotKind<?> kind : ChainCompiler.KINDS) {
-      kinds.add(kind.ruleType() == failing.ruleType() ? failing : kind);
-    }
-    return new EngineCore(FROZEN,
+    EngineParts parts = EngineParts.of(FROZEN,
         new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000,
             20, null, 1),
-        List.of(listener), SystemStatus.host(), null, kinds);
+        List.of(listener), SystemStatus.host(), null);
+    return new EngineCore(parts, shared -> {
+      List<SlotKind<?>> kinds = new ArrayList<>();
+      for (SlotKind<?> kind : ChainCompiler.kinds(shared.system())) {
+        kinds.add(kind.ruleType() == failing.ruleType() ? failing : kind);
+      }
+      return kinds;
+    });
   }
 
   private static FailingKind<FlowRule> failingFlow(Failure failure) {
@@ -230,7 +240,8 @@ class InternalFailureTest {
   @Test
   void loadSystemRules_whenNoChainCompiles_isRefusedBeforeAnyResourceExistsAndCallsPass() {
     EngineCore core = engine(new FailingKind<>(
-        new dev.guard.engine.internal.system.SystemSlotKind(), Failure.COMPILE, null));
+        new dev.guard.engine.internal.system.SystemSlotKind(
+            new dev.guard.engine.internal.system.SystemProtection(SystemStatus.host())), Failure.COMPILE, null));
 
     assertThatThrownBy(() -> core.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(5))))
         .isInstanceOf(InvalidRulesException.class);
@@ -248,7 +259,8 @@ class InternalFailureTest {
   @Test
   void applyRules_withSystemRulesNoChainCompiles_isRefusedAndKeepsTheRulesInForce() {
     EngineCore core = engine(new FailingKind<>(
-        new dev.guard.engine.internal.system.SystemSlotKind(), Failure.COMPILE, null));
+        new dev.guard.engine.internal.system.SystemSlotKind(
+            new dev.guard.engine.internal.system.SystemProtection(SystemStatus.host())), Failure.COMPILE, null));
 
     assertThatThrownBy(() -> core.ruleBook().apply(
             RuleSet.of(List.of(SystemRule.of().withMaxConcurrency(5))), "test"))

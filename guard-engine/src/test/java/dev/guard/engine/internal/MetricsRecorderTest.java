@@ -1,5 +1,8 @@
 package dev.guard.engine.internal;
 
+import dev.guard.engine.internal.call.CallEntry;
+import dev.guard.engine.internal.call.CallSite;
+import dev.guard.engine.internal.registry.EngineConfig;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;

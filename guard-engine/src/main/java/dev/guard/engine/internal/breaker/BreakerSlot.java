@@ -1,8 +1,8 @@
 package dev.guard.engine.internal.breaker;
 
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -27,7 +27,7 @@ final class BreakerSlot implements Slot {
   }
 
   @Override
-  public @Nullable RefusedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(Call entry) {
     long nowMs = entry.nowMs();
     Breaker[] all = breakers;
     long[] probes = null;
@@ -54,14 +54,14 @@ final class BreakerSlot implements Slot {
   }
 
   @Override
-  public void abandon(CallEntry entry) {
+  public void abandon(Call entry) {
     if (entry.grant() instanceof long[] probes) {
       giveBack(probes, entry.nowMs());
     }
   }
 
   @Override
-  public void exit(CallEntry entry) {
+  public void exit(Call entry) {
     long[] probes = entry.grant() instanceof long[] granted ? granted : null;
     long nowMs = entry.exitMs();
     long rtMs = entry.rtMs();

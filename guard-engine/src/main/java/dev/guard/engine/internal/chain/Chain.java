@@ -2,7 +2,6 @@ package dev.guard.engine.internal.chain;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.internal.CallEntry;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -72,7 +71,7 @@ public final class Chain {
    * @param entry the entry
    * @return null when every slot admitted the entry, else the first refusal
    */
-  public @Nullable RefusedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(Call entry) {
     Slot[] all = slots;
     for (int i = 0; i < all.length; i++) {
       entry.grantCursor(i);
@@ -91,7 +90,7 @@ public final class Chain {
     return null;
   }
 
-  private static void abandon(Slot[] all, int last, CallEntry entry) {
+  private static void abandon(Slot[] all, int last, Call entry) {
     for (int j = last; j >= 0; j--) {
       entry.grantCursor(j);
       all[j].abandon(entry);
@@ -104,7 +103,7 @@ public final class Chain {
    *
    * @param entry the exiting entry
    */
-  public void exit(CallEntry entry) {
+  public void exit(Call entry) {
     Slot[] all = slots;
     @Nullable RuntimeException first = null;
     for (int i = 0; i < all.length; i++) {

@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.chain;
 
 import dev.guard.api.RefusedException;
-import dev.guard.engine.internal.CallEntry;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,13 +13,13 @@ import org.jspecify.annotations.Nullable;
  * <ol>
  *   <li>{@link #enter}: admit or refuse. A slot that grants the call something of its own state
  *       (a budget permit, a paced reservation, hot-parameter tokens, a half-open probe) remembers
- *       it on the entry with {@link CallEntry#keepGrant} / {@link CallEntry#keepGrantBits}; the
+ *       it on the entry with {@link Call#keepGrant} / {@link Call#keepGrantBits}; the
  *       values are private to the slot.
  *   <li>{@link #abandon}: a later slot refused the admitted call, so it never runs; the slot gives
  *       back what it granted. The chain calls it on every slot that admitted the call, in reverse
  *       order, so no slot needs to know about another.
- *   <li>{@link #exit}: the admitted call ended; {@link CallEntry#rtMs()} and {@link
- *       CallEntry#error()} tell how it went.
+ *   <li>{@link #exit}: the admitted call ended; {@link Call#rtMs()} and {@link
+ *       Call#error()} tell how it went.
  * </ol>
  */
 public interface Slot {
@@ -34,19 +33,19 @@ public interface Slot {
    * @param entry the entry being decided
    * @return null to admit, or the refusal
    */
-  @Nullable RefusedException enter(CallEntry entry);
+  @Nullable RefusedException enter(Call entry);
 
   /**
    * Gives back what {@link #enter} granted to an entry that a later slot refused.
    *
    * @param entry the refused entry; its grants are as this slot left them
    */
-  default void abandon(CallEntry entry) {}
+  default void abandon(Call entry) {}
 
   /**
    * Sees the outcome of an admitted entry at exit (after statistics were recorded).
    *
    * @param entry the exiting entry
    */
-  default void exit(CallEntry entry) {}
+  default void exit(Call entry) {}
 }

@@ -2,12 +2,11 @@ package dev.guard.engine.internal.chain;
 
 import dev.guard.api.event.BreakerTransition;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.Cap;
+import dev.guard.spi.Cap;
 import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
-import dev.guard.engine.internal.system.SystemProtection;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -88,14 +87,6 @@ public interface SlotContext {
    * @return the engine-wide rules; empty when there are none
    */
   List<Rule> engineWideRules();
-
-  /**
-   * The engine-wide state of system protection: where CPU usage and load are read, and the
-   * inbound calls admitted under a concurrency limit.
-   *
-   * @return the system protection state
-   */
-  SystemProtection systemProtection();
 
   /**
    * Counts overflows of a bounded collection that a slot owns and tells the engine's listeners,

@@ -1,10 +1,10 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.FlowRefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
-import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
@@ -54,7 +54,7 @@ final class CompiledFlowRule {
   }
 
   /** The node this rule measures for a call, or null when the rule does not apply to it. */
-  @Nullable StatisticNode select(CallEntry entry, SlotContext engine) {
+  @Nullable StatisticNode select(Call entry, SlotContext engine) {
     boolean specific = !forEveryone;
     if (specific) {
       String origin = entry.origin();

@@ -1,10 +1,10 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowMetric;
 import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
-import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.stat.StatisticNode;
@@ -124,7 +124,7 @@ final class FlowSlot implements Slot {
   }
 
   @Override
-  public @Nullable RefusedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(Call entry) {
     Kept held = null;
     long passedAtOnce = 0L; // bit i: rule i admitted the call without a wait
     long passedAtMs = entry.nowMs();
@@ -187,7 +187,7 @@ final class FlowSlot implements Slot {
   }
 
   @Override
-  public void abandon(CallEntry entry) {
+  public void abandon(Call entry) {
     long bits = entry.grantBits();
     release((Kept) entry.grant(), entry.count());
     refund(bits & RULE_MASK, entry.count(), bits >>> TRACKED_RULES);
@@ -195,7 +195,7 @@ final class FlowSlot implements Slot {
 
   /** Gives back the concurrency tokens the token service granted to the ending call. */
   @Override
-  public void exit(CallEntry entry) {
+  public void exit(Call entry) {
     if (!holdsTokens) {
       return;
     }
@@ -233,7 +233,7 @@ final class FlowSlot implements Slot {
   }
 
   /** Waits out a SHOULD_WAIT of the token service; false if the wait was interrupted. */
-  private boolean awaitCluster(CallEntry entry, long waitNanos) {
+  private boolean awaitCluster(Call entry, long waitNanos) {
     try {
       engine.sleep(waitNanos);
     } catch (InterruptedException interrupted) {
@@ -255,7 +255,7 @@ final class FlowSlot implements Slot {
   }
 
   /** Waits out an admitting decision; false (everything released) if the wait was interrupted. */
-  private boolean await(CallEntry entry, Held reserved) {
+  private boolean await(Call entry, Held reserved) {
     long waitNanos = Decision.waitNanos(reserved.decision);
     int permits = entry.count();
     if (Decision.borrowed(reserved.decision)) {

@@ -2,7 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
-import dev.guard.engine.RuleState;
+import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;

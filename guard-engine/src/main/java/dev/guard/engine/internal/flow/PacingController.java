@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.FlowMetrics;
 import java.time.Duration;
 
 /**

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.FlowMetrics;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,5 +1,7 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.FlowMetrics;
+
 /**
  * Where a QPS rule's rate comes from: the rule's count ({@link #constant}), or a warm-up bucket
  * whose rate climbs from {@code count / coldFactor} to {@code count} as traffic flows ({@link

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.FlowMetrics;
 import dev.guard.api.rule.FlowMetric;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;

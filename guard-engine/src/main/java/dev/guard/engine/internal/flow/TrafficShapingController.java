@@ -1,5 +1,7 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.FlowMetrics;
+
 /**
  * Decides, for one flow rule, whether a call may pass now, after a wait, or not at all.
  *

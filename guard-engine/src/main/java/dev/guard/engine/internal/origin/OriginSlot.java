@@ -1,9 +1,9 @@
 package dev.guard.engine.internal.origin;
 
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.OriginRefusedException;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
-import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
@@ -31,7 +31,7 @@ final class OriginSlot implements Slot {
   }
 
   @Override
-  public @Nullable RefusedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(Call entry) {
     String origin = entry.origin();
     return rule.admits(origin) ? null : refusal(origin);
   }

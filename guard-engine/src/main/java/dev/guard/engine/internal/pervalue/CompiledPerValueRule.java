@@ -4,7 +4,7 @@ import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.PerValueRule;
-import dev.guard.engine.Cap;
+import dev.guard.spi.Cap;
 import dev.guard.engine.internal.chain.SlotContext;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,8 +1,8 @@
 package dev.guard.engine.internal.pervalue;
 
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.RuleLimits;
-import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import org.jspecify.annotations.Nullable;
@@ -47,7 +47,7 @@ final class PerValueSlot implements Slot {
   }
 
   @Override
-  public @Nullable RefusedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(Call entry) {
     entry.keepGrantBits(0L);
     @Nullable Object[] args = entry.args();
     if (args.length == 0) {
@@ -85,12 +85,12 @@ final class PerValueSlot implements Slot {
   }
 
   @Override
-  public void abandon(CallEntry entry) {
+  public void abandon(Call entry) {
     giveBack(entry.grantBits(), entry.args(), entry.count());
   }
 
   @Override
-  public void exit(CallEntry entry) {
+  public void exit(Call entry) {
     long held = entry.grantBits() & releasedAtExit;
     if (held != 0L) {
       giveBack(held, entry.args(), entry.count());

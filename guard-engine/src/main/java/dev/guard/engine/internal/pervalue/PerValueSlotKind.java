@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.pervalue;
 
 import dev.guard.api.rule.PerValueRule;
-import dev.guard.engine.RuleState;
+import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;

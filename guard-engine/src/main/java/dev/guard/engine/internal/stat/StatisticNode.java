@@ -1,6 +1,5 @@
 package dev.guard.engine.internal.stat;
 
-import dev.guard.engine.internal.flow.FlowMetrics;
 import java.util.concurrent.atomic.LongAdder;
 import org.jspecify.annotations.Nullable;
 

@@ -1,12 +1,12 @@
 package dev.guard.engine.internal.system;
 
+import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.SystemStatus;
-import dev.guard.engine.internal.CallEntry;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.stat.StatisticNode;
@@ -65,11 +65,11 @@ final class SystemSlot implements Slot {
   private final AtomicReferenceArray<SystemRefusedException> refusals =
       new AtomicReferenceArray<>(SystemLimit.values().length);
 
-  SystemSlot(String resource, SystemRule rule, SlotContext context) {
+  SystemSlot(String resource, SystemRule rule, SlotContext context, SystemProtection protection) {
     this.rule = rule;
     this.resource = resource;
     this.inbound = context.inbound();
-    this.protection = context.systemProtection();
+    this.protection = protection;
     this.clock = context;
     this.bucketLengthMs = context.secondWindow().bucketLengthMs();
     this.status = protection.status();
@@ -91,7 +91,7 @@ final class SystemSlot implements Slot {
   }
 
   @Override
-  public @Nullable RefusedException enter(CallEntry entry) {
+  public @Nullable RefusedException enter(Call entry) {
     if (entry.type() != EntryType.IN) {
       return null;
     }
@@ -136,16 +136,16 @@ final class SystemSlot implements Slot {
   }
 
   @Override
-  public void abandon(CallEntry entry) {
+  public void abandon(Call entry) {
     release(entry);
   }
 
   @Override
-  public void exit(CallEntry entry) {
+  public void exit(Call entry) {
     release(entry);
   }
 
-  private void release(CallEntry entry) {
+  private void release(Call entry) {
     if (limitsConcurrency && entry.type() == EntryType.IN
         && entry.grantBits() == (RESERVED ^ entry.generation())) {
       entry.keepGrantBits(0L);

@@ -19,6 +19,17 @@ public final class SystemSlotKind implements SlotKind<SystemRule> {
   /** The system slot's position in the chain. */
   public static final int ORDER = -5000;
 
+  private final SystemProtection protection;
+
+  /**
+   * Creates the kind for one engine's system protection.
+   *
+   * @param protection the engine's system rules, status and admitted-call count
+   */
+  public SystemSlotKind(SystemProtection protection) {
+    this.protection = protection;
+  }
+
   @Override
   public int order() {
     return ORDER;
@@ -41,6 +52,6 @@ public final class SystemSlotKind implements SlotKind<SystemRule> {
     if (previous instanceof SystemSlot && ((SystemSlot) previous).rule.equals(merged)) {
       return previous;
     }
-    return new SystemSlot(resource, merged, context);
+    return new SystemSlot(resource, merged, context, protection);
   }
 }

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.flow;
 
+import dev.guard.engine.internal.stat.FlowMetrics;
 import dev.guard.engine.internal.stat.WindowGeometry;
 
 /** Node statistics fixed by the test, for decisions on given values (Sentinel's stubbed node). */

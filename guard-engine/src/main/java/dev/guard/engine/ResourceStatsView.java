@@ -1,0 +1,113 @@
+package dev.guard.engine;
+
+import dev.guard.engine.internal.registry.ResourceState;
+import dev.guard.engine.internal.EngineCore;
+import dev.guard.engine.NodeStats;
+import dev.guard.engine.ResourceStats;
+import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.node.EntranceNode;
+import dev.guard.engine.internal.stat.StatisticNode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/** Live views of a resource's nodes, of the inbound node and of entrance nodes. */
+final class ResourceStatsView extends StatsView implements ResourceStats {
+
+  private final EngineCore core;
+  private final String resource;
+
+  private ResourceStatsView(EngineCore core, String resource) {
+    super(core, () -> clusterOf(core, resource));
+    this.core = core;
+    this.resource = resource;
+  }
+
+  /**
+   * The statistics of a resource (zero while unknown).
+   *
+   * @param core the engine
+   * @param resource the resource name
+   * @return a live view
+   */
+  public static ResourceStats of(EngineCore core, String resource) {
+    return new ResourceStatsView(core, resource);
+  }
+
+  /**
+   * The statistics of the engine's inbound traffic.
+   *
+   * @param core the engine
+   * @return a live view
+   */
+  public static NodeStats inbound(EngineCore core) {
+    return new StatsView(core, () -> List.of(core.inbound()));
+  }
+
+  /**
+   * The statistics of an entrance: the sums over its children.
+   *
+   * @param core the engine
+   * @param contextName the context name
+   * @return a live view, if the context is known
+   */
+  public static Optional<NodeStats> entrance(EngineCore core, String contextName) {
+    EntranceNode entrance = core.entrance(contextName);
+    if (entrance == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new StatsView(core, () -> statsOf(entrance.children())));
+  }
+
+  private static List<StatisticNode> statsOf(List<DefaultNode> nodes) {
+    List<StatisticNode> stats = new ArrayList<>(nodes.size());
+    for (DefaultNode node : nodes) {
+      stats.add(node.stats());
+    }
+    return stats;
+  }
+
+  private static List<StatisticNode> clusterOf(EngineCore core, String resource) {
+    ResourceState state = core.existing(resource);
+    ClusterNode cluster = state == null ? null : state.cluster();
+    return cluster == null ? List.of() : List.of(cluster.stats());
+  }
+
+  @Override
+  public String resource() {
+    return resource;
+  }
+
+  @Override
+  public Optional<NodeStats> origin(String origin) {
+    ResourceState state = core.existing(resource);
+    ClusterNode cluster = state == null ? null : state.cluster();
+    StatisticNode node = cluster == null ? null : cluster.existingOriginNode(origin);
+    return node == null ? Optional.empty() : Optional.of(new StatsView(core, () -> List.of(node)));
+  }
+
+  @Override
+  public Set<String> origins() {
+    ResourceState state = core.existing(resource);
+    ClusterNode cluster = state == null ? null : state.cluster();
+    if (cluster == null) {
+      return Set.of();
+    }
+    Set<String> names = new TreeSet<>();
+    cluster.forEachOrigin((origin, node) -> names.add(origin));
+    return Collections.unmodifiableSet(names);
+  }
+
+  @Override
+  public Optional<NodeStats> context(String contextName) {
+    ResourceState state = core.existing(resource);
+    DefaultNode node = state == null ? null : state.existingNodeFor(contextName);
+    return node == null
+        ? Optional.empty()
+        : Optional.of(new StatsView(core, () -> List.of(node.stats())));
+  }
+}
