@@ -6,6 +6,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.ContextScope;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
@@ -27,17 +28,16 @@ import org.junit.jupiter.api.Test;
 class GuardMetricsTest {
 
   private final ManualClock clock = new ManualClock();
-  private final GuardMetrics metrics = new GuardMetrics();
-  private final GuardEngine engine =
-      GuardEngine.builder().clock(clock).listener(metrics).build();
+  private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
+  private final GuardMetrics metrics = GuardMetrics.of(engine);
 
   /**
    * 10 seconds: 8 calls a second against a limit of 5 (each admitted call takes 20 ms, every 4th
    * fails) and one call from a denied origin.
    */
   private void simulate() {
-    engine.loadRules("orders",
-        List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot")));
+    engine.applyRules(
+        RuleSet.of(List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot"))), "test");
     for (int second = 0; second < 10; second++) {
       for (int i = 0; i < 8; i++) {
         try (Entry entry = engine.enter("orders")) {
@@ -67,7 +67,7 @@ class GuardMetricsTest {
   @Test
   void counters_equalTheEngineTotals() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    metrics.watch(engine).bindTo(registry);
+    metrics.bindTo(registry);
     simulate();
 
     PeriodStats totals = engine.metricsTotals("orders");
@@ -91,7 +91,7 @@ class GuardMetricsTest {
   @Test
   void prometheusScrape_rendersTheNames() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    metrics.watch(engine).bindTo(registry);
+    metrics.bindTo(registry);
     simulate();
 
     String scrape = registry.scrape();
@@ -109,7 +109,7 @@ class GuardMetricsTest {
   @Test
   void resourcesBeyondTheLimit_getNoMeters() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    new GuardMetrics(3).watch(engine).bindTo(registry);
+    GuardMetrics.builder(engine).maxResources(3).build().bindTo(registry);
     for (int r = 0; r < 10; r++) {
       try (Entry ignored = engine.enter("r" + r)) {
         // one call each
@@ -124,7 +124,7 @@ class GuardMetricsTest {
   void breakerState_isOneForTheCurrentState() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     engine.loadRules("payments", List.of(CircuitBreakerRule.errorCount("payments", 1)));
-    metrics.watch(engine).bindTo(registry);
+    metrics.bindTo(registry);
 
     assertThat(state(registry, "closed")).isEqualTo(1);
     assertThat(state(registry, "open")).isZero();

@@ -39,7 +39,7 @@ final class GuardDeclarations {
       guard = guard.pacing(rule.maxQueueingTime());
     }
     if (!guard.flowRules().equals(List.of(rule))) {
-      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
+      throw DurationArguments.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
           + guard.flowRules());
     }
     return guard;
@@ -48,7 +48,7 @@ final class GuardDeclarations {
   private static int limit(FlowRule rule) {
     double count = rule.threshold();
     if (count != Math.rint(count) || count > Integer.MAX_VALUE) {
-      throw Checks.invalid("rule", rule, "must have a whole concurrency count");
+      throw DurationArguments.invalid("rule", rule, "must have a whole concurrency count");
     }
     return (int) count;
   }
