@@ -1,16 +1,12 @@
 package dev.guard.dashboard;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.guard.dashboard.internal.Access;
 import dev.guard.dashboard.internal.DashboardCore;
-import dev.guard.dashboard.internal.JdkHandler;
-import dev.guard.dashboard.internal.RequestWorkers;
+import dev.guard.dashboard.internal.JdkServer;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.WritableRuleSource;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -119,24 +115,8 @@ public final class GuardDashboard {
    * @throws UncheckedIOException if the address cannot be bound
    */
   public Server start() {
-    HttpServer server;
-    try {
-      server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
-    } catch (IOException failed) {
-      throw new UncheckedIOException("cannot serve the dashboard on "
-          + bindAddress.getHostAddress() + ":" + port, failed);
-    }
-    RequestWorkers workers = new RequestWorkers(requestTimeout);
-    server.setExecutor(workers);
-    server.createContext("/", new JdkHandler(core, bindAddress.isLoopbackAddress(), workers));
-    server.start();
-    String host = bindAddress.isAnyLocalAddress() || bindAddress.isLoopbackAddress()
-        ? "127.0.0.1" : bindAddress.getHostAddress();
-    if (host.contains(":")) {
-      host = "[" + host + "]";
-    }
-    URI uri = URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
-    return new Server(server, workers, uri, access.loginToken());
+    return new Server(JdkServer.start(core, bindAddress, port, requestTimeout),
+        access.loginToken());
   }
 
   /**
@@ -351,15 +331,11 @@ public final class GuardDashboard {
    */
   public static final class Server implements AutoCloseable {
 
-    private final HttpServer server;
-    private final RequestWorkers workers;
-    private final URI uri;
+    private final JdkServer server;
     private final String loginToken;
 
-    private Server(HttpServer server, RequestWorkers workers, URI uri, String loginToken) {
+    private Server(JdkServer server, String loginToken) {
       this.server = server;
-      this.workers = workers;
-      this.uri = uri;
       this.loginToken = loginToken;
     }
 
@@ -371,7 +347,7 @@ public final class GuardDashboard {
      * @return the base address
      */
     public URI uri() {
-      return uri;
+      return server.uri();
     }
 
     /**
@@ -384,19 +360,18 @@ public final class GuardDashboard {
      * @return the login address
      */
     public URI browserUri() {
-      return URI.create(uri + "?token=" + URLEncoder.encode(loginToken, StandardCharsets.UTF_8));
+      return URI.create(server.uri() + "?token=" + URLEncoder.encode(loginToken, StandardCharsets.UTF_8));
     }
 
     /** Stops the server at once; requests in progress are cut off. Closing twice does nothing. */
     @Override
     public void close() {
-      server.stop(0);
-      workers.close();
+      server.close();
     }
 
     @Override
     public String toString() {
-      return "GuardDashboard.Server[" + uri + "]";
+      return "GuardDashboard.Server[" + server.uri() + "]";
     }
   }
 }

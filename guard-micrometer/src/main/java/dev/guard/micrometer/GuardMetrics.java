@@ -220,6 +220,7 @@ public final class GuardMetrics implements MeterBinder {
 
     private final GuardEngine engine;
     private int maxResources = 1000;
+    private boolean maxResourcesSet;
 
     private Builder(GuardEngine engine) {
       this.engine = engine;
@@ -232,12 +233,17 @@ public final class GuardMetrics implements MeterBinder {
      * @param max the bound; {@code > 0}
      * @return this builder
      * @throws IllegalArgumentException if not positive
+     * @throws IllegalStateException if already set
      */
     public Builder maxResources(int max) {
       if (max <= 0) {
         throw new IllegalArgumentException("maxResources must be > 0, was " + max);
       }
+      if (maxResourcesSet) {
+        throw new IllegalStateException("maxResources is already set");
+      }
       this.maxResources = max;
+      this.maxResourcesSet = true;
       return this;
     }
 

@@ -1,6 +1,7 @@
 package dev.guard.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
@@ -69,6 +70,7 @@ class GuardMetricsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     metrics.bindTo(registry);
     simulate();
+    registry.get(GuardMetrics.RESOURCES).gauge().value(); // a scrape registers the new resource
 
     PeriodStats totals = engine.metricsTotals("orders");
     assertThat(totals.pass()).isEqualTo(50);
@@ -93,6 +95,7 @@ class GuardMetricsTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     metrics.bindTo(registry);
     simulate();
+    registry.scrape(); // the first scrape after the rules came registers their resource
 
     String scrape = registry.scrape();
 
@@ -118,6 +121,29 @@ class GuardMetricsTest {
 
     assertThat(registry.get(GuardMetrics.RESOURCES).gauge().value()).isEqualTo(3);
     assertThat(registry.find(GuardMetrics.CALLS).functionCounters()).hasSize(3 * 3);
+  }
+
+  @Test
+  void builder_maxResources_isPositiveAndSetOnce() {
+    GuardMetrics.Builder builder = GuardMetrics.builder(engine);
+
+    assertThatThrownBy(() -> builder.maxResources(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxResources must be > 0, was 0");
+    builder.maxResources(5);
+    assertThatThrownBy(() -> builder.maxResources(6))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("maxResources is already set");
+  }
+
+  @Test
+  void reloads_countTheRuleSetsAppliedBeforeAndAfterBinding() {
+    engine.applyRules(RuleSet.of(List.of(FlowRule.qps("a", 1))), "first");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    GuardMetrics.of(engine).bindTo(registry);
+    engine.applyRules(RuleSet.of(List.of(FlowRule.qps("a", 2))), "second");
+
+    assertThat(registry.get(GuardMetrics.RELOADS).functionCounter().count()).isEqualTo(2);
   }
 
   @Test
