@@ -1,17 +1,15 @@
 package dev.guard.dashboard;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.guard.dashboard.internal.Access;
 import dev.guard.dashboard.internal.DashboardCore;
-import dev.guard.dashboard.internal.JdkHandler;
-import dev.guard.dashboard.internal.RequestWorkers;
+import dev.guard.dashboard.internal.JdkServer;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.WritableRuleSource;
-import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
@@ -23,18 +21,18 @@ import org.jspecify.annotations.Nullable;
  * the loopback address:
  *
  * <pre>{@code
- * DashboardServer dashboard = GuardDashboard.serve(engine, 8719);
+ * GuardDashboard.Server dashboard = GuardDashboard.of(engine).start();   // a free port
  * System.out.println("guard dashboard: " + dashboard.browserUri());
  * }</pre>
  *
  * <p>Security: on a loopback address without a secret, reads are open to local clients and rule
- * changes need the dashboard's random access token ({@link DashboardServer#browserUri()}). On any
+ * changes need the dashboard's random access token ({@link Server#browserUri()}). On any
  * other address an access token or basic credentials are required, and every request must carry
  * one. Rule changes always need a secret, and a header cross-site requests cannot send. A
  * browser's session ends after 30 idle minutes or 12 hours, or at logout; failed logins are
  * throttled per client address; on the JDK server each request has a deadline ({@link
- * Builder#requestTimeout}). In a servlet container use {@link GuardDashboardServlet}, which
- * always needs a configured secret (docs/DASHBOARD.md, "Security").
+ * Builder#requestTimeout}). In a servlet container mount {@link #servlet()}, which always
+ * needs a configured secret (docs/DASHBOARD.md, "Security").
  *
  * <pre>{@code
  * GuardDashboard dashboard = GuardDashboard.builder(engine)
@@ -43,7 +41,7 @@ import org.jspecify.annotations.Nullable;
  *     .accessToken(System.getenv("GUARD_DASHBOARD_TOKEN"))
  *     .ruleSource(fileRules)               // edits are written to the rule file
  *     .build();
- * DashboardServer server = dashboard.start();
+ * GuardDashboard.Server server = dashboard.start();
  * }</pre>
  *
  * <p>Instances are immutable and thread-safe; one may be started several times (on different
@@ -87,16 +85,15 @@ public final class GuardDashboard {
   }
 
   /**
-   * Serves a dashboard for an engine on the loopback address with the default settings: {@code
-   * builder(engine).port(port).build().start()}.
+   * Returns a dashboard for an engine with the default settings: the loopback address, a free
+   * port, no secret of its own (rule changes need its random token), edits through its own memory
+   * source.
    *
    * @param engine the engine to show
-   * @param port the TCP port; 0 for a free one
-   * @return the running server
-   * @throws UncheckedIOException if the port cannot be bound
+   * @return the dashboard, not started
    */
-  public static DashboardServer serve(GuardEngine engine, int port) {
-    return builder(engine).port(port).build().start();
+  public static GuardDashboard of(GuardEngine engine) {
+    return builder(engine).build();
   }
 
   /**
@@ -117,25 +114,32 @@ public final class GuardDashboard {
    * @return the running server
    * @throws UncheckedIOException if the address cannot be bound
    */
-  public DashboardServer start() {
-    HttpServer server;
-    try {
-      server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
-    } catch (IOException failed) {
-      throw new UncheckedIOException("cannot serve the dashboard on "
-          + bindAddress.getHostAddress() + ":" + port, failed);
-    }
-    RequestWorkers workers = new RequestWorkers(requestTimeout);
-    server.setExecutor(workers);
-    server.createContext("/", new JdkHandler(core, bindAddress.isLoopbackAddress(), workers));
-    server.start();
-    String host = bindAddress.isAnyLocalAddress() || bindAddress.isLoopbackAddress()
-        ? "127.0.0.1" : bindAddress.getHostAddress();
-    if (host.contains(":")) {
-      host = "[" + host + "]";
-    }
-    URI uri = URI.create("http://" + host + ":" + server.getAddress().getPort() + "/");
-    return new DashboardServer(server, workers, uri, access.loginToken());
+  public Server start() {
+    return new Server(JdkServer.start(core, bindAddress, port, requestTimeout),
+        access.loginToken());
+  }
+
+  /**
+   * Returns the dashboard as a Jakarta Servlet (Servlet 6), for applications that run in a
+   * servlet container: the same pages and JSON API as {@link #start()}, below the path the servlet
+   * is mapped to (a path ending in {@code /*}); this dashboard's port and bind address are not
+   * used. A container listens on addresses the dashboard cannot see, so the servlet needs an
+   * access token or credentials, and every request, reads included, must be authenticated; its
+   * session cookie is marked Secure when the request came over HTTPS.
+   *
+   * <pre>{@code
+   * GuardDashboard dashboard = GuardDashboard.builder(engine)
+   *     .accessToken(System.getenv("GUARD_DASHBOARD_TOKEN"))
+   *     .build();
+   * servletContext.addServlet("guard-dashboard", dashboard.servlet()).addMapping("/guard/*");
+   * }</pre>
+   *
+   * @return a new servlet serving this dashboard
+   * @throws IllegalArgumentException if the dashboard has neither an access token nor credentials
+   */
+  @SuppressWarnings("exports") // the Servlet API is the container's; users compile against it anyway
+  public jakarta.servlet.http.HttpServlet servlet() {
+    return ServletMount.servlet(this);
   }
 
   /** Whether an access token or credentials were configured. */
@@ -181,7 +185,7 @@ public final class GuardDashboard {
 
     /**
      * Sets the TCP port of {@link GuardDashboard#start()} (default 0: a free port, see {@link
-     * DashboardServer#uri()}).
+     * Server#uri()}).
      *
      * @param port from 0 to 65535
      * @return this builder
@@ -264,7 +268,7 @@ public final class GuardDashboard {
      * the first edit). The source should be attached to the engine already, so that a written
      * set is applied (and an invalid one refused) before it is stored.
      *
-     * @param source the writable source, such as a {@code FileRuleSource}
+     * @param source the writable source, such as {@code RuleSources.file(path)}
      * @return this builder
      * @throws IllegalStateException if already set
      */
@@ -310,6 +314,64 @@ public final class GuardDashboard {
         throw new IllegalStateException(option + " is already set");
       }
       return value;
+    }
+  }
+
+  /**
+   * A dashboard running on the JDK's built-in HTTP server, as {@link GuardDashboard#start()}
+   * returns it. Close it to stop serving; the engine and its rules are
+   * not affected.
+   *
+   * <pre>{@code
+   * try (GuardDashboard.Server dashboard = GuardDashboard.of(engine).start()) {
+   *   System.out.println("guard dashboard: " + dashboard.browserUri());
+   *   ...
+   * }
+   * }</pre>
+   */
+  public static final class Server implements AutoCloseable {
+
+    private final JdkServer server;
+    private final String loginToken;
+
+    private Server(JdkServer server, String loginToken) {
+      this.server = server;
+      this.loginToken = loginToken;
+    }
+
+    /**
+     * Returns where the dashboard is served: scheme, address and the port it is bound to (the
+     * actual one when port 0 asked for a free port), ending in {@code /}. The JSON API is below it
+     * ({@code uri().resolve("api/resources")}).
+     *
+     * @return the base address
+     */
+    public URI uri() {
+      return server.uri();
+    }
+
+    /**
+     * Returns the address to open in a browser: {@link #uri()} with the access token as {@code
+     * ?token=}, which logs the browser in (an HttpOnly session cookie) and is then dropped from the
+     * address bar. Without a configured token this is the dashboard's own random token, the only
+     * way to make rule changes from the browser; print it only where the person who runs the
+     * application can see it.
+     *
+     * @return the login address
+     */
+    public URI browserUri() {
+      return URI.create(server.uri() + "?token=" + URLEncoder.encode(loginToken, StandardCharsets.UTF_8));
+    }
+
+    /** Stops the server at once; requests in progress are cut off. Closing twice does nothing. */
+    @Override
+    public void close() {
+      server.close();
+    }
+
+    @Override
+    public String toString() {
+      return "GuardDashboard.Server[" + server.uri() + "]";
     }
   }
 }

@@ -11,36 +11,15 @@ import java.io.OutputStream;
 import java.util.Map;
 import java.util.Objects;
 
-/**
- * The dashboard as a Jakarta Servlet (Servlet 6), for applications that run in a servlet
- * container: the same pages and JSON API as {@link GuardDashboard#start()}, below the path the
- * servlet is mapped to. Map it to a path ending in {@code /*}:
- *
- * <pre>{@code
- * GuardDashboard dashboard = GuardDashboard.builder(engine)
- *     .accessToken(System.getenv("GUARD_DASHBOARD_TOKEN"))
- *     .build();
- * servletContext.addServlet("guard-dashboard", new GuardDashboardServlet(dashboard))
- *     .addMapping("/guard/*");
- * }</pre>
- *
- * <p>A container listens on addresses the dashboard cannot see, so the servlet always needs an
- * access token or credentials: every request, reads included, must be authenticated. Its session
- * cookie is marked Secure when the request came over HTTPS.
- */
-public final class GuardDashboardServlet extends HttpServlet {
+/** The servlet of {@link GuardDashboard#servlet()}: one request, one call of the core. */
+final class GuardDashboardServlet extends HttpServlet {
 
   private static final long serialVersionUID = 1L;
 
   private final transient DashboardCore core;
 
-  /**
-   * Creates the servlet for a dashboard.
-   *
-   * @param dashboard the dashboard; its port and bind address are not used
-   * @throws IllegalArgumentException if the dashboard has neither an access token nor credentials
-   */
-  public GuardDashboardServlet(GuardDashboard dashboard) {
+  /** Creates the servlet; {@link IllegalArgumentException} if the dashboard has no secret. */
+  GuardDashboardServlet(GuardDashboard dashboard) {
     Objects.requireNonNull(dashboard, "dashboard");
     if (!dashboard.hasSecret()) {
       throw new IllegalArgumentException("dashboard must have an accessToken(..) or"

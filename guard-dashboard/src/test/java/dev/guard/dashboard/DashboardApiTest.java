@@ -10,7 +10,9 @@ import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.ContextScope;
 import dev.guard.api.Entry;
-import dev.guard.rules.MemoryRuleSource;
+import dev.guard.api.Entry;
+import dev.guard.rules.RuleSources;
+import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -230,9 +232,9 @@ class DashboardApiTest {
 
   @Test
   void rules_putWithTheApplicationsSource_writesThroughIt() {
-    MemoryRuleSource source = MemoryRuleSource.of("ops", RuleSet.empty());
+    WritableRuleSource source = RuleSources.memory("ops", RuleSet.empty());
     fixture.engine.attach(source);
-    try (DashboardServer other = GuardDashboard.builder(fixture.engine)
+    try (GuardDashboard.Server other = GuardDashboard.builder(fixture.engine)
         .accessToken(Fixture.TOKEN).ruleSource(source).build().start()) {
       HttpResponse<String> response = fixture.send(HttpRequest.newBuilder(
               other.uri().resolve("api/rules"))
@@ -243,7 +245,8 @@ class DashboardApiTest {
 
       assertThat(response.statusCode()).isEqualTo(200);
       assertThat(Fixture.json(response.body()).get("source").asText()).isEqualTo("memory:ops");
-      assertThat(source.rules().rules()).containsExactly(FlowRule.qps("orders", 3));
+      assertThat(fixture.engine.ruleHistory().get(fixture.engine.ruleHistory().size() - 1).source())
+          .isEqualTo("memory:ops");
       assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 3));
     }
   }

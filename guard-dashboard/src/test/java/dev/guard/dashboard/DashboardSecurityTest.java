@@ -282,7 +282,7 @@ class DashboardSecurityTest {
     GuardDashboard open = GuardDashboard.builder(dev.guard.engine.GuardEngine.builder().build())
         .build();
 
-    assertThatThrownBy(() -> new GuardDashboardServlet(open))
+    assertThatThrownBy(() -> open.servlet())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("accessToken");
   }
 }

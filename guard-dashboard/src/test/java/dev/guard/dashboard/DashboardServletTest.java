@@ -34,7 +34,7 @@ class DashboardServletTest {
     server.addConnector(connector);
     ServletContextHandler context = new ServletContextHandler("/");
     GuardDashboard dashboard = GuardDashboard.builder(engine).accessToken(Fixture.TOKEN).build();
-    context.addServlet(new ServletHolder(new GuardDashboardServlet(dashboard)), "/guard/*");
+    context.addServlet(new ServletHolder(dashboard.servlet()), "/guard/*");
     server.setHandler(context);
     server.start();
     base = URI.create("http://127.0.0.1:" + connector.getLocalPort() + "/guard/");

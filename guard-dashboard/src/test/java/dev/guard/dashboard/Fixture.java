@@ -31,7 +31,7 @@ final class Fixture implements AutoCloseable {
   final InMemoryTokenService tokens = new InMemoryTokenService(clock);
   final GuardEngine engine =
       GuardEngine.builder().clock(clock).tokenService(tokens.connect("shop")).build();
-  final DashboardServer server;
+  final GuardDashboard.Server server;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   Fixture(UnaryOperator<GuardDashboard.Builder> options) {

@@ -1,8 +1,8 @@
 package dev.guard.examples;
 
 import dev.guard.Guard;
+import dev.guard.dashboard.GuardDashboard;
 import dev.guard.spi.TimeSource;
-import dev.guard.dashboard.DashboardServer;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisTokenService;
 import io.lettuce.core.ClientOptions;
@@ -109,7 +109,7 @@ final class ClusterDemo {
   static void run(PrintStream out, Options options) throws InterruptedException {
     quietClientLogs();
     TimeSource time = TimeSource.system();
-    DashboardServer dashboard = null;
+    GuardDashboard.Server dashboard = null;
     RedisClient client = RedisClient.create(options.uri());
     client.setOptions(ClientOptions.builder()
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)

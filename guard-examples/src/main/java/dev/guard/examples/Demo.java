@@ -1,12 +1,12 @@
 package dev.guard.examples;
 
 import dev.guard.spi.TimeSource;
-import dev.guard.dashboard.DashboardServer;
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.rules.FileRuleSource;
+import dev.guard.rules.RuleSources;
+import dev.guard.spi.WritableRuleSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -188,7 +188,7 @@ public final class Demo {
       rulesFile.listenTo(builder);
     }
     GuardEngine engine = builder.build();
-    FileRuleSource source = rulesFile == null ? null : rulesFile.attach(engine);
+    WritableRuleSource source = rulesFile == null ? null : rulesFile.attach(engine);
     List<Endpoint> endpoints = source == null ? Shop.endpoints(engine) : Shop.endpoints(engine,
         name -> RulesFile.describe(engine.rules(name)));
     List<EndpointMeter> meters = new ArrayList<>();
@@ -197,7 +197,7 @@ public final class Demo {
     }
     LoadGenerator load = new LoadGenerator(time, endpoints.size());
     List<Double> averageRts = new ArrayList<>();
-    DashboardServer dashboard = null;
+    GuardDashboard.Server dashboard = null;
     try {
       load.start(meters, start, start + seconds * SECOND_NANOS);
       dashboard = dashboard(engine, source);
@@ -229,7 +229,7 @@ public final class Demo {
    * Serves the dashboard of an engine on the loopback address, on {@value #DASHBOARD_PORT} or, if
    * that port is taken, a free one; rule edits go to the rules file when there is one.
    */
-  static DashboardServer dashboard(GuardEngine engine, @Nullable FileRuleSource rules) {
+  static GuardDashboard.Server dashboard(GuardEngine engine, @Nullable WritableRuleSource rules) {
     UncheckedIOException taken = null;
     for (int port : new int[] {DASHBOARD_PORT, 0}) {
       GuardDashboard.Builder builder = GuardDashboard.builder(engine).port(port);

@@ -12,7 +12,8 @@ import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.rules.FileRuleSource;
+import dev.guard.rules.RuleSources;
+import dev.guard.spi.WritableRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -63,8 +64,8 @@ final class RulesFile implements EngineListener {
   }
 
   /** Applies the file to the engine and watches it until the returned source is closed. */
-  FileRuleSource attach(GuardEngine engine) {
-    FileRuleSource source = FileRuleSource.of(file);
+  WritableRuleSource attach(GuardEngine engine) {
+    WritableRuleSource source = RuleSources.file(file);
     engine.attach(source);
     return source;
   }

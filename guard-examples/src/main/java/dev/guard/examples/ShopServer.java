@@ -46,7 +46,7 @@ final class ShopServer implements AutoCloseable {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 0);
     server.setExecutor(threads);
     GuardHttpServerFilter guard =
-        GuardHttpServerFilter.of(HttpInbound.on(engine).entrance("shop").originHeader("X-Caller"));
+        GuardHttpServerFilter.of(HttpInbound.of(engine).entrance("shop").originHeader("X-Caller"));
     for (Endpoint endpoint : endpoints) {
       Function<Call, Boolean> call = guardedCall(time, endpoint);
       server.createContext("/" + endpoint.name(), exchange -> handle(endpoint, call, exchange))

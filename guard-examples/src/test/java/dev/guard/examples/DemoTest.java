@@ -57,8 +57,8 @@ class DemoTest {
   @Test
   void dashboard_whenItsPortIsTaken_servesOnAFreeOne() {
     dev.guard.engine.GuardEngine engine = dev.guard.engine.GuardEngine.builder().build();
-    try (dev.guard.dashboard.DashboardServer first = Demo.dashboard(engine, null);
-        dev.guard.dashboard.DashboardServer second = Demo.dashboard(engine, null)) {
+    try (dev.guard.dashboard.GuardDashboard.Server first = Demo.dashboard(engine, null);
+        dev.guard.dashboard.GuardDashboard.Server second = Demo.dashboard(engine, null)) {
       assertThat(second.uri().getHost()).isEqualTo("127.0.0.1");
       assertThat(second.uri().getPort()).isNotEqualTo(first.uri().getPort());
       assertThat(second.browserUri().getQuery()).startsWith("token=");

@@ -3,7 +3,8 @@ package dev.guard.examples;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.engine.GuardEngine;
-import dev.guard.rules.FileRuleSource;
+import dev.guard.rules.RuleSources;
+import dev.guard.spi.WritableRuleSource;
 import dev.guard.testkit.ManualClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,13 +33,13 @@ class RulesFileTest {
     ManualClock clock = ManualClock.parking();
     RulesFile rules = new RulesFile(file);
     GuardEngine engine = rules.listenTo(GuardEngine.builder().clock(clock)).build();
-    try (FileRuleSource source = rules.attach(engine)) {
+    try (WritableRuleSource source = rules.attach(engine)) {
       assertThat(clock.awaitSleepers(1, Duration.ofSeconds(10))).isTrue();
       assertThat(RulesFile.describe(engine.rules("search"))).isEqualTo("qps(50)");
       assertThat(rules.drain()).isEmpty();
 
       Files.writeString(file, Files.readString(file).replace("\"qps\": 50", "\"qps\": 80"));
-      clock.advance(Duration.ofMillis(FileRuleSource.DEFAULT_POLL_MILLIS));
+      clock.advance(Duration.ofMillis(RuleSources.DEFAULT_FILE_POLL.toMillis()));
       assertThat(clock.awaitSleepers(1, Duration.ofSeconds(10))).isTrue();
 
       assertThat(RulesFile.describe(engine.rules("search"))).isEqualTo("qps(80)");

@@ -17,7 +17,7 @@ import java.util.Optional;
  *
  * <pre>{@code
  * HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 8080), 0);
- * GuardHttpServerFilter guard = GuardHttpServerFilter.of(HttpInbound.on(engine).entrance("shop"));
+ * GuardHttpServerFilter guard = GuardHttpServerFilter.of(HttpInbound.of(engine).entrance("shop"));
  * server.createContext("/orders", ordersHandler).getFilters().add(guard);
  * }</pre>
  *
@@ -128,7 +128,7 @@ public final class GuardHttpServerFilter extends Filter {
   }
 
   /** The exchange as the settings' origin function sees it. */
-  private static final class RequestView implements InboundRequest {
+  private static final class RequestView implements HttpInbound.Request {
 
     private final HttpExchange exchange;
 

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * refusal response without reaching the servlet.
  *
  * <pre>{@code
- * HttpInbound inbound = HttpInbound.on(engine).entrance("shop").originHeader("X-Caller");
+ * HttpInbound inbound = HttpInbound.of(engine).entrance("shop").originHeader("X-Caller");
  * servletContext.addFilter("guard", GuardServletFilter.of(inbound))
  *     .addMappingForUrlPatterns(EnumSet.of(DispatcherType.REQUEST), false, "/*");
  * }</pre>
@@ -213,7 +213,7 @@ public final class GuardServletFilter implements Filter {
   }
 
   /** The servlet request as the settings' origin function sees it. */
-  private static final class RequestView implements InboundRequest {
+  private static final class RequestView implements HttpInbound.Request {
 
     private final HttpServletRequest request;
 

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * #sendAsync}, completes its future with it) before any byte is sent.
  *
  * <pre>{@code
- * GuardedHttpClient client = HttpOutbound.on(engine).decorate(HttpClient.newHttpClient());
+ * GuardedHttpClient client = HttpOutbound.of(engine).decorate(HttpClient.newHttpClient());
  * try {
  *   HttpResponse<String> response = client.send(request, BodyHandlers.ofString());
  * } catch (RefusedException refused) {
@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A call's entry exits when {@link #send} returns or throws, or when the future of {@link
  * #sendAsync} completes (before the returned future completes). A response whose status the
- * settings count as an error (5xx by default) records an {@link HttpStatusException} and is still
+ * settings count as an error (5xx by default) records an error naming the status and is still
  * returned; an exception of the send (an I/O error, a timeout, a failing body handler) is recorded
  * and passed on unchanged. An interrupt is not counted as an error. Cancelling the returned future
  * exits the entry at once, without an error, and cancels the send. Thread-safe.

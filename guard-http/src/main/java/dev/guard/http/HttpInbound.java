@@ -4,6 +4,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.Checks;
 import dev.guard.engine.GuardEngine;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 
@@ -13,7 +14,7 @@ import java.util.function.IntPredicate;
  * one, so a partial setting is a template.
  *
  * <pre>{@code
- * HttpInbound inbound = HttpInbound.on(engine)
+ * HttpInbound inbound = HttpInbound.of(engine)
  *     .entrance("shop")                 // the context every request runs in
  *     .originHeader("X-Caller");         // the caller's identity, for origin and origin rules
  * context.addFilter("guard", GuardServletFilter.of(inbound)).addMappingForUrlPatterns(null, false, "/*");
@@ -43,14 +44,14 @@ public final class HttpInbound {
 
   private final GuardEngine engine;
   private final String entrance;
-  private final Function<? super InboundRequest, String> origin;
+  private final Function<? super Request, String> origin;
   private final Function<String, String> pathCleaner;
   private final int maxResources;
   private final Function<? super RefusedException, RefusalResponse> refusalResponse;
   private final IntPredicate errorStatuses;
 
   private HttpInbound(GuardEngine engine, String entrance,
-      Function<? super InboundRequest, String> origin, Function<String, String> pathCleaner,
+      Function<? super Request, String> origin, Function<String, String> pathCleaner,
       int maxResources, Function<? super RefusedException, RefusalResponse> refusalResponse,
       IntPredicate errorStatuses) {
     this.engine = engine;
@@ -64,19 +65,38 @@ public final class HttpInbound {
 
   /**
    * Returns the default settings on an engine: entrance {@value #DEFAULT_ENTRANCE}, no origin,
-   * {@link PathCleaner#ids()}, at most 500 resources, {@link RefusalResponse#of} and 5xx
+   * {@link #defaultPathCleaner()}, at most 500 resources, {@link RefusalResponse#of} and 5xx
    * responses counted as errors.
    *
    * @param engine the engine that decides the requests
    * @return the settings
    */
-  public static HttpInbound on(GuardEngine engine) {
+  public static HttpInbound of(GuardEngine engine) {
     Objects.requireNonNull(engine, "engine");
     return new HttpInbound(engine, DEFAULT_ENTRANCE, HttpInbound::unknownOrigin,
         PathCleaner.ids(), 500, RefusalResponse::of, HttpInbound::isServerError);
   }
 
-  private static String unknownOrigin(InboundRequest request) {
+  /**
+   * Returns the default path cleaner, so that {@code /orders/123} and {@code /orders/456} are one
+   * resource, {@code /orders/{id}}: path parameters ({@code ;jsessionid=...}) and empty segments
+   * are dropped (an empty path is {@code /}), and an identifier segment becomes {@code {id}}: all
+   * decimal digits, a UUID ({@code 8-4-4-4-12} hex digits), or hex digits and dashes only with at
+   * least 16 hex digits, one of them a decimal digit (object ids, hashes).
+   *
+   * <pre>{@code
+   * HttpInbound.defaultPathCleaner().apply("/orders/123/items/;v=2");   // "/orders/{id}/items"
+   * HttpInbound.of(engine).pathCleaner(path -> path.startsWith("/static/")
+   *     ? "/static/**" : HttpInbound.defaultPathCleaner().apply(path));
+   * }</pre>
+   *
+   * @return the cleaner; thread-safe and stateless
+   */
+  public static Function<String, String> defaultPathCleaner() {
+    return PathCleaner.ids();
+  }
+
+  private static String unknownOrigin(Request request) {
     return "";
   }
 
@@ -120,7 +140,7 @@ public final class HttpInbound {
    * @param parser computes the origin of a request
    * @return the new settings
    */
-  public HttpInbound origin(Function<? super InboundRequest, String> parser) {
+  public HttpInbound origin(Function<? super Request, String> parser) {
     Objects.requireNonNull(parser, "origin");
     return new HttpInbound(engine, entrance, parser, pathCleaner, maxResources, refusalResponse,
         errorStatuses);
@@ -130,7 +150,7 @@ public final class HttpInbound {
    * Returns settings that clean request paths with this function: it receives the path the server
    * routes the request by, decoded and normalized (without the query; see {@code docs/HTTP.md},
    * "Which path"), and returns the path part of the resource name. The default is {@link
-   * PathCleaner#ids()}.
+   * #defaultPathCleaner()}.
    *
    * @param cleaner maps a raw path to a path template
    * @return the new settings
@@ -173,7 +193,8 @@ public final class HttpInbound {
   /**
    * Returns settings under which a response status for which {@code isError} is true counts as a
    * failed call for statistics and circuit breakers (the default counts 5xx; 4xx are the
-   * client's errors and do not count). An {@link HttpStatusException} is recorded for it.
+   * client's errors and do not count). An error naming the status is recorded
+   * for it.
    *
    * @param isError tells whether a status code is an error
    * @return the new settings
@@ -192,7 +213,7 @@ public final class HttpInbound {
     return entrance;
   }
 
-  Function<? super InboundRequest, String> originParser() {
+  Function<? super Request, String> originParser() {
     return origin;
   }
 
@@ -215,5 +236,46 @@ public final class HttpInbound {
   @Override
   public String toString() {
     return "HttpInbound[entrance=" + entrance + ", maxResources=" + maxResources + "]";
+  }
+
+  /**
+   * What an inbound adapter tells about an arriving request, for functions that derive the caller's
+   * origin from it (see {@link HttpInbound#origin}). The same view is given by the servlet filter
+   * and the JDK HTTP server filter; it is valid only while the origin function runs.
+   *
+   * <pre>{@code
+   * HttpInbound.of(engine).origin(request -> request.header("X-Api-Key").map(keys::owner).orElse(""));
+   * }</pre>
+   */
+  public interface Request {
+
+    /**
+     * Returns the request method.
+     *
+     * @return the method, such as {@code GET}
+     */
+    String method();
+
+    /**
+     * Returns the request path as sent, without the query, not decoded.
+     *
+     * @return the raw path
+     */
+    String path();
+
+    /**
+     * Returns the first value of a request header.
+     *
+     * @param name the header name, case-insensitive
+     * @return its first value, if present
+     */
+    Optional<String> header(String name);
+
+    /**
+     * Returns the address of the client (or of the last proxy), as a literal IP address.
+     *
+     * @return the remote address
+     */
+    String remoteAddress();
   }
 }

@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * method returns a new one.
  *
  * <pre>{@code
- * GuardedHttpClient payments = HttpOutbound.on(engine).decorate(HttpClient.newHttpClient());
+ * GuardedHttpClient payments = HttpOutbound.of(engine).decorate(HttpClient.newHttpClient());
  * engine.resource("https://payments.example.com").declare(List.of(FlowRule.qps("https://payments.example.com", 50)));
  *
  * HttpResponse<String> response = payments.send(request, BodyHandlers.ofString()); // RefusedException when refused
@@ -57,7 +57,7 @@ public final class HttpOutbound {
    * @param engine the engine that decides the calls
    * @return the settings
    */
-  public static HttpOutbound on(GuardEngine engine) {
+  public static HttpOutbound of(GuardEngine engine) {
     Objects.requireNonNull(engine, "engine");
     return new HttpOutbound(engine, null, 500, HttpInbound::isServerError);
   }
@@ -67,7 +67,7 @@ public final class HttpOutbound {
    * GET https://api.example.com/orders/{id}}, instead of its host alone.
    *
    * @param cleaner maps the request's raw path to a path template, for example {@link
-   *     PathCleaner#ids()}
+   *     HttpInbound#defaultPathCleaner()}
    * @return the new settings
    */
   public HttpOutbound perPath(Function<String, String> cleaner) {
@@ -91,8 +91,8 @@ public final class HttpOutbound {
 
   /**
    * Returns settings under which a response status for which {@code isError} is true counts as a
-   * failed call for statistics and circuit breakers (default: 5xx). An {@link
-   * HttpStatusException} is recorded for it; the response is still returned to the caller.
+   * failed call for statistics and circuit breakers (default: 5xx). An error naming
+   * the status is recorded for it; the response is still returned to the caller.
    *
    * @param isError tells whether a status code is an error
    * @return the new settings

@@ -7,12 +7,12 @@ package dev.guard.http;
  * {@code errorStatuses} on {@link HttpInbound} and {@link HttpOutbound}:
  *
  * <pre>{@code
- * HttpOutbound.on(engine).errorStatuses(status -> status == 502 || status == 503 || status == 504);
+ * HttpOutbound.of(engine).errorStatuses(status -> status == 502 || status == 503 || status == 504);
  * }</pre>
  *
  * <p>No stack trace is captured.
  */
-public final class HttpStatusException extends RuntimeException {
+final class HttpStatusException extends RuntimeException {
 
   private static final long serialVersionUID = 1L;
 
@@ -25,7 +25,7 @@ public final class HttpStatusException extends RuntimeException {
    * @param resource the resource whose call answered it
    * @param status the HTTP status code
    */
-  public HttpStatusException(String resource, int status) {
+  HttpStatusException(String resource, int status) {
     super("'" + resource + "' answered HTTP " + status, null, false, false);
     this.status = status;
   }
@@ -35,7 +35,7 @@ public final class HttpStatusException extends RuntimeException {
    *
    * @return the status
    */
-  public int status() {
+  int status() {
     return status;
   }
 }

@@ -27,7 +27,7 @@ final class InboundGate {
   }
 
   /** Opens the request's context on this thread: the entrance and the caller's origin. */
-  ContextScope openContext(InboundRequest request) {
+  ContextScope openContext(HttpInbound.Request request) {
     String origin = Objects.requireNonNull(settings.originParser().apply(request), "origin");
     return settings.engine().enterContext(settings.entranceName(), origin);
   }

@@ -26,7 +26,7 @@ import java.util.function.Function;
  * back to {@code ids()} for the rest. Whatever the cleaner returns, an adapter bounds the number
  * of resources it creates.
  */
-public final class PathCleaner {
+final class PathCleaner {
 
   private static final Function<String, String> IDS = PathCleaner::cleanIds;
   private static final int MIN_HEX_ID = 16;
@@ -39,7 +39,7 @@ public final class PathCleaner {
    *
    * @return the cleaner; thread-safe and stateless
    */
-  public static Function<String, String> ids() {
+  static Function<String, String> ids() {
     return IDS;
   }
 

@@ -24,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Customize it with {@link HttpInbound#refusalResponse}:
  *
  * <pre>{@code
- * HttpInbound.on(engine).refusalResponse(refused -> refused instanceof OriginRefusedException
+ * HttpInbound.of(engine).refusalResponse(refused -> refused instanceof OriginRefusedException
  *     ? new RefusalResponse(403, "text/plain", "forbidden", null)
  *     : RefusalResponse.of(refused));
  * }</pre>

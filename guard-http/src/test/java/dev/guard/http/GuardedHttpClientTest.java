@@ -61,7 +61,7 @@ class GuardedHttpClientTest {
     server.createContext("/", this::handle);
     server.start();
     host = "http://127.0.0.1:" + server.getAddress().getPort();
-    client = HttpOutbound.on(engine).decorate(
+    client = HttpOutbound.of(engine).decorate(
         HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build());
   }
 
@@ -127,7 +127,7 @@ class GuardedHttpClientTest {
 
   @Test
   void perPath_namesResourcesAfterMethodHostAndPathTemplate() throws Exception {
-    GuardedHttpClient perPath = HttpOutbound.on(engine).perPath(PathCleaner.ids())
+    GuardedHttpClient perPath = HttpOutbound.of(engine).perPath(PathCleaner.ids())
         .decorate(HttpClient.newHttpClient());
 
     perPath.send(get("/orders/1"), BodyHandlers.ofString());

@@ -56,7 +56,7 @@ abstract class InboundContract {
 
   @BeforeEach
   void startDefault() throws Exception {
-    server = start(app, HttpInbound.on(engine).entrance("shop").originHeader("X-Caller"));
+    server = start(app, HttpInbound.of(engine).entrance("shop").originHeader("X-Caller"));
   }
 
   @AfterEach
@@ -126,7 +126,7 @@ abstract class InboundContract {
 
   @Test
   void resources_areBounded_furtherPathsShareTheOverflowResource() throws Exception {
-    restart(HttpInbound.on(engine).maxResources(2));
+    restart(HttpInbound.of(engine).maxResources(2));
 
     for (String path : List.of("/a", "/b", "/c", "/d", "/a")) {
       assertThat(get(path).statusCode()).isEqualTo(200);
@@ -140,7 +140,7 @@ abstract class InboundContract {
 
   @Test
   void resources_fullBound_aPathWithRulesKeepsItsOwnResource() throws Exception {
-    restart(HttpInbound.on(engine).maxResources(2));
+    restart(HttpInbound.of(engine).maxResources(2));
     engine.loadRules("GET /admin", List.of(FlowRule.qps("GET /admin", 0)));
 
     for (String path : List.of("/a", "/b", "/c")) {
@@ -157,7 +157,7 @@ abstract class InboundContract {
   @Test
   void overflowResource_isOneCatchAllThatRulesLimit() throws Exception {
     String overflow = HttpInbound.OVERFLOW_RESOURCE;
-    restart(HttpInbound.on(engine).maxResources(1));
+    restart(HttpInbound.of(engine).maxResources(1));
     engine.loadRules(overflow, List.of(FlowRule.qps(overflow, 2)));
 
     assertThat(get("/a").statusCode()).isEqualTo(200);
@@ -252,7 +252,7 @@ abstract class InboundContract {
 
   @Test
   void originFunction_derivesTheCallerFromTheRequest() throws Exception {
-    restart(HttpInbound.on(engine).origin(request -> request.method() + "@" + request.remoteAddress()));
+    restart(HttpInbound.of(engine).origin(request -> request.method() + "@" + request.remoteAddress()));
     engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0).withOrigin("GET@127.0.0.1")));
 
     assertThat(get("/orders/1").statusCode()).isEqualTo(429);
@@ -291,7 +291,7 @@ abstract class InboundContract {
 
   @Test
   void errorStatuses_areConfigurable() throws Exception {
-    restart(HttpInbound.on(engine).errorStatuses(status -> status >= 400));
+    restart(HttpInbound.of(engine).errorStatuses(status -> status >= 400));
 
     get("/status/404");
     get("/status/200");
@@ -392,7 +392,7 @@ abstract class InboundContract {
 
   @Test
   void refusalResponse_isCustomizable_withRetryAfterInWholeSecondsRoundedUp() throws Exception {
-    restart(HttpInbound.on(engine).refusalResponse(
+    restart(HttpInbound.of(engine).refusalResponse(
         refused -> new RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
     engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0)));
 

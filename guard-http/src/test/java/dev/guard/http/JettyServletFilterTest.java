@@ -30,7 +30,7 @@ class JettyServletFilterTest extends InboundContract {
   @ValueSource(strings = {"LEGACY", "UNSAFE"})
   void lenientUriCompliance_spellingsStillMeetTheRule_orGet400(String mode) throws Exception {
     server.close();
-    server = JettyTestServer.start(app, HttpInbound.on(engine), UriCompliance.valueOf(mode));
+    server = JettyTestServer.start(app, HttpInbound.of(engine), UriCompliance.valueOf(mode));
     engine.loadRules(PathSpellings.ADMIN, List.of(FlowRule.qps(PathSpellings.ADMIN, 0)));
 
     for (PathSpellings.Spelling spelling : PathSpellings.ADMIN_SPELLINGS) {

@@ -141,7 +141,7 @@ class GuardFromKotlinTest {
     fun trafficSimulator_playsASchedule() {
         val guard = Guard.of("simulated").qps(10).on(engine)
 
-        val report = TrafficSimulator.on(clock).run(
+        val report = TrafficSimulator.of(clock).run(
             guard, ArrivalSchedule.bursts(12, Duration.ofSeconds(1)).lasting(Duration.ofSeconds(3)))
 
         assertThat(report.passesPerWindow(Duration.ofSeconds(1))).containsExactly(10, 10, 10)

@@ -6,7 +6,6 @@ import dev.guard.engine.GuardEngine
 import dev.guard.http.GuardHttpServerFilter
 import dev.guard.http.HttpInbound
 import dev.guard.http.HttpOutbound
-import dev.guard.http.PathCleaner
 import dev.guard.http.RefusalResponse
 import dev.guard.testkit.ManualClock
 import java.net.InetAddress
@@ -26,10 +25,10 @@ class HttpFromKotlinTest {
 
     @Test
     fun inboundAndOutbound_readLikeKotlin() {
-        val inbound = HttpInbound.on(engine)
+        val inbound = HttpInbound.of(engine)
             .entrance("kotlin")
             .origin { request -> request.header("X-Caller").orElse("") }
-            .pathCleaner { path -> PathCleaner.ids().apply(path.lowercase()) }
+            .pathCleaner { path -> HttpInbound.defaultPathCleaner().apply(path.lowercase()) }
             .errorStatuses { it >= 400 }
             .refusalResponse { refused -> RefusalResponse(429, "text/plain", "busy: ${refused.resource()}", Duration.ofSeconds(1)) }
         val server = HttpServer.create(InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0)
@@ -40,7 +39,7 @@ class HttpFromKotlinTest {
         server.start()
         try {
             engine.loadRules("GET /items/{id}", listOf(FlowRule.qps("GET /items/{id}", 1.0)))
-            val client = HttpOutbound.on(engine).perPath(PathCleaner.ids()).errorStatuses { it >= 500 }
+            val client = HttpOutbound.of(engine).perPath(HttpInbound.defaultPathCleaner()).errorStatuses { it >= 500 }
                 .decorate(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build())
             val base = "http://127.0.0.1:${server.address.port}"
 

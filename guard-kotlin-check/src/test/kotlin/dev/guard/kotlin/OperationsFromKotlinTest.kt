@@ -65,7 +65,7 @@ class OperationsFromKotlinTest {
         val sharing = engine.tokenService().map { it.instances("orders").orElse(0) }.orElse(0)
         assertThat(sharing).isEqualTo(1)
 
-        GuardDashboard.serve(engine, 0).use { dashboard ->
+        GuardDashboard.of(engine).start().use { dashboard ->
             val response = HttpClient.newHttpClient().send(
                 HttpRequest.newBuilder(dashboard.uri().resolve("api/overview")).build(), BodyHandlers.ofString())
             assertThat(response.statusCode()).isEqualTo(200)

@@ -8,6 +8,10 @@ import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
+import dev.guard.api.RefusalKind;
+import dev.guard.spi.Cap;
+import dev.guard.api.PeriodStats;
+import dev.guard.api.rule.RuleRevision;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -22,9 +26,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.ToDoubleFunction;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Publishes a {@link GuardEngine}'s metrics to Micrometer: per resource, cumulative call counts by
@@ -32,9 +34,8 @@ import org.jspecify.annotations.Nullable;
  * cap overflows and rule reloads.
  *
  * <pre>{@code
- * GuardMetrics metrics = new GuardMetrics();
- * GuardEngine engine = GuardEngine.builder().listener(metrics).build(); // counts rule reloads
- * metrics.watch(engine).bindTo(registry);
+ * GuardMetrics.of(engine).bindTo(registry);
+ * GuardMetrics.builder(engine).maxResources(200).build().bindTo(registry);   // fewer resources
  * }</pre>
  *
  * <p>Meters (Prometheus names in parentheses):
@@ -55,18 +56,19 @@ import org.jspecify.annotations.Nullable;
  *       ({@code closed}, {@code open}, {@code half-open}, {@code forced-open}, {@code
  *       forced-closed}): 1 for the breaker's current state, 0 for the others;
  *   <li>{@value #OVERFLOWS} ({@code guard_cap_overflows_total}), tag {@code cap};
- *   <li>{@value #RELOADS} ({@code guard_rule_reloads_total}): rule replacements, counted when this
- *       object is registered as the engine's listener;
+ *   <li>{@value #RELOADS} ({@code guard_rule_reloads_total}): rule sets the engine applied since
+ *       it started (the number of its latest {@linkplain GuardEngine#ruleHistory revision}: from
+ *       rule sources, {@code applyRules} and roll-backs);
  *   <li>{@value #RESOURCES} ({@code guard_resources}): resources with metrics.
  * </ul>
  *
  * <p>Cardinality is bounded: only resources the engine tracks (at most its resource cap) get
  * meters, and at most {@code maxResources} of them (default 1000); the rest are counted in the
- * engine's totals but not published. Resources are registered when the binder is bound, when their
- * rules change, and whenever the {@value #RESOURCES} gauge is read (every scrape), so a resource
+ * engine's totals but not published. Resources are registered when the binder is bound and
+ * whenever the {@value #RESOURCES} gauge is read (every scrape), so a resource
  * first called after binding appears from the next scrape on.
  */
-public final class GuardMetrics implements MeterBinder, EngineListener {
+public final class GuardMetrics implements MeterBinder {
 
   /** Call counts by outcome. */
   public static final String CALLS = "guard.calls";
@@ -85,65 +87,44 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
   /** Resources with published metrics. */
   public static final String RESOURCES = "guard.resources";
 
+  private final GuardEngine engine;
   private final int maxResources;
-  private final AtomicLong reloads = new AtomicLong();
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> breakerGauges = new ConcurrentHashMap<>();
   private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
-  private volatile @Nullable GuardEngine engine;
 
-  /** Publishes at most 1000 resources. */
-  public GuardMetrics() {
-    this(1000);
-  }
-
-  /**
-   * Publishes at most {@code maxResources} resources.
-   *
-   * @param maxResources the most resources with meters; {@code > 0}
-   * @throws IllegalArgumentException if not positive
-   */
-  public GuardMetrics(int maxResources) {
-    if (maxResources <= 0) {
-      throw new IllegalArgumentException("maxResources must be > 0, was " + maxResources);
-    }
+  private GuardMetrics(GuardEngine engine, int maxResources) {
+    this.engine = engine;
     this.maxResources = maxResources;
   }
 
   /**
-   * Publishes the metrics of an engine (at once, without counting rule reloads).
+   * Returns a binder that publishes an engine's metrics, for at most 1000 resources.
    *
    * @param engine the engine
-   * @return a binder for it
+   * @return the binder; bind it to one or more registries
    */
   public static GuardMetrics of(GuardEngine engine) {
-    return new GuardMetrics().watch(engine);
+    return builder(engine).build();
   }
 
   /**
-   * Sets the engine whose metrics this binder publishes; call once, before {@link #bindTo}.
+   * Starts configuring a binder for an engine.
    *
-   * @param watched the engine
-   * @return this binder
-   * @throws IllegalStateException if an engine is already set
+   * <pre>{@code
+   * GuardMetrics.builder(engine).maxResources(200).build().bindTo(registry);
+   * }</pre>
+   *
+   * @param engine the engine
+   * @return a new builder
    */
-  public GuardMetrics watch(GuardEngine watched) {
-    Objects.requireNonNull(watched, "engine");
-    synchronized (this) {
-      if (engine != null) {
-        throw new IllegalStateException("already watching an engine");
-      }
-      engine = watched;
-    }
-    return this;
+  public static Builder builder(GuardEngine engine) {
+    return new Builder(Objects.requireNonNull(engine, "engine"));
   }
 
   @Override
   public void bindTo(MeterRegistry registry) {
     GuardEngine watched = engine;
-    if (watched == null) {
-      throw new IllegalStateException("no engine: call watch(engine) first");
-    }
     registries.add(registry);
     for (Cap cap : Cap.values()) {
       FunctionCounter.builder(OVERFLOWS, watched, e -> e.overflows(cap))
@@ -151,8 +132,8 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
           .description("Overflows of the engine's bounded collections")
           .register(registry);
     }
-    FunctionCounter.builder(RELOADS, reloads, AtomicLong::get)
-        .description("Rule replacements of the engine's resources")
+    FunctionCounter.builder(RELOADS, watched, GuardMetrics::appliedRuleSets)
+        .description("Rule sets the engine applied")
         .register(registry);
     Gauge.builder(RESOURCES, this, GuardMetrics::refresh)
         .description("Resources with published guard metrics")
@@ -160,12 +141,15 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
     refresh();
   }
 
+  /** The number of the engine's latest rule revision: how many rule sets it applied. */
+  private static double appliedRuleSets(GuardEngine engine) {
+    List<RuleRevision> history = engine.ruleHistory();
+    return history.isEmpty() ? 0 : history.get(history.size() - 1).number();
+  }
+
   /** Registers meters for resources that do not have them yet; returns the published count. */
   private double refresh() {
     GuardEngine watched = engine;
-    if (watched == null) {
-      return 0;
-    }
     for (String resource : watched.resources()) {
       if (!registered.contains(resource) && registered.size() < maxResources
           && registered.add(resource)) {
@@ -236,9 +220,45 @@ public final class GuardMetrics implements MeterBinder, EngineListener {
         .register(registry);
   }
 
-  @Override
-  public void onRulesReplaced(String resource, List<Rule> previous, List<Rule> current) {
-    reloads.incrementAndGet();
-    refresh();
+  /** Configures a {@link GuardMetrics}. */
+  public static final class Builder {
+
+    private final GuardEngine engine;
+    private int maxResources = 1000;
+    private boolean maxResourcesSet;
+
+    private Builder(GuardEngine engine) {
+      this.engine = engine;
+    }
+
+    /**
+     * Sets the most resources that get meters (default 1000); the rest are counted in the
+     * engine's totals but not published.
+     *
+     * @param max the bound; {@code > 0}
+     * @return this builder
+     * @throws IllegalArgumentException if not positive
+     * @throws IllegalStateException if already set
+     */
+    public Builder maxResources(int max) {
+      if (max <= 0) {
+        throw new IllegalArgumentException("maxResources must be > 0, was " + max);
+      }
+      if (maxResourcesSet) {
+        throw new IllegalStateException("maxResources is already set");
+      }
+      this.maxResources = max;
+      this.maxResourcesSet = true;
+      return this;
+    }
+
+    /**
+     * Builds the binder.
+     *
+     * @return a binder for the engine, not bound to a registry yet
+     */
+    public GuardMetrics build() {
+      return new GuardMetrics(engine, maxResources);
+    }
   }
 }

@@ -1,11 +1,13 @@
 package dev.guard.micrometer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.ContextScope;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -27,17 +29,16 @@ import org.junit.jupiter.api.Test;
 class GuardMetricsTest {
 
   private final ManualClock clock = new ManualClock();
-  private final GuardMetrics metrics = new GuardMetrics();
-  private final GuardEngine engine =
-      GuardEngine.builder().clock(clock).listener(metrics).build();
+  private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
+  private final GuardMetrics metrics = GuardMetrics.of(engine);
 
   /**
    * 10 seconds: 8 calls a second against a limit of 5 (each admitted call takes 20 ms, every 4th
    * fails) and one call from a denied origin.
    */
   private void simulate() {
-    engine.loadRules("orders",
-        List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot")));
+    engine.applyRules(
+        RuleSet.of(List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot"))), "test");
     for (int second = 0; second < 10; second++) {
       for (int i = 0; i < 8; i++) {
         try (Entry entry = engine.enter("orders")) {
@@ -67,8 +68,9 @@ class GuardMetricsTest {
   @Test
   void counters_equalTheEngineTotals() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    metrics.watch(engine).bindTo(registry);
+    metrics.bindTo(registry);
     simulate();
+    registry.get(GuardMetrics.RESOURCES).gauge().value(); // a scrape registers the new resource
 
     PeriodStats totals = engine.metricsTotals("orders");
     assertThat(totals.pass()).isEqualTo(50);
@@ -91,8 +93,9 @@ class GuardMetricsTest {
   @Test
   void prometheusScrape_rendersTheNames() {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    metrics.watch(engine).bindTo(registry);
+    metrics.bindTo(registry);
     simulate();
+    registry.scrape(); // the first scrape after the rules came registers their resource
 
     String scrape = registry.scrape();
 
@@ -109,7 +112,7 @@ class GuardMetricsTest {
   @Test
   void resourcesBeyondTheLimit_getNoMeters() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    new GuardMetrics(3).watch(engine).bindTo(registry);
+    GuardMetrics.builder(engine).maxResources(3).build().bindTo(registry);
     for (int r = 0; r < 10; r++) {
       try (Entry ignored = engine.enter("r" + r)) {
         // one call each
@@ -121,10 +124,33 @@ class GuardMetricsTest {
   }
 
   @Test
+  void builder_maxResources_isPositiveAndSetOnce() {
+    GuardMetrics.Builder builder = GuardMetrics.builder(engine);
+
+    assertThatThrownBy(() -> builder.maxResources(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("maxResources must be > 0, was 0");
+    builder.maxResources(5);
+    assertThatThrownBy(() -> builder.maxResources(6))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("maxResources is already set");
+  }
+
+  @Test
+  void reloads_countTheRuleSetsAppliedBeforeAndAfterBinding() {
+    engine.applyRules(RuleSet.of(List.of(FlowRule.qps("a", 1))), "first");
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    GuardMetrics.of(engine).bindTo(registry);
+    engine.applyRules(RuleSet.of(List.of(FlowRule.qps("a", 2))), "second");
+
+    assertThat(registry.get(GuardMetrics.RELOADS).functionCounter().count()).isEqualTo(2);
+  }
+
+  @Test
   void breakerState_isOneForTheCurrentState() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     engine.loadRules("payments", List.of(CircuitBreakerRule.errorCount("payments", 1)));
-    metrics.watch(engine).bindTo(registry);
+    metrics.bindTo(registry);
 
     assertThat(state(registry, "closed")).isEqualTo(1);
     assertThat(state(registry, "open")).isZero();

@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * it.
  *
  * <pre>{@code
- * RedisRuleSource rules = RedisRuleSource.connect("redis://redis:6379", "shop:guard-rules");
+ * RedisRuleSource rules = RedisRuleSource.of("redis://redis:6379", "shop:guard-rules");
  * engine.attach(rules);                  // applies what the key holds now
  * rules.write(RuleSet.of(List.of(FlowRule.qps("checkout", 1000)
  *     .withCluster(ClusterMode.global("checkout")))));   // every instance applies it
@@ -80,7 +80,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
    * @param key the key holding the rules document; its channel has the same name
    * @return the source, not yet started
    */
-  public static RedisRuleSource connect(String uri, String key) {
+  public static RedisRuleSource of(String uri, String key) {
     return builder(uri, key).build();
   }
 
@@ -173,7 +173,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
    *     before the set is applied: nothing changed), or it failed or refused the store after the
    *     set was applied (the engine goes back to the document it last applied from the key, or,
    *     if none, keeps the new set until the next successful read)
-   * @throws RuleWriteOutcomeUnknownException if the set was sent to Redis and no answer came
+   * @throws WriteOutcomeUnknownException if the set was sent to Redis and no answer came
    *     within the connect timeout, so it may or may not be stored (the engine keeps the new set
    *     until the next successful read applies what the key holds)
    * @throws IllegalArgumentException if a rule is of a kind the format does not know
@@ -205,7 +205,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
       seenKnown = false;
       restore(sink);
       throw notStored;
-    } catch (RuleWriteOutcomeUnknownException unknown) {
+    } catch (WriteOutcomeUnknownException unknown) {
       applied = null; // the next successful read applies what the key holds
       seenKnown = false;
       throw unknown;
@@ -307,6 +307,41 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
         throw new IllegalArgumentException(field + " must be positive, was " + value);
       }
       return value;
+    }
+  }
+
+  /**
+   * A {@link RedisRuleSource#write} sent the rule set to Redis but got no answer (the server stopped
+   * answering, or the connection was lost while it waited), so it cannot tell whether the set was
+   * stored: Redis may still run the write when it answers again, and then every attached instance
+   * applies the set. Distinct from {@link java.io.UncheckedIOException}, which {@code write} throws
+   * only when nothing was stored.
+   *
+   * <p>What follows: the writer's engine keeps the new set until the source's next successful read
+   * (a notice or a poll) applies what the key holds then, the same as every other instance. Writing
+   * the same set again is safe: the retry compares with what the key holds at that time, and if the
+   * first write was stored it simply stores the same document again.
+   *
+   * <pre>{@code
+   * try {
+   *   rules.write(update);
+   * } catch (RedisRuleSource.WriteOutcomeUnknownException unknown) {
+   *   rules.write(update);          // safe to repeat once Redis answers again
+   * }
+   * }</pre>
+   */
+  public static final class WriteOutcomeUnknownException extends RuntimeException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Creates the exception.
+     *
+     * @param message what was written where, and why the outcome is unknown
+     * @param cause the client's error (a timeout or a lost connection)
+     */
+    public WriteOutcomeUnknownException(String message, Throwable cause) {
+      super(message, cause);
     }
   }
 }

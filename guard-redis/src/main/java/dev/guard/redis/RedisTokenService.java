@@ -26,7 +26,7 @@ import org.jspecify.annotations.Nullable;
  * Cluster) and namespace shares the windows of its cluster flow rules.
  *
  * <pre>{@code
- * RedisTokenService tokens = RedisTokenService.connect("redis://localhost:6379", "shop");
+ * RedisTokenService tokens = RedisTokenService.of("redis://localhost:6379", "shop");
  * tokens.awaitConnected(Duration.ofSeconds(2));   // optional: calls decide locally until then
  * GuardEngine engine = GuardEngine.builder().tokenService(tokens).build();
  *
@@ -55,7 +55,7 @@ import org.jspecify.annotations.Nullable;
  * EngineListener}) hear each change once. A script the server lost (restart, failover) is loaded
  * again transparently.
  *
- * <p>The connection (docs/BEHAVIOUR.md, "On Redis"): {@link #connect} and {@link Builder#build()}
+ * <p>The connection (docs/BEHAVIOUR.md, "On Redis"): {@link #of} and {@link Builder#build()}
  * return at once and connect in the background, on a thread of the service; no call ever waits
  * for a connection to be made: until it is up, calls answer FAILED at once and decide locally,
  * without counting failures while an attempt is under way (a slow start is no outage). {@link
@@ -131,7 +131,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    * @return the service
    * @throws IllegalArgumentException if the namespace is invalid
    */
-  public static RedisTokenService connect(String uri, String namespace) {
+  public static RedisTokenService of(String uri, String namespace) {
     return builder(uri, namespace).build();
   }
 
@@ -164,7 +164,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    * decisions from its first call waits here at start-up; calls made meanwhile decide locally.
    *
    * <pre>{@code
-   * RedisTokenService tokens = RedisTokenService.connect("redis://redis:6379", "shop");
+   * RedisTokenService tokens = RedisTokenService.of("redis://redis:6379", "shop");
    * if (!tokens.awaitConnected(Duration.ofSeconds(2))) {
    *   log.warn("Redis not reachable yet: cluster rules decide locally until it is");
    * }

@@ -116,8 +116,8 @@ final class RuleKeyLink {
    * @return whether it was stored
    * @throws UncheckedIOException if nothing was stored: Redis could not be reached, or it answered
    *     with an error (the script stops before it stores)
-   * @throws RuleWriteOutcomeUnknownException if the script was sent and no answer came (a
-   *     timeout, a lost connection): Redis may still store the document
+   * @throws RedisRuleSource.WriteOutcomeUnknownException if the script was sent and no answer came
+   *     (a timeout, a lost connection): Redis may still store the document
    */
   boolean store(@Nullable String expected, String document) {
     reach();
@@ -131,8 +131,8 @@ final class RuleKeyLink {
       throw notStored("Redis refused it (" + refused.getMessage() + ")", refused);
     } catch (RuntimeException noAnswer) {
       drop();
-      throw new RuleWriteOutcomeUnknownException("cannot tell whether " + name + " stored the "
-          + "rule set: it was sent and no answer came (" + noAnswer.getMessage() + "); Redis may "
+      throw new RedisRuleSource.WriteOutcomeUnknownException("cannot tell whether " + name
+          + " stored the rule set: it was sent and no answer came (" + noAnswer.getMessage() + "); Redis may "
           + "still store it, and then every instance applies it", noAnswer);
     }
   }

@@ -198,7 +198,7 @@ class RedisRuleSourceTest {
     redis.pause();
     try {
       assertThatThrownBy(() -> onA.write(rules("search", 80)))
-          .isInstanceOf(RuleWriteOutcomeUnknownException.class)
+          .isInstanceOf(RedisRuleSource.WriteOutcomeUnknownException.class)
           .hasMessageContaining(onA.name());
       assertThat(a.ruleSet()).as("kept until a read tells").isEqualTo(rules("search", 80));
     } finally {

@@ -16,45 +16,17 @@ import java.util.Objects;
  * source is attached. A missing or invalid document fails the attach, since it is a packaging
  * error, not an operator's edit.
  *
- * <pre>{@code
- * engine.attach(ClasspathRuleSource.of("guard-rules.json"));
- * }</pre>
+ * Made by {@link RuleSources#classpath(ClassLoader, String)}.
  */
-public final class ClasspathRuleSource implements RuleSource {
+final class ClasspathRuleSource implements RuleSource {
 
   private final ClassLoader loader;
   private final String resource;
   private boolean started;
 
-  private ClasspathRuleSource(ClassLoader loader, String resource) {
+  ClasspathRuleSource(ClassLoader loader, String resource) {
     this.loader = loader;
     this.resource = resource;
-  }
-
-  /**
-   * Creates a source for a document on the class path of the calling thread's context class
-   * loader (or, without one, guard's).
-   *
-   * @param resource the document's resource name, such as {@code "guard-rules.json"} (no leading
-   *     slash)
-   * @return the source
-   */
-  public static ClasspathRuleSource of(String resource) {
-    ClassLoader context = Thread.currentThread().getContextClassLoader();
-    return of(context != null ? context : ClasspathRuleSource.class.getClassLoader(), resource);
-  }
-
-  /**
-   * Creates a source for a document found by a class loader.
-   *
-   * @param loader the class loader to find it with
-   * @param resource the document's resource name
-   * @return the source
-   */
-  public static ClasspathRuleSource of(ClassLoader loader, String resource) {
-    Objects.requireNonNull(loader, "loader");
-    Objects.requireNonNull(resource, "resource");
-    return new ClasspathRuleSource(loader, resource);
   }
 
   @Override

@@ -22,14 +22,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Rules kept in a file that operators edit: the file is applied when the source is attached and
- * again within a poll interval (default {@value #DEFAULT_POLL_MILLIS} ms) of every change.
+ * again within a poll interval (default {@link RuleSources#DEFAULT_FILE_POLL}) of every change.
  *
- * <pre>{@code
- * FileRuleSource rules = FileRuleSource.of(Path.of("/etc/shop/guard-rules.json"));
- * engine.attach(rules);
- * ...
- * rules.close();
- * }</pre>
+ * Made by {@link RuleSources#file(Path, Duration)}.
  *
  * <p>How it watches: a daemon thread reads the whole file every poll interval, waiting on the
  * engine's time source (so a {@code ManualClock} in either mode drives it in tests), and applies
@@ -44,10 +39,7 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #write} stores a rule set in the file (a new file renamed over the old one) after the
  * engine applied it. Thread-safe.
  */
-public final class FileRuleSource extends PollingRuleSource implements WritableRuleSource {
-
-  /** The default poll interval in milliseconds. */
-  public static final long DEFAULT_POLL_MILLIS = 250;
+final class FileRuleSource extends PollingRuleSource implements WritableRuleSource {
 
   private final Path file;
   /** The bytes last applied (or refused by the engine); null before the first, after deletion. */
@@ -57,32 +49,9 @@ public final class FileRuleSource extends PollingRuleSource implements WritableR
   private boolean failureReported;
   private int missingPolls;
 
-  private FileRuleSource(Path file, Duration pollInterval) {
+  FileRuleSource(Path file, Duration pollInterval) {
     super("file:" + file, pollInterval);
     this.file = file;
-  }
-
-  /**
-   * Creates a source for a file, polled every {@value #DEFAULT_POLL_MILLIS} ms.
-   *
-   * @param file the rules document
-   * @return the source, not yet started
-   */
-  public static FileRuleSource of(Path file) {
-    return of(file, Duration.ofMillis(DEFAULT_POLL_MILLIS));
-  }
-
-  /**
-   * Creates a source for a file with its own poll interval.
-   *
-   * @param file the rules document
-   * @param pollInterval how often to look at the file; positive
-   * @return the source, not yet started
-   * @throws IllegalArgumentException if the interval is not positive
-   */
-  public static FileRuleSource of(Path file, Duration pollInterval) {
-    Objects.requireNonNull(file, "file");
-    return new FileRuleSource(file.toAbsolutePath(), pollInterval);
   }
 
   /**

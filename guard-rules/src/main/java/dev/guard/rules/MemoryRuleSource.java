@@ -11,36 +11,20 @@ import org.jspecify.annotations.Nullable;
  * A rule source held in memory: the application (a test, an admin endpoint) writes whole rule
  * sets to it and the attached engine applies each at once. It pushes: no thread, no polling.
  *
- * <pre>{@code
- * MemoryRuleSource source = MemoryRuleSource.of("admin", RuleSet.empty());
- * engine.attach(source);
- * source.write(RuleSet.of(List.of(FlowRule.qps("search", 80))));
- * }</pre>
+ * Made by {@link RuleSources#memory}.
  *
  * <p>Thread-safe.
  */
-public final class MemoryRuleSource implements WritableRuleSource {
+final class MemoryRuleSource implements WritableRuleSource {
 
   private final String name;
   private RuleSet rules;
   private @Nullable RuleSink sink;
   private boolean closed;
 
-  private MemoryRuleSource(String name, RuleSet rules) {
+  MemoryRuleSource(String name, RuleSet rules) {
     this.name = name;
     this.rules = rules;
-  }
-
-  /**
-   * Creates a source holding a rule set.
-   *
-   * @param name the source's name, for rule history and events ("memory:" is put before it)
-   * @param initial the set delivered when the source is attached
-   * @return the source
-   */
-  public static MemoryRuleSource of(String name, RuleSet initial) {
-    Objects.requireNonNull(name, "name");
-    return new MemoryRuleSource("memory:" + name, Objects.requireNonNull(initial, "initial"));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.guard.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.spi.WritableRuleSource;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
@@ -31,13 +32,13 @@ class AdvancingClockRuleSourceTest {
   private Path file;
   private final ManualClock clock = new ManualClock();
   private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
-  private FileRuleSource source;
+  private WritableRuleSource source;
 
   @BeforeEach
   void setUp() throws IOException {
     file = dir.resolve("rules.json");
     write(50);
-    source = FileRuleSource.of(file, INTERVAL);
+    source = RuleSources.file(file, INTERVAL);
   }
 
   @AfterEach

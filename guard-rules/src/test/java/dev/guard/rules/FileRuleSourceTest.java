@@ -1,6 +1,7 @@
 package dev.guard.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.spi.WritableRuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.FlowRule;
@@ -55,13 +56,13 @@ class FileRuleSourceTest {
   private final ManualClock clock = ManualClock.parking();
   private final Heard heard = new Heard();
   private GuardEngine engine;
-  private FileRuleSource source;
+  private WritableRuleSource source;
 
   @BeforeEach
   void setUp() {
     file = dir.resolve("rules.json");
     engine = GuardEngine.builder().clock(clock).maxResources(10).listener(heard).build();
-    source = FileRuleSource.of(file, INTERVAL);
+    source = RuleSources.file(file, INTERVAL);
   }
 
   @AfterEach

@@ -1,6 +1,7 @@
 package dev.guard.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.spi.WritableRuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.CircuitBreakerRule;
@@ -113,7 +114,7 @@ class RuleValueBoundsTest {
     FileRuleSourceTest.Heard heard = new FileRuleSourceTest.Heard();
     GuardEngine engine = GuardEngine.builder().clock(clock).listener(heard).build();
 
-    try (FileRuleSource source = FileRuleSource.of(file)) {
+    try (WritableRuleSource source = RuleSources.file(file)) {
       engine.attach(source);
 
       assertThat(engine.ruleSet()).isEqualTo(RuleSet.empty());

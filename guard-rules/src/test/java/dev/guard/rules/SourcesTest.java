@@ -1,6 +1,7 @@
 package dev.guard.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import dev.guard.spi.WritableRuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
@@ -24,7 +25,7 @@ class SourcesTest {
   void classpath_appliesTheShippedDocument() {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
 
-    engine.attach(ClasspathRuleSource.of("shipped-rules.json"));
+    engine.attach(RuleSources.classpath("shipped-rules.json"));
 
     assertThat(engine.ruleSet()).isEqualTo(RuleFormatTest.FLOW);
     assertThat(engine.ruleHistory()).extracting(RuleRevision::source)
@@ -35,7 +36,7 @@ class SourcesTest {
   void classpath_missingDocument_failsTheAttach() {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
 
-    assertThatThrownBy(() -> engine.attach(ClasspathRuleSource.of("nowhere.json")))
+    assertThatThrownBy(() -> engine.attach(RuleSources.classpath("nowhere.json")))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("classpath:nowhere.json: is not on the class path");
   }
@@ -44,7 +45,7 @@ class SourcesTest {
   void memory_writeAppliesAtOnce_andARefusedSetIsNotHeld() {
     GuardEngine engine =
         GuardEngine.builder().clock(new ManualClock()).maxResources(1).build();
-    MemoryRuleSource source = MemoryRuleSource.of("admin", RuleSet.empty());
+    MemoryRuleSource source = (MemoryRuleSource) RuleSources.memory("admin", RuleSet.empty());
     engine.attach(source);
     RuleSet one = RuleSet.of(List.of(FlowRule.qps("a", 1)));
 
@@ -78,7 +79,7 @@ class SourcesTest {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     FlowRule warmUp = FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
-    MemoryRuleSource source = MemoryRuleSource.of("test", RuleSet.of(List.of(warmUp)));
+    WritableRuleSource source = RuleSources.memory("test", RuleSet.of(List.of(warmUp)));
     engine.attach(source);
     clock.advance(Duration.ofSeconds(60));
     int first = passes(engine, clock);

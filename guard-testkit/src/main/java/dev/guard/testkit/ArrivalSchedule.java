@@ -76,7 +76,7 @@ public final class ArrivalSchedule {
    */
   public static ArrivalSchedule bursts(int calls, Duration period) {
     long[] offsets = new long[calls(calls)];
-    return new ArrivalSchedule(offsets, Checks.positiveNanos("period", period));
+    return new ArrivalSchedule(offsets, DurationArguments.positiveNanos("period", period));
   }
 
   /**
@@ -94,7 +94,7 @@ public final class ArrivalSchedule {
    */
   public static ArrivalSchedule steady(int calls, Duration period) {
     long[] offsets = new long[calls(calls)];
-    long periodNanos = Checks.positiveNanos("period", period);
+    long periodNanos = DurationArguments.positiveNanos("period", period);
     long whole = periodNanos / calls;
     long rest = periodNanos % calls;
     for (int k = 0; k < calls; k++) {
@@ -117,7 +117,7 @@ public final class ArrivalSchedule {
    * @throws IllegalArgumentException if {@code length} is negative or too large
    */
   public static ArrivalSchedule idle(Duration length) {
-    return new ArrivalSchedule(new long[0], Checks.notNegativeNanos("length", length));
+    return new ArrivalSchedule(new long[0], DurationArguments.notNegativeNanos("length", length));
   }
 
   /**
@@ -138,7 +138,7 @@ public final class ArrivalSchedule {
     long[] nanos = new long[offsetsMillis.length];
     for (int i = 0; i < nanos.length; i++) {
       if (offsetsMillis[i] > Long.MAX_VALUE / 1_000_000L) {
-        throw Checks.invalid("offsetsMillis[" + i + "]", offsetsMillis[i],
+        throw DurationArguments.invalid("offsetsMillis[" + i + "]", offsetsMillis[i],
             "must fit in a long of nanoseconds");
       }
       nanos[i] = offsetsMillis[i] * 1_000_000L;
@@ -179,10 +179,10 @@ public final class ArrivalSchedule {
     Objects.requireNonNull(next, "next");
     long total = lengthNanos + next.lengthNanos;
     if (total < 0) {
-      throw Checks.invalid("next", next, "must end within Long.MAX_VALUE nanoseconds of the start");
+      throw DurationArguments.invalid("next", next, "must end within Long.MAX_VALUE nanoseconds of the start");
     }
     if ((long) offsets.length + next.offsets.length > MAX_ARRIVALS) {
-      throw Checks.invalid("next", next, "must keep the sum at most " + MAX_ARRIVALS + " arrivals");
+      throw DurationArguments.invalid("next", next, "must keep the sum at most " + MAX_ARRIVALS + " arrivals");
     }
     long[] joined = Arrays.copyOf(offsets, offsets.length + next.offsets.length);
     for (int i = 0; i < next.offsets.length; i++) {
@@ -203,14 +203,14 @@ public final class ArrivalSchedule {
    * @throws IllegalStateException if this schedule's length is zero, so it cannot repeat
    */
   public ArrivalSchedule lasting(Duration total) {
-    long totalNanos = Checks.positiveNanos("total", total);
+    long totalNanos = DurationArguments.positiveNanos("total", total);
     if (lengthNanos == 0) {
       throw new IllegalStateException("lasting repeats a schedule of positive length, but " + this
           + " has none; give it one with bursts, steady or then(idle(..))");
     }
     long copies = (totalNanos - 1) / lengthNanos + 1;
     if (offsets.length > 0 && copies > MAX_ARRIVALS / offsets.length) {
-      throw Checks.invalid("total", total, "must give at most " + MAX_ARRIVALS + " arrivals");
+      throw DurationArguments.invalid("total", total, "must give at most " + MAX_ARRIVALS + " arrivals");
     }
     LongStream.Builder kept = LongStream.builder();
     for (long copy = 0; copy < copies; copy++) {
@@ -280,10 +280,10 @@ public final class ArrivalSchedule {
   @Override
   public String toString() {
     StringBuilder text = new StringBuilder("ArrivalSchedule[").append(offsets.length)
-        .append(" arrivals over ").append(Checks.millis(lengthNanos)).append(" ms");
+        .append(" arrivals over ").append(DurationArguments.millis(lengthNanos)).append(" ms");
     int shown = Math.min(offsets.length, 8);
     for (int i = 0; i < shown; i++) {
-      text.append(i == 0 ? " at " : ", ").append(Checks.millis(offsets[i]));
+      text.append(i == 0 ? " at " : ", ").append(DurationArguments.millis(offsets[i]));
     }
     text.append(shown < offsets.length ? ", ... ms]" : shown > 0 ? " ms]" : "]");
     return text.toString();
@@ -291,14 +291,14 @@ public final class ArrivalSchedule {
 
   private static ArrivalSchedule ofOffsets(String parameter, long[] nanos, long[] given) {
     if (nanos.length > MAX_ARRIVALS) {
-      throw Checks.invalid(parameter + ".length", nanos.length, "must be at most " + MAX_ARRIVALS);
+      throw DurationArguments.invalid(parameter + ".length", nanos.length, "must be at most " + MAX_ARRIVALS);
     }
     for (int i = 0; i < nanos.length; i++) {
       if (nanos[i] < 0) {
-        throw Checks.invalid(parameter + "[" + i + "]", given[i], "must not be negative");
+        throw DurationArguments.invalid(parameter + "[" + i + "]", given[i], "must not be negative");
       }
       if (i > 0 && nanos[i] < nanos[i - 1]) {
-        throw Checks.invalid(parameter + "[" + i + "]", given[i],
+        throw DurationArguments.invalid(parameter + "[" + i + "]", given[i],
             "must not be smaller than the offset before it (" + given[i - 1] + ")");
       }
     }
@@ -307,7 +307,7 @@ public final class ArrivalSchedule {
 
   private static int calls(int calls) {
     if (calls <= 0 || calls > MAX_ARRIVALS) {
-      throw Checks.invalid("calls", calls, "must be from 1 to " + MAX_ARRIVALS);
+      throw DurationArguments.invalid("calls", calls, "must be from 1 to " + MAX_ARRIVALS);
     }
     return calls;
   }

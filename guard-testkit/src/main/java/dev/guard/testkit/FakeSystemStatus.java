@@ -35,7 +35,7 @@ public final class FakeSystemStatus implements SystemStatus {
    */
   public FakeSystemStatus cpuUsage(double usage) {
     if (Double.isNaN(usage) || usage > 1) {
-      throw Checks.invalid("cpuUsage", usage, "must be at most 1 (negative: unknown)");
+      throw DurationArguments.invalid("cpuUsage", usage, "must be at most 1 (negative: unknown)");
     }
     cpuUsage = usage;
     return this;
@@ -50,7 +50,7 @@ public final class FakeSystemStatus implements SystemStatus {
    */
   public FakeSystemStatus systemLoad(double loadPerCpu) {
     if (Double.isNaN(loadPerCpu) || Double.isInfinite(loadPerCpu)) {
-      throw Checks.invalid("systemLoad", loadPerCpu, "must be finite (negative: unknown)");
+      throw DurationArguments.invalid("systemLoad", loadPerCpu, "must be finite (negative: unknown)");
     }
     systemLoad = loadPerCpu;
     return this;

@@ -24,7 +24,7 @@ import net.jqwik.api.Tuple;
  *   ManualClock clock = ManualClock.startingAt(start);
  *   GuardEngine engine = GuardEngine.builder().clock(clock)
  *       .secondWindow(1, Duration.ofSeconds(1)).build();
- *   SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
+ *   SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
  *   int count = (int) guard.flowRules().get(0).threshold();
  *   assertThat(report).neverPassesMoreThanPerWindow(Duration.ofSeconds(1), count);
  * }
@@ -163,12 +163,12 @@ public final class FlowArbitraries {
    */
   public static Arbitrary<ArrivalSchedule> arrivalSchedules(int maxArrivals, Duration maxGap) {
     if (maxArrivals <= 0 || maxArrivals > ArrivalSchedule.MAX_ARRIVALS) {
-      throw Checks.invalid("maxArrivals", maxArrivals,
+      throw DurationArguments.invalid("maxArrivals", maxArrivals,
           "must be from 1 to " + ArrivalSchedule.MAX_ARRIVALS);
     }
-    long gapNanos = Checks.positiveNanos("maxGap", maxGap);
+    long gapNanos = DurationArguments.positiveNanos("maxGap", maxGap);
     if (gapNanos > Long.MAX_VALUE / maxArrivals) {
-      throw Checks.invalid("maxGap", maxGap, "times maxArrivals must fit in a long of nanoseconds");
+      throw DurationArguments.invalid("maxGap", maxGap, "times maxArrivals must fit in a long of nanoseconds");
     }
     Arbitrary<Long> anyNanos = Arbitraries.longs().between(0, gapNanos);
     Arbitrary<Long> gaps = gapNanos < NANOS_PER_MILLI

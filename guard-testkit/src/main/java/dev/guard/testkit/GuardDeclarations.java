@@ -22,7 +22,7 @@ final class GuardDeclarations {
   static Guard declare(FlowRule rule) {
     Guard guard = rule.metric() == FlowMetric.QPS ? qps(rule) : concurrency(rule);
     if (!guard.flowRules().equals(List.of(rule))) {
-      throw Checks.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
+      throw DurationArguments.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
           + guard.flowRules());
     }
     return guard;
@@ -64,7 +64,7 @@ final class GuardDeclarations {
   private static int limit(FlowRule rule) {
     double count = rule.threshold();
     if (count != Math.rint(count) || count > Integer.MAX_VALUE) {
-      throw Checks.invalid("rule", rule, "must have a whole concurrency count");
+      throw DurationArguments.invalid("rule", rule, "must have a whole concurrency count");
     }
     return (int) count;
   }

@@ -259,7 +259,7 @@ public final class ManualClock implements TimeSource {
    *
    * <pre>{@code
    * ManualClock clock = new ManualClock();
-   * engine.attach(FileRuleSource.of(file, Duration.ofSeconds(5)));   // its poller parks
+   * engine.attach(RuleSources.file(file, Duration.ofSeconds(5)));   // its poller parks
    * clock.awaitSleepers(1, Duration.ofSeconds(5));
    * clock.advance(Duration.ofSeconds(5));                             // it looks at the file again
    * }</pre>

@@ -12,7 +12,7 @@ import java.util.Objects;
  * passes and refusals per time window.
  *
  * <pre>{@code
- * SimulationReport report = TrafficSimulator.on(clock).run(guard, schedule);
+ * SimulationReport report = TrafficSimulator.of(clock).run(guard, schedule);
  * report.passesPerWindow(Duration.ofSeconds(1));   // [3, 3, 3, 3, 3, 4, ...]
  * report.totalPasses();
  * report.outcomes().get(0).verdict();
@@ -44,7 +44,7 @@ public final class SimulationReport {
     this.lastFinishNanos =
         this.outcomes.stream().mapToLong(SimulationReport::finishNanos).max().orElse(-1);
     this.lengthNanos =
-        Math.max(Checks.notNegativeNanos("scheduleLength", scheduleLength), lastFinishNanos);
+        Math.max(DurationArguments.notNegativeNanos("scheduleLength", scheduleLength), lastFinishNanos);
   }
 
   /**
@@ -131,7 +131,7 @@ public final class SimulationReport {
   public String toString() {
     StringBuilder text = new StringBuilder(String.format(Locale.ROOT,
         "SimulationReport[%d calls: %d passed, %d refused, over %s ms]",
-        outcomes.size(), totalPasses(), totalRefused(), Checks.millis(lengthNanos)));
+        outcomes.size(), totalPasses(), totalRefused(), DurationArguments.millis(lengthNanos)));
     Duration second = Duration.ofSeconds(1);
     List<Integer> passes = countPerWindow(second, CallOutcome.Verdict.PASS);
     List<Integer> refusals = countPerWindow(second, CallOutcome.Verdict.REFUSE);
@@ -156,13 +156,13 @@ public final class SimulationReport {
   }
 
   private List<Integer> countPerWindow(Duration window, CallOutcome.Verdict verdict) {
-    long windowNanos = Checks.positiveNanos("window", window);
+    long windowNanos = DurationArguments.positiveNanos("window", window);
     long windows = lengthNanos / windowNanos + (lengthNanos % windowNanos == 0 ? 0 : 1);
     if (lastFinishNanos >= 0) {
       windows = Math.max(windows, lastFinishNanos / windowNanos + 1);
     }
     if (windows > MAX_WINDOWS) {
-      throw Checks.invalid("window", window, "must split " + length() + " into at most "
+      throw DurationArguments.invalid("window", window, "must split " + length() + " into at most "
           + MAX_WINDOWS + " windows");
     }
     List<Integer> counts = new ArrayList<>(Collections.nCopies((int) windows, 0));
@@ -177,5 +177,76 @@ public final class SimulationReport {
 
   private static long finishNanos(CallOutcome outcome) {
     return outcome.finishedAt().toNanos();
+  }
+
+  /**
+   * What happened to one simulated call: when it was due, when the guard decided on it, whether it
+   * passed, and how long the guard made it wait. All times are offsets from the start of the
+   * simulation.
+   *
+   * <pre>{@code
+   * CallOutcome third = report.outcomes().get(2);
+   * third.verdict();      // PASS or REFUSE
+   * third.waited();       // e.g. PT0.2S for a paced call that queued
+   * third.finishedAt();   // decidedAt + waited: when the call went ahead or was refused
+   * }</pre>
+   *
+   * @param scheduledAt when the call was due by its {@link ArrivalSchedule}
+   * @param decidedAt when the call was made; later than {@code scheduledAt} only if an earlier call's
+   *     wait moved the clock past the due time, so the call arrived late
+   * @param verdict whether the guard admitted the call
+   * @param waited how far the guard's own sleep moved the clock during the call (pacing queueing, a
+   *     prioritized call borrowing a future window); zero for most calls
+   */
+  public record CallOutcome(
+      Duration scheduledAt, Duration decidedAt, Verdict verdict, Duration waited) {
+
+    /** Whether a simulated call went ahead. */
+    public enum Verdict {
+      /** The guard admitted the call and its body ran. */
+      PASS,
+      /** The guard refused the call with a {@code RefusedException}; its body did not run. */
+      REFUSE
+    }
+
+    /**
+     * Validates the fields.
+     *
+     * @param scheduledAt when the call was due; not negative
+     * @param decidedAt when the call was made; not before {@code scheduledAt}
+     * @param verdict whether the guard admitted the call
+     * @param waited how long the call waited; not negative
+     * @throws NullPointerException if a field is null
+     * @throws IllegalArgumentException if a duration is negative or {@code decidedAt} lies before
+     *     {@code scheduledAt}
+     */
+    public CallOutcome {
+      DurationArguments.notNegativeNanos("scheduledAt", scheduledAt);
+      DurationArguments.notNegativeNanos("decidedAt", decidedAt);
+      Objects.requireNonNull(verdict, "verdict");
+      DurationArguments.notNegativeNanos("waited", waited);
+      if (decidedAt.compareTo(scheduledAt) < 0) {
+        throw DurationArguments.invalid("decidedAt", decidedAt, "must not be before scheduledAt " + scheduledAt);
+      }
+    }
+
+    /**
+     * Tells whether the guard admitted the call.
+     *
+     * @return {@code true} for {@link Verdict#PASS}
+     */
+    public boolean passed() {
+      return verdict == Verdict.PASS;
+    }
+
+    /**
+     * Returns when the call went ahead or was refused: {@code decidedAt + waited}. A simulation
+     * report counts the call in the window holding this instant.
+     *
+     * @return the offset at which the call finished waiting
+     */
+    public Duration finishedAt() {
+      return decidedAt.plus(waited);
+    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.guard.testkit;
 
+import dev.guard.testkit.SimulationReport.CallOutcome;
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import java.time.Duration;
@@ -21,7 +22,7 @@ import java.util.Objects;
  * GuardEngine engine = GuardEngine.builder().clock(clock).build();
  * Guard guard = Guard.of("createOrder").qps(10).warmUp(Duration.ofSeconds(10)).on(engine);
  *
- * SimulationReport report = TrafficSimulator.on(clock).run(guard,
+ * SimulationReport report = TrafficSimulator.of(clock).run(guard,
  *     ArrivalSchedule.bursts(12, Duration.ofSeconds(1)).lasting(Duration.ofSeconds(16)));
  *
  * report.passesPerWindow(Duration.ofSeconds(1));   // [3, 3, 3, 3, 3, 4, 4, 4, 5, 5, 6, 7, 10, ...]
@@ -53,7 +54,7 @@ public final class TrafficSimulator {
    * Creates a simulator that moves the given clock.
    *
    * <pre>{@code
-   * TrafficSimulator simulator = TrafficSimulator.on(ManualClock.startingAt(-3_000_000_000L));
+   * TrafficSimulator simulator = TrafficSimulator.of(ManualClock.startingAt(-3_000_000_000L));
    * }</pre>
    *
    * @param clock the clock of the engine the simulated guards are bound to; advancing mode
@@ -62,10 +63,10 @@ public final class TrafficSimulator {
    * @throws IllegalArgumentException if {@code clock} is in the parking mode, where a guard's sleep
    *     would wait forever for another thread to advance it
    */
-  public static TrafficSimulator on(ManualClock clock) {
+  public static TrafficSimulator of(ManualClock clock) {
     Objects.requireNonNull(clock, "clock");
     if (clock.parks()) {
-      throw Checks.invalid("clock", clock,
+      throw DurationArguments.invalid("clock", clock,
           "must advance when slept on (new ManualClock() or ManualClock.startingAt(..))");
     }
     return new TrafficSimulator(clock);
@@ -76,7 +77,7 @@ public final class TrafficSimulator {
    * between them, and reports the outcomes.
    *
    * <pre>{@code
-   * SimulationReport report = TrafficSimulator.on(clock)
+   * SimulationReport report = TrafficSimulator.of(clock)
    *     .run(Guard.of("search").qps(5).on(engine), ArrivalSchedule.burst(8));
    * report.totalPasses();   // 5
    * }</pre>

@@ -1,10 +1,11 @@
 package dev.guard.testkit;
 
+import dev.guard.testkit.SimulationReport.CallOutcome;
 import static dev.guard.testkit.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.testkit.CallOutcome.Verdict;
+import dev.guard.testkit.SimulationReport.CallOutcome.Verdict;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,6 @@
 package dev.guard.testkit;
 
+import dev.guard.testkit.SimulationReport.CallOutcome;
 import static dev.guard.testkit.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +30,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).secondWindow(1, SECOND).build();
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
+    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     int count = (int) guard.flowRules().get(0).threshold();
     assertThat(report).neverPassesMoreThanPerWindow(SECOND, count);
@@ -43,7 +44,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
+    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     assertThat(report.totalPasses() + report.totalRefused()).isEqualTo(schedule.size());
     List<CallOutcome> outcomes = report.outcomes();
@@ -64,7 +65,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
+    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     assertThat(report).neverWaitsLongerThan(guard.flowRules().get(0).maxQueueingTime());
   }
@@ -76,7 +77,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard.on(engine), schedule);
+    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     assertThat(report).hasTotalRefused(0).hasTotalPasses(schedule.size());
   }
@@ -124,6 +125,6 @@ class TrafficSimulatorProperties {
   private static List<CallOutcome> outcomesFrom(long start, Guard guard, ArrivalSchedule schedule) {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    return TrafficSimulator.on(clock).run(guard.on(engine), schedule).outcomes();
+    return TrafficSimulator.of(clock).run(guard.on(engine), schedule).outcomes();
   }
 }

@@ -1,12 +1,13 @@
 package dev.guard.testkit;
 
+import dev.guard.testkit.SimulationReport.CallOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.CallOutcome.Verdict;
+import dev.guard.testkit.SimulationReport.CallOutcome.Verdict;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -22,7 +23,7 @@ class TrafficSimulatorTest {
   void run_burstOverQpsLimit_passesTheCountThenBlocks() {
     Guard guard = Guard.of("search").qps(5).on(engine);
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard, ArrivalSchedule.burst(8));
+    SimulationReport report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(8));
 
     assertThat(report.outcomes()).extracting(CallOutcome::verdict).containsExactly(Verdict.PASS,
         Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.REFUSE, Verdict.REFUSE,
@@ -36,7 +37,7 @@ class TrafficSimulatorTest {
     Guard guard = Guard.of("search").qps(100).on(engine);
 
     SimulationReport report =
-        TrafficSimulator.on(clock).run(guard, ArrivalSchedule.atMillis(0, 250, 250, 1000));
+        TrafficSimulator.of(clock).run(guard, ArrivalSchedule.atMillis(0, 250, 250, 1000));
 
     assertThat(report.outcomes()).extracting(CallOutcome::decidedAt).containsExactly(
         Duration.ZERO, Duration.ofMillis(250), Duration.ofMillis(250), SECOND);
@@ -49,7 +50,7 @@ class TrafficSimulatorTest {
     Guard guard = Guard.of("search").qps(100).on(engine);
 
     SimulationReport report =
-        TrafficSimulator.on(clock).run(guard, ArrivalSchedule.atMillis(0, 300));
+        TrafficSimulator.of(clock).run(guard, ArrivalSchedule.atMillis(0, 300));
 
     assertThat(report.outcomes()).extracting(CallOutcome::decidedAt)
         .containsExactly(Duration.ZERO, Duration.ofMillis(300));
@@ -60,7 +61,7 @@ class TrafficSimulatorTest {
   void run_afterTheLastCall_leavesTheClockWhereThatCallFinished() {
     Guard guard = Guard.of("search").qps(100).on(engine);
 
-    TrafficSimulator.on(clock)
+    TrafficSimulator.of(clock)
         .run(guard, ArrivalSchedule.bursts(1, SECOND).lasting(Duration.ofSeconds(3)));
 
     assertThat(clock.nanoTime()).isEqualTo(Duration.ofSeconds(2).toNanos());
@@ -70,7 +71,7 @@ class TrafficSimulatorTest {
   void run_pacedBurst_recordsEachWaitAndDecidesLateCallsAtTheCurrentTime() {
     Guard guard = Guard.of("export").qps(10).pacing(Duration.ofMillis(500)).on(engine);
 
-    SimulationReport report = TrafficSimulator.on(clock).run(guard, ArrivalSchedule.burst(3));
+    SimulationReport report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(3));
 
     assertThat(report.outcomes()).containsExactly(
         new CallOutcome(Duration.ZERO, Duration.ZERO, Verdict.PASS, Duration.ZERO),
@@ -85,7 +86,7 @@ class TrafficSimulatorTest {
     Guard guard = Guard.of("export").qps(2).pacing(SECOND).on(engine);
 
     SimulationReport report =
-        TrafficSimulator.on(clock).run(guard, ArrivalSchedule.atMillis(0, 0, 100));
+        TrafficSimulator.of(clock).run(guard, ArrivalSchedule.atMillis(0, 0, 100));
 
     CallOutcome late = report.outcomes().get(2);
     assertThat(late.scheduledAt()).isEqualTo(Duration.ofMillis(100));
@@ -99,7 +100,7 @@ class TrafficSimulatorTest {
     Guard guard = Guard.of("search").qps(1).on(engine);
 
     SimulationReport report =
-        TrafficSimulator.on(clock).run(guard, ArrivalSchedule.idle(Duration.ofSeconds(2)));
+        TrafficSimulator.of(clock).run(guard, ArrivalSchedule.idle(Duration.ofSeconds(2)));
 
     assertThat(report.outcomes()).isEmpty();
     assertThat(report.passesPerWindow(SECOND)).containsExactly(0, 0);
@@ -118,15 +119,15 @@ class TrafficSimulatorTest {
   @Test
   void on_parkingClock_rejectedNamingClock() {
     assertThatIllegalArgumentException()
-        .isThrownBy(() -> TrafficSimulator.on(ManualClock.parking()))
+        .isThrownBy(() -> TrafficSimulator.of(ManualClock.parking()))
         .withMessageStartingWith("clock must advance when slept on");
   }
 
   @Test
   void nullArguments_throwNamingTheParameter() {
-    TrafficSimulator simulator = TrafficSimulator.on(clock);
+    TrafficSimulator simulator = TrafficSimulator.of(clock);
 
-    assertThatNullPointerException().isThrownBy(() -> TrafficSimulator.on(null))
+    assertThatNullPointerException().isThrownBy(() -> TrafficSimulator.of(null))
         .withMessage("clock");
     assertThatNullPointerException().isThrownBy(() -> simulator.run(null, ArrivalSchedule.burst(1)))
         .withMessage("guard");
@@ -137,7 +138,7 @@ class TrafficSimulatorTest {
 
   @Test
   void toString_namesTheClock() {
-    assertThat(TrafficSimulator.on(clock)).hasToString("TrafficSimulator[ManualClock[nanoTime=0]]");
+    assertThat(TrafficSimulator.of(clock)).hasToString("TrafficSimulator[ManualClock[nanoTime=0]]");
   }
 
   private static List<Integer> passesFrom(long start, ArrivalSchedule schedule) {
@@ -145,6 +146,6 @@ class TrafficSimulatorTest {
     GuardEngine engine = GuardEngine.builder().clock(clock)
         .secondWindow(1, SECOND).build();
     Guard guard = Guard.of("r").qps(3).on(engine);
-    return TrafficSimulator.on(clock).run(guard, schedule).passesPerWindow(SECOND);
+    return TrafficSimulator.of(clock).run(guard, schedule).passesPerWindow(SECOND);
   }
 }

@@ -4,7 +4,7 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.rule.RuleRevision;
 import dev.guard.spi.WritableRuleSource;
-import dev.guard.rules.MemoryRuleSource;
+import dev.guard.rules.RuleSources;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,8 +13,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The write side: every edit and every roll-back is a whole rule set written through one writable
  * rule source, which applies it to the engine atomically before it stores it (an invalid set
- * changes nothing). Without a source from the application, the first write creates a {@link
- * MemoryRuleSource} holding the engine's rules in force and attaches it to the engine
+ * changes nothing). Without a source from the application, the first write creates a memory source
+ * ({@code RuleSources.memory}) holding the engine's rules in force and attaches it to the engine
  * (docs/DASHBOARD.md, "Rule edits").
  */
 final class RuleEditor {
@@ -39,7 +39,7 @@ final class RuleEditor {
   private synchronized WritableRuleSource source() {
     WritableRuleSource current = source;
     if (current == null) {
-      MemoryRuleSource own = MemoryRuleSource.of(OWN_SOURCE, engine.ruleSet());
+      WritableRuleSource own = RuleSources.memory(OWN_SOURCE, engine.ruleSet());
       engine.attach(own);
       source = own;
       current = own;

@@ -8,9 +8,9 @@ import java.util.Objects;
  * The one place where the test kit builds its argument-validation messages ("name must be ...,
  * was value") and formats nanosecond offsets for people to read.
  */
-final class Checks {
+final class DurationArguments {
 
-  private Checks() {}
+  private DurationArguments() {}
 
   static IllegalArgumentException invalid(String parameter, Object value, String must) {
     return new IllegalArgumentException(parameter + " " + must + ", was " + value);
