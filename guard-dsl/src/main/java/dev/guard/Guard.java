@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
@@ -50,7 +50,8 @@ import org.jspecify.annotations.Nullable;
  * the first time the guard is used there: an identical declaration is a no-op, a different one
  * replaces the resource's rules (the engine's listeners hear of it). A guard without rules leaves
  * the resource's rules as they are, so it can enter resources configured through {@link
- * GuardEngine#loadRules}. An unbound guard uses {@link GuardEngine#shared()}.
+ * GuardEngine#apply} or a rule source; a declared rule in an attached source's part gives way to
+ * the source's (docs/BEHAVIOUR.md, "Installing rules"). An unbound guard uses {@link GuardEngine#shared()}.
  *
  * <p>A refused call throws a {@link RefusedException} subclass and the code does not run.
  * Exceptions of the code pass through unchanged (the same instance) and are counted as business
@@ -58,7 +59,7 @@ import org.jspecify.annotations.Nullable;
  * #recordExceptionsIf} say otherwise; {@link #decorateOrRecover} turns refusals and business
  * errors into a fallback value. Calls enter as {@link EntryType#OUT} unless {@link #entryType}
  * says otherwise; only {@link EntryType#IN} calls count in the engine's inbound statistics and
- * system protection ({@link GuardEngine#loadSystemRules}). Guards are thread-safe.
+ * system protection (system rules of the engine's rule set). Guards are thread-safe.
  *
  * <p>This class is longer than the project's usual files because it is the DSL's one entry point:
  * each step and decorator is a short method with its documentation, and the work is done by
@@ -263,8 +264,8 @@ public final class Guard {
   /**
    * Admits only calls from the listed caller origins (a white list); calls without an origin pass
    * too. Other origins are refused with {@link dev.guard.api.OriginRefusedException}, which
-   * names the origin. The origin of a call comes from its context ({@code
-   * GuardEngine.enterContext(name, origin)}) or from {@link #origin}.
+   * names the origin. The origin of a call comes from the context it runs in (an enclosing guard's
+   * or handle's) or from {@link #origin}.
    *
    * <pre>{@code
    * Supplier<Report> admin = Guard.of("admin").allowOrigins("ops-console", "billing")
@@ -300,8 +301,8 @@ public final class Guard {
   }
 
   /**
-   * Sets the caller origin of calls made through this guard on a thread without a context (an
-   * enclosing {@code GuardEngine.enterContext} wins).
+   * Sets the caller origin of calls made through this guard on a thread without a context (the
+   * context of an enclosing call wins).
    *
    * @param callerOrigin the caller's identity; empty for unknown
    * @return the new guard
@@ -313,7 +314,7 @@ public final class Guard {
 
   /**
    * Sets the context (entrance) name of calls made through this guard on a thread without a
-   * context (an enclosing {@code GuardEngine.enterContext} wins).
+   * context (the context of an enclosing call wins); calls nested in this one run in it too.
    *
    * @param contextName the entrance name; not blank
    * @return the new guard
@@ -327,7 +328,7 @@ public final class Guard {
   /**
    * Sets the direction of calls (default {@link EntryType#OUT}); {@link EntryType#IN} calls are
    * counted in the engine's inbound statistics, and only they are checked by system protection
-   * ({@link GuardEngine#loadSystemRules}): mark the calls that serve requests arriving at this
+   * (the system rules of the engine's rule set): mark the calls that serve requests arriving at this
    * service as {@code IN}.
    *
    * @param type the entry type

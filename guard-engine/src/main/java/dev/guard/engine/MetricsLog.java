@@ -1,6 +1,6 @@
 package dev.guard.engine;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.spi.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param number the revision number: 1 for the engine's first applied set, then one more for each
  * @param appliedAt when it took effect, by the engine's time source's wall time
  * @param source who applied it: a rule source's name, or what the caller of {@link
- *     GuardEngine#applyRules} said
+ *     GuardEngine#apply} said
  * @param rules the whole rule set in force from then on
  * @param diff what changed from the rules in force before
  */

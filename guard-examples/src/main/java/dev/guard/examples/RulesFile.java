@@ -1,5 +1,6 @@
 package dev.guard.examples;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowMetric;
@@ -65,7 +66,7 @@ final class RulesFile implements EngineListener {
   /** Applies the file to the engine and watches it until the returned source is closed. */
   FileRuleSource attach(GuardEngine engine) {
     FileRuleSource source = FileRuleSource.of(file);
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     return source;
   }
 

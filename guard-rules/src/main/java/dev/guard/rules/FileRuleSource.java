@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * FileRuleSource rules = FileRuleSource.of(Path.of("/etc/shop/guard-rules.json"));
- * engine.attach(rules);
+ * engine.attach(rules, RulePart.all());
  * ...
  * rules.close();
  * }</pre>

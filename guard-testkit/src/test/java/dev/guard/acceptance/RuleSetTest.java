@@ -58,10 +58,10 @@ class RuleSetTest {
   @Test
   void applyRules_replacesEveryResourcesRules_andStatisticsStay() {
     Scenario s = new Scenario();
-    s.engine.loadRules("old", List.of(FlowRule.qps("old", 1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("old", List.of(FlowRule.qps("old", 1))));
     s.call("old");
 
-    s.engine.applyRules(set(FlowRule.qps("A", 1), FlowRule.qps("B", 2)), "test");
+    s.engine.apply(set(FlowRule.qps("A", 1), FlowRule.qps("B", 2)));
 
     assertThat(s.engine.rules("old")).isEmpty();
     assertThat(s.engine.rules("A")).containsExactly(FlowRule.qps("A", 1));
@@ -74,9 +74,9 @@ class RuleSetTest {
   void applyRules_equalSet_changesAndRecordsNothing() {
     Heard heard = new Heard();
     Scenario s = new Scenario(GuardEngine.builder().listener(heard));
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
 
-    assertThat(s.engine.applyRules(set(FlowRule.qps("A", 1)), "again")).isEmpty();
+    assertThat(s.engine.apply(set(FlowRule.qps("A", 1)))).isEmpty();
 
     assertThat(s.engine.ruleHistory()).hasSize(1);
     assertThat(heard.events).containsExactly(
@@ -86,16 +86,16 @@ class RuleSetTest {
   @Test
   void applyRules_unchangedWarmUpRule_staysHot_changedOneStartsCold() {
     Scenario s = new Scenario();
-    s.engine.applyRules(set(WARM_UP), "cold start");
+    s.engine.apply(set(WARM_UP));
     for (int k = 0; k < 16; k++) {
       s.at(k * 1000L).calls("R", 12);
     }
     assertThat(s.at(16_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
 
-    s.engine.applyRules(set(WARM_UP, FlowRule.qps("other", 5)), "other resource added");
+    s.engine.apply(set(WARM_UP, FlowRule.qps("other", 5)));
     assertThat(s.at(17_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
 
-    s.engine.applyRules(set(WARM_UP.withThreshold(11), FlowRule.qps("other", 5)), "count changed");
+    s.engine.apply(set(WARM_UP.withThreshold(11), FlowRule.qps("other", 5)));
     assertThat(s.at(18_000).calls("R", 12)).isEqualTo("PPPPBBBBBBBB");
   }
 
@@ -103,12 +103,11 @@ class RuleSetTest {
   void applyRules_setAnEngineCannotTake_changesNothing_andIsReported() {
     Heard heard = new Heard();
     Scenario s = new Scenario(GuardEngine.builder().maxResources(2).listener(heard));
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
     heard.events.clear();
 
     InvalidRulesException refused = catchThrowableOfType(InvalidRulesException.class,
-        () -> s.engine.applyRules(
-            set(FlowRule.qps("A", 9), FlowRule.qps("B", 1), FlowRule.qps("C", 1)), "too many"));
+        () -> s.engine.apply(set(FlowRule.qps("A", 9), FlowRule.qps("B", 1), FlowRule.qps("C", 1))));
 
     assertThat(refused.errors()).extracting(RuleError::toString).containsExactly(
         "rules: maxResources 2 reached: cannot add rules for 2 new resources [B, C]");
@@ -120,10 +119,10 @@ class RuleSetTest {
   @Test
   void applyRules_ruleOfAnUnknownKind_refusesTheWholeSet() {
     Scenario s = new Scenario();
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
     Rule unknown = () -> "B";
 
-    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 5), unknown), "bad"))
+    assertThatThrownBy(() -> s.engine.apply(set(FlowRule.qps("A", 5), unknown)))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("B: rule type must be one of the engine's rule kinds");
     assertThat(s.engine.rules("A")).containsExactly(FlowRule.qps("A", 1));
@@ -132,10 +131,10 @@ class RuleSetTest {
   @Test
   void ruleHistory_keepsTheLastN_withTimeSourceAndDiff() {
     Scenario s = new Scenario(GuardEngine.builder().ruleHistory(2));
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "one");
-    s.engine.applyRules(set(FlowRule.qps("A", 2)), "two");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
+    s.engine.apply(set(FlowRule.qps("A", 2)));
     s.at(5_000);
-    s.engine.applyRules(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)), "three");
+    s.engine.apply(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)));
 
     List<RuleRevision> history = s.engine.ruleHistory();
 
@@ -151,8 +150,8 @@ class RuleSetTest {
   @Test
   void rollBack_appliesAnEarlierSetAsANewRevision() {
     Scenario s = new Scenario();
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "one");
-    s.engine.applyRules(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)), "two");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
+    s.engine.apply(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)));
 
     RuleRevision back = s.engine.rollBack(1).orElseThrow();
 
@@ -171,7 +170,7 @@ class RuleSetTest {
 
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("declared", 3)));
 
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "file");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
     assertThat(s.engine.rules("declared")).isEmpty();
   }
 
@@ -182,9 +181,9 @@ class RuleSetTest {
     SystemRule system = SystemRule.of().withMaxInboundQps(2);
     OriginRule authority = OriginRule.deny("A", "scraper");
 
-    s.engine.applyRules(set(FlowRule.qps("A", 10), authority, system), "all kinds");
+    s.engine.apply(set(FlowRule.qps("A", 10), authority, system));
 
-    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.engine.ruleSet().rulesOf(SystemRule.class)).containsExactly(system);
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 10), authority, system));
     assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
     assertThat(heard.events).contains("replaced " + SystemRule.INBOUND + " 0->1");
@@ -194,15 +193,15 @@ class RuleSetTest {
   void applyRules_refusedSet_keepsTheSystemRulesInForce() {
     Scenario s = new Scenario();
     SystemRule system = SystemRule.of().withMaxInboundQps(2);
-    s.engine.applyRules(set(FlowRule.qps("A", 10), system), "first");
+    s.engine.apply(set(FlowRule.qps("A", 10), system));
 
-    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 10),
+    assertThatThrownBy(() -> s.engine.apply(set(FlowRule.qps("A", 10),
         OriginRule.deny("A", "x"), OriginRule.allow("A", "y"),
-        SystemRule.of().withMaxInboundQps(100)), "two authority rules"))
+        SystemRule.of().withMaxInboundQps(100))))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("A: a resource has at most one authority rule");
 
-    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.engine.ruleSet().rulesOf(SystemRule.class)).containsExactly(system);
     assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
   }
 }

@@ -1,6 +1,6 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;

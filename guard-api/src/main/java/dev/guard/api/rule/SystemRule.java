@@ -1,6 +1,6 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,8 +12,8 @@ import org.jspecify.annotations.Nullable;
  * Each threshold is optional; a null one does not limit.
  *
  * <pre>{@code
- * engine.loadSystemRules(List.of(
- *     SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8)));
+ * engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(
+ *     SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8))));
  * }</pre>
  *
  * <p>An engine merges all its system rules into one: for every threshold the smallest value any

@@ -1,6 +1,6 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import org.jspecify.annotations.Nullable;
 

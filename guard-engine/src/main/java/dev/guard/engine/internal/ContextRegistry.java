@@ -1,6 +1,6 @@
 package dev.guard.engine.internal;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.engine.Cap;
 import dev.guard.engine.internal.node.EntranceNode;
 import java.util.Objects;

@@ -9,7 +9,6 @@ import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
 import dev.guard.spi.EngineListener;
-import dev.guard.engine.EntryOrderException;
 import dev.guard.engine.PeriodStats;
 import dev.guard.engine.RuleState;
 import dev.guard.spi.SystemStatus;
@@ -211,42 +210,7 @@ public final class EngineCore implements SlotContext {
     return system.status();
   }
 
-  /**
-   * Replaces the engine's system rules and recompiles every resource's chain with their merged
-   * rule; identical rules are a no-op. Listeners hear of a change as rules of {@link
-   * SystemRule#INBOUND}.
-   *
-   * @param rules the new system rules (empty switches system protection off)
-   * @throws dev.guard.api.rule.InvalidRulesException if the chains cannot be compiled with them
-   *     (an internal error, reported to the listeners); nothing changed then
-   */
-  public void loadSystemRules(List<SystemRule> rules) {
-    List<SystemRule> loaded = List.copyOf(rules);
-    List<List<SystemRule>> replaced = new ArrayList<>(1);
-    resources.changeEngineWide(() -> {
-      List<SystemRule> previous = system.rules();
-      if (previous.equals(loaded)) {
-        return false;
-      }
-      replaced.add(previous);
-      system.load(loaded);
-      return true;
-    }, () -> system.load(replaced.get(0)));
-    if (replaced.isEmpty()) {
-      return;
-    }
-    List<Rule> previous = List.copyOf(replaced.get(0));
-    List<Rule> current = List.copyOf(loaded);
-    for (EngineListener listener : listeners) {
-      try {
-        listener.onRulesReplaced(SystemRule.INBOUND, previous, current);
-      } catch (RuntimeException ignored) {
-        // listeners must not break rule loading
-      }
-    }
-  }
-
-  /** The system rules as loaded. */
+  /** The system rules in force. */
   public List<SystemRule> systemRules() {
     return system.rules();
   }
@@ -303,35 +267,14 @@ public final class EngineCore implements SlotContext {
 
   /**
    * Declares rules on a resource: they replace its rules of the kinds they belong to and keep the
-   * rest; a declaration that changes nothing is a no-op.
+   * rest; rules in the part of an attached source are left out (the source owns them). A
+   * declaration that changes nothing is a no-op.
    *
    * @param name the resource
    * @param rules the declared rules
-   * @return the resource's state
    */
-  public ResourceState declare(String name, List<? extends Rule> rules) {
-    return resources.declare(name, rules);
-  }
-
-  /**
-   * Replaces the rules of a resource; identical rules are a no-op.
-   *
-   * @param name the resource
-   * @param rules the new rules
-   * @return the resource's state
-   */
-  public ResourceState load(String name, List<? extends Rule> rules) {
-    return resources.load(name, rules);
-  }
-
-  /**
-   * Replaces the default degrade rules and the resources they do not apply to.
-   *
-   * @param rules rules with resource {@code "*"}
-   * @param excluded resources that get no default breakers
-   */
-  public void loadDefaultCircuitBreakerRules(List<CircuitBreakerRule> rules, Set<String> excluded) {
-    resources.loadDefaults(rules, excluded);
+  public void declare(String name, List<? extends Rule> rules) {
+    ruleBook.declare(name, rules);
   }
 
   /** The default degrade rules in force. */
@@ -567,7 +510,7 @@ public final class EngineCore implements SlotContext {
     if (context.implicit) {
       context.owner.discard(context);
     }
-    throw new EntryOrderException(
+    throw new IllegalStateException(
         "entries must be closed in reverse order: closed " + entry + " while " + current
             + " was open; every entry of the context has been exited");
   }

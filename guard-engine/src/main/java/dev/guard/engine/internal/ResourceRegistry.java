@@ -19,7 +19,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
@@ -37,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  * lock, which then recompiles every resource's chain; a resource is created under the same lock
  * with its first chain already compiled, so no resource created while they change can miss them.
  *
- * <p>Default degrade rules (resource {@code "*"}) give breakers to every resource that has no
+ * <p>Default breaker rules (resource {@code "*"}, applied with the rule set) give breakers to every resource that has no
  * degrade rule of its own and is not excluded. They change like the engine-wide rules: under the
  * rule lock, recompiling every resource's chain and keeping the breakers of unchanged rules.
  *
@@ -132,16 +131,6 @@ final class ResourceRegistry {
   }
 
   /**
-   * Replaces a resource's rules (creating the resource if needed).
-   *
-   * @return the state of the resource
-   * @throws IllegalStateException if the resource is new and the registry is full
-   */
-  ResourceState load(String name, List<? extends Rule> rules) {
-    return load(name, rules, false);
-  }
-
-  /**
    * Declares rules on a resource (creating it if needed): they replace the resource's rules of
    * their kinds; rules of other kinds stay.
    *
@@ -203,35 +192,6 @@ final class ResourceRegistry {
       } catch (RuntimeException ignored) {
         // listeners must not break rule loading
       }
-    }
-  }
-
-  /**
-   * Changes the engine-wide rules and recompiles every resource's chain with them, publishing
-   * every chain at once.
-   *
-   * @param change applies the new engine-wide rules under the rule lock; false when they are
-   *     unchanged
-   */
-  void changeEngineWide(BooleanSupplier change, Runnable undo) {
-    synchronized (rulesLock) {
-      if (!change.getAsBoolean()) {
-        return;
-      }
-      List<Change> changes = new ArrayList<>();
-      String compiling = PROBE;
-      try {
-        compile(PROBE, List.of(), Chain.EMPTY);
-        for (ResourceState state : resources.values()) {
-          compiling = state.name();
-          Chain old = state.chain();
-          changes.add(new Change(compiling, state, old, compile(compiling, old.rules(), old)));
-        }
-      } catch (RuntimeException failure) {
-        undo.run();
-        throw new InvalidRulesException(List.of(refusal(compiling, failure)));
-      }
-      publish(changes);
     }
   }
 
@@ -365,21 +325,24 @@ final class ResourceRegistry {
     return changes;
   }
 
+  /** The default breaker rules and the resources they skip. */
+  record Defaults(List<CircuitBreakerRule> rules, Set<String> excluded) {}
+
   /**
-   * Replaces the default degrade rules and the resources they do not apply to, recompiling every
-   * resource's chain; breakers of default rules equal to earlier ones keep their state.
+   * Sets the default breaker rules and the resources they skip, without compiling anything: the
+   * caller holds the rule lock and recompiles every chain next (or sets the previous ones back).
+   *
+   * @return the defaults before
    */
-  void loadDefaults(List<CircuitBreakerRule> rules, Set<String> excluded) {
-    List<CircuitBreakerRule> previousRules = defaultCircuitBreakerRules;
-    Set<String> previousExcluded = excludedFromDefaults;
-    changeEngineWide(() -> {
-      defaultCircuitBreakerRules = List.copyOf(rules);
-      excludedFromDefaults = Set.copyOf(excluded);
-      return true;
-    }, () -> {
-      defaultCircuitBreakerRules = previousRules;
-      excludedFromDefaults = previousExcluded;
-    });
+  Defaults swapDefaults(Defaults next) {
+    Defaults previous = new Defaults(defaultCircuitBreakerRules, excludedFromDefaults);
+    defaultCircuitBreakerRules = List.copyOf(next.rules());
+    excludedFromDefaults = Set.copyOf(next.excluded());
+    return previous;
+  }
+
+  Set<String> excludedFromDefaults() {
+    return excludedFromDefaults;
   }
 
   List<CircuitBreakerRule> defaultCircuitBreakerRules() {

@@ -1,6 +1,7 @@
 package dev.guard.engine.internal;
 
 import dev.guard.spi.TimeSource;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleDiff;
@@ -8,13 +9,17 @@ import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.EngineListener;
+import dev.guard.spi.RulePart;
 import dev.guard.engine.RuleRevision;
 import dev.guard.engine.internal.system.SystemProtection;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -27,8 +32,14 @@ import org.jspecify.annotations.Nullable;
  * reads its resource's chain once, so it is decided by the old set or by the new one; and since
  * one write switches every resource, a call that saw the new set on any resource cannot see the
  * old set on another afterwards. Engine-wide rules (system protection) are compiled into every
- * chain, so a set that changes them recompiles every resource and publishes all at once too. Changes of rules (sets, single loads, declarations) hold one lock
- * and so never interleave; the call path takes no lock.
+ * chain, so a set that changes them recompiles every resource and publishes all at once too.
+ * Default breaker rules (resource {@code "*"}) are engine-wide in the same way. Changes of rules
+ * (sets, sources' parts, declarations) hold one lock and so never interleave; the call path
+ * takes no lock.
+ *
+ * <p>Attached sources own parts of the set ({@link RulePart}); their parts never overlap. A
+ * source's delivery replaces its part only, and a guard's declaration leaves out the rules that
+ * lie in some source's part.
  */
 public final class RuleBook {
 
@@ -41,6 +52,8 @@ public final class RuleBook {
   private final ArrayDeque<RuleRevision> history = new ArrayDeque<>();
   /** Guarded by the registry's rule lock. */
   private long lastNumber;
+  /** The parts of attached sources, by source name; guarded by the registry's rule lock. */
+  private final Map<RulePart, String> parts = new LinkedHashMap<>();
 
   RuleBook(ResourceRegistry registry, SystemProtection system, TimeSource clock,
       List<EngineListener> listeners, int history) {
@@ -61,10 +74,102 @@ public final class RuleBook {
    */
   public Optional<RuleRevision> apply(RuleSet rules, String source) {
     Objects.requireNonNull(rules, "rules");
+    return change(current -> rules, source);
+  }
+
+  /**
+   * Replaces the part of the rule set an attached source owns with {@code delivered}.
+   *
+   * @return the new revision, or empty if the rules in force were already equal
+   * @throws InvalidRulesException if {@code delivered} holds rules outside the part, or cannot be
+   *     applied; listeners hear of it too
+   */
+  public Optional<RuleRevision> applyPart(RulePart part, RuleSet delivered, String source) {
+    Objects.requireNonNull(delivered, "rules");
+    List<RuleError> outside = outside(part, delivered);
+    if (!outside.isEmpty()) {
+      reject(source, outside);
+      throw new InvalidRulesException(outside);
+    }
+    return change(current -> merge(current, part, delivered), source);
+  }
+
+  /** The errors naming each rule of {@code set} that lies outside {@code part}. */
+  public static List<RuleError> outside(RulePart part, RuleSet set) {
+    List<RuleError> errors = new ArrayList<>();
+    for (Rule rule : set.rules()) {
+      if (!part.contains(rule)) {
+        errors.add(new RuleError(rule.getClass().getSimpleName() + "[" + rule.resource() + "]",
+            "must lie in the source's part " + part + ", was outside it"));
+      }
+    }
+    if (!set.defaultBreakerExclusions().isEmpty() && !part.holdsDefaultBreakers()) {
+      errors.add(new RuleError("defaultBreakerExclusions",
+          "must lie in the source's part " + part + ", was outside it"));
+    }
+    return errors;
+  }
+
+  private static RuleSet merge(RuleSet current, RulePart part, RuleSet delivered) {
+    List<Rule> rules = new ArrayList<>();
+    for (Rule rule : current.rules()) {
+      if (!part.contains(rule)) {
+        rules.add(rule);
+      }
+    }
+    rules.addAll(delivered.rules());
+    return RuleSet.of(rules).withDefaultBreakerExclusions(part.holdsDefaultBreakers()
+        ? delivered.defaultBreakerExclusions() : current.defaultBreakerExclusions());
+  }
+
+  /**
+   * Gives a source a part of the rule set.
+   *
+   * @throws IllegalArgumentException if the part overlaps the part of an attached source
+   */
+  public void attach(RulePart part, String source) {
+    Objects.requireNonNull(part, "part");
+    registry.underRulesLock(() -> {
+      for (Map.Entry<RulePart, String> owned : parts.entrySet()) {
+        if (owned.getKey().overlaps(part)) {
+          throw new IllegalArgumentException("part must not overlap the part of an attached"
+              + " source: " + part + " of '" + source + "' overlaps " + owned.getKey() + " of '"
+              + owned.getValue() + "'");
+        }
+      }
+      parts.put(part, source);
+      return null;
+    });
+  }
+
+  /** Takes a part back from its source (the source could not start). */
+  public void detach(RulePart part) {
+    registry.underRulesLock(() -> parts.remove(part));
+  }
+
+  /**
+   * Declares a guard's rules on its resource, leaving out those in an attached source's part.
+   */
+  public void declare(String name, List<? extends Rule> rules) {
+    registry.underRulesLock(() -> {
+      List<Rule> own = new ArrayList<>();
+      for (Rule rule : rules) {
+        if (parts.keySet().stream().noneMatch(part -> part.contains(rule))) {
+          own.add(rule);
+        }
+      }
+      if (!own.isEmpty() || rules.isEmpty()) {
+        registry.declare(name, own);
+      }
+      return null;
+    });
+  }
+
+  private Optional<RuleRevision> change(UnaryOperator<RuleSet> next, String source) {
     Objects.requireNonNull(source, "source");
     Applied applied;
     try {
-      applied = registry.underRulesLock(() -> applyLocked(rules, source));
+      applied = registry.underRulesLock(() -> applyLocked(next.apply(currentLocked()), source));
     } catch (InvalidRulesException refused) {
       reject(source, refused.errors());
       throw refused;
@@ -89,27 +194,44 @@ public final class RuleBook {
       return null;
     }
     List<SystemRule> wantedSystem = rules.rulesOf(SystemRule.class);
-    List<Rule> own = new ArrayList<>(rules.rules());
-    own.removeIf(SystemRule.class::isInstance);
+    List<CircuitBreakerRule> wantedDefaults = new ArrayList<>();
+    List<Rule> own = new ArrayList<>();
+    for (Rule rule : rules.rules()) {
+      if (rule instanceof CircuitBreakerRule breaker && isEveryResource(rule)) {
+        wantedDefaults.add(breaker);
+      } else if (!(rule instanceof SystemRule)) {
+        own.add(rule);
+      }
+    }
     RuleSet perResource = RuleSet.of(own);
     registry.createAll(perResource);
     List<SystemRule> previousSystem = system.rules();
     boolean systemChanged = !previousSystem.equals(wantedSystem);
+    ResourceRegistry.Defaults wanted =
+        new ResourceRegistry.Defaults(wantedDefaults, rules.defaultBreakerExclusions());
+    ResourceRegistry.Defaults previousDefaults = registry.swapDefaults(wanted);
+    boolean defaultsChanged = !previousDefaults.rules().equals(wanted.rules())
+        || !previousDefaults.excluded().equals(wanted.excluded());
     if (systemChanged) {
       system.load(wantedSystem); // read only by compiling chains, which happens next
     }
     List<ResourceRegistry.Replaced> replaced;
     try {
-      replaced = new ArrayList<>(registry.applyAll(perResource, systemChanged));
+      replaced = new ArrayList<>(registry.applyAll(perResource, systemChanged || defaultsChanged));
     } catch (RuntimeException refused) {
       if (systemChanged) {
         system.load(previousSystem);
       }
+      registry.swapDefaults(previousDefaults);
       throw refused;
     }
     if (systemChanged) {
       replaced.add(new ResourceRegistry.Replaced(
           SystemRule.INBOUND, List.copyOf(previousSystem), List.copyOf(wantedSystem)));
+    }
+    if (!previousDefaults.rules().equals(wanted.rules())) {
+      replaced.add(new ResourceRegistry.Replaced(RuleSet.EVERY_RESOURCE,
+          List.copyOf(previousDefaults.rules()), List.copyOf(wanted.rules())));
     }
     RuleRevision revision = new RuleRevision(
         ++lastNumber, clock.wallTime(), source, rules, RuleDiff.between(before, rules));
@@ -145,7 +267,12 @@ public final class RuleBook {
   private RuleSet currentLocked() {
     List<Rule> all = registry.resourceRules();
     all.addAll(system.rules());
-    return RuleSet.of(all);
+    all.addAll(registry.defaultCircuitBreakerRules());
+    return RuleSet.of(all).withDefaultBreakerExclusions(registry.excludedFromDefaults());
+  }
+
+  private static boolean isEveryResource(Rule rule) {
+    return rule.resource().equals(RuleSet.EVERY_RESOURCE);
   }
 
   /**
