@@ -312,7 +312,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param resource the resource name
    * @return a live view
    */
-  public ResourceStats stats(String resource) {
+  public NodeStats stats(String resource) {
     return ResourceStatsView.of(core, checkName(resource));
   }
 
@@ -614,7 +614,7 @@ public final class GuardEngine implements AutoCloseable {
     /**
      * Sets whether every resource records statistics per context (entrance) name. By default only
      * resources with a rule that measures a context (a ENTRANCE flow rule) record them, because they
-     * cost a second write of every event on the call path; {@link ResourceStats#context} and
+     * cost a second write of every event on the call path; {@link NodeStats#context} and
      * {@link GuardEngine#entranceStats} then read zero for the other resources. Turn this on to
      * see every resource per entrance.
      *

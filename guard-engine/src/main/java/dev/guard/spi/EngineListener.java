@@ -48,7 +48,7 @@ public interface EngineListener {
    * RuleSource}'s delivery of its part, or {@code GuardEngine#rollBack}), after {@link #onRulesReplaced} was called for
    * each resource it changed.
    *
-   * @param revision the applied set, its source and what it changed ({@link RuleRevision#diff()})
+   * @param revision the applied set, its source and what it changed ({@link RuleRevision#changes()})
    */
   default void onRulesApplied(RuleRevision revision) {}
 

@@ -76,7 +76,7 @@ final class RulesFile implements EngineListener {
       return; // the rules the run starts with are shown in the introduction
     }
     List<String> now = new ArrayList<>();
-    for (String resource : revision.diff().resources()) {
+    for (String resource : revision.changedResources()) {
       now.add(resource + " " + describe(revision.rules().rulesOf(resource)));
     }
     news.add("rules file changed, applied: " + String.join(", ", now));

@@ -12,7 +12,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,7 +100,7 @@ class GuardedHttpClientTest {
         .timeout(Duration.ofSeconds(TestApp.WAIT_SECONDS)).build();
   }
 
-  private ResourceStats hostStats() {
+  private NodeStats hostStats() {
     return engine.stats(host);
   }
 

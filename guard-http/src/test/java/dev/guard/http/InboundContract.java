@@ -9,7 +9,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,7 +80,7 @@ abstract class InboundContract {
     return response;
   }
 
-  ResourceStats stats(String resource) {
+  NodeStats stats(String resource) {
     return engine.stats(resource);
   }
 
@@ -315,7 +315,7 @@ abstract class InboundContract {
     } else {
       assertThat(failure).isInstanceOf(IOException.class);
     }
-    ResourceStats stats = stats("POST /throw");
+    NodeStats stats = stats("POST /throw");
     assertThat(stats.totalException()).isEqualTo(1);
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(stats.concurrency()).isZero();
@@ -343,7 +343,7 @@ abstract class InboundContract {
     disconnectMidResponse("/stream");
     app.awaitFinished(1);
 
-    ResourceStats stats = stats("GET /stream");
+    NodeStats stats = stats("GET /stream");
     assertThat(stats.concurrency()).isZero();
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(stats.totalException()).isEqualTo(1);
@@ -355,7 +355,7 @@ abstract class InboundContract {
     disconnectMidResponse("/async-stream");
     app.awaitFinished(1);
 
-    ResourceStats stats = stats("GET /async-stream");
+    NodeStats stats = stats("GET /async-stream");
     assertThat(stats.concurrency()).isZero();
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(engine.inboundStats().concurrency()).isZero();

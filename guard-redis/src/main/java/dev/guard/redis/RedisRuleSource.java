@@ -148,7 +148,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
     }
     RuleSet rules;
     try {
-      rules = RuleFormat.parse(document);
+      rules = RuleFormat.parse(document, part());
     } catch (InvalidRulesException invalid) {
       if (!document.equals(failing)) {
         failing = document;
@@ -231,7 +231,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
       return; // the next successful read applies what the key holds
     }
     try {
-      sink.apply(RuleFormat.parse(previous));
+      sink.apply(RuleFormat.parse(previous, sink.part()));
       applied = previous;
     } catch (InvalidRulesException refused) {
       // the engine heard why; the next successful read tries again

@@ -47,7 +47,7 @@ class RedisRuleSourceTest {
 
     @Override
     public void onRulesApplied(RuleRevision revision) {
-      events.add("applied " + revision.diff());
+      events.add("applied " + revision.changes());
     }
 
     @Override
@@ -325,7 +325,7 @@ class RedisRuleSourceTest {
     assertThat(heard.events).as("the outage was reported once").isEmpty();
 
     RedisRuleSource other = source(); // and notices arrive again: the channel is subscribed anew
-    engine(new Heard()).attach(other);
+    engine(new Heard()).attach(other, RulePart.all());
     other.write(rules("search", 90));
     assertThat(heard.next()).isEqualTo("applied 1 added, 1 removed on [search]");
   }

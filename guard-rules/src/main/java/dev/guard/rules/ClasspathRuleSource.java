@@ -90,9 +90,9 @@ public final class ClasspathRuleSource implements RuleSource {
         throw new InvalidRulesException(
             List.of(new RuleError(name(), "is not on the class path")));
       }
-      rules = RuleFormat.parse(RuleText.decode(bytes));
+      rules = RuleFormat.parse(RuleText.decode(bytes), sink.part());
     } catch (InvalidRulesException invalid) {
-      sink.reject(invalid.errors());
+      sink.invalid(invalid.errors());
       throw invalid;
     }
     sink.apply(rules);

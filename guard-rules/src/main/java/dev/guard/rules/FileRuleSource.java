@@ -116,7 +116,7 @@ public final class FileRuleSource extends PollingRuleSource implements WritableR
     }
     RuleSet rules;
     try {
-      rules = RuleFormat.parse(RuleText.decode(bytes));
+      rules = RuleFormat.parse(RuleText.decode(bytes), part());
     } catch (InvalidRulesException invalid) {
       fail(bytes, invalid.errors(), first);
       return;

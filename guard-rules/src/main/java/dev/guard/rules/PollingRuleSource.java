@@ -4,6 +4,7 @@ import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.spi.RulePart;
 import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import java.time.Duration;
@@ -32,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  *     String document = readTheRow();                // throws when the database is down
  *     if (!document.equals(applied)) {
  *       applied = document;
- *       apply(RuleFormat.parse(document));         // an invalid document is reported
+ *       apply(RuleFormat.parse(document, part()));         // an invalid document is reported
  *     }
  *   }
  * }
@@ -153,8 +154,20 @@ public abstract class PollingRuleSource implements RuleSource {
   protected final synchronized void report(List<RuleError> errors) {
     RuleSink target = sink;
     if (target != null) {
-      target.reject(errors);
+      target.invalid(errors);
     }
+  }
+
+  /**
+   * Returns the part of the engine's rules this source owns ({@link RuleSink#part()}), or every
+   * rule before the source is attached: parse documents with it, {@code RuleFormat.parse(text,
+   * part())}, so that a rule outside the part makes the document invalid.
+   *
+   * @return the part
+   */
+  protected final synchronized RulePart part() {
+    RuleSink target = sink;
+    return target == null ? RulePart.all() : target.part();
   }
 
   /**

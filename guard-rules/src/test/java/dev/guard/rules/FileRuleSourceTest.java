@@ -42,7 +42,7 @@ class FileRuleSourceTest {
 
     @Override
     public void onRulesApplied(RuleRevision revision) {
-      events.add("applied " + revision.diff());
+      events.add("applied " + revision.changes());
     }
 
     @Override

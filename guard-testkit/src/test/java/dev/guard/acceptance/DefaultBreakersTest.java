@@ -105,9 +105,12 @@ class DefaultBreakersTest {
   }
 
   @Test
-  void defaultRule_forANamedResource_isRejected() {
-    assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(CircuitBreakerRule.errorRatio("a", 0.5))).withDefaultBreakerExclusions(Set.of())))
+  void withRulesOfEveryResource_aRuleOfANamedResource_isRejected() {
+    RuleSet set = s.engine.ruleSet();
+    List<CircuitBreakerRule> named = List.of(CircuitBreakerRule.errorRatio("a", 0.5));
+
+    assertThatThrownBy(() -> set.withRulesOf(RuleSet.EVERY_RESOURCE, named))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rule.resource must be '*' for a default rule, was 'a'");
+        .hasMessage("rule.resource must be '*', was 'a'");
   }
 }

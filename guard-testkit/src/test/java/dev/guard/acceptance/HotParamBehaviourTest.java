@@ -286,7 +286,7 @@ class HotParamBehaviourTest {
 
     assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("R", rules)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("hot-parameter rules of 'R' must be at most 64, was 65");
+        .hasMessageContaining("R: hot-parameter rules of 'R' must be at most 64, was 65");
   }
 
   @Test

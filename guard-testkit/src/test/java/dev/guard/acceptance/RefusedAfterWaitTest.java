@@ -11,7 +11,7 @@ import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ class RefusedAfterWaitTest {
   private static final FlowRule ONE_AT_A_TIME = FlowRule.concurrency("R", 1);
 
   private static void assertCounted(Scenario s, long passes, long refusals) {
-    ResourceStats stats = s.engine.stats("R");
+    NodeStats stats = s.engine.stats("R");
     assertThat(stats.totalPass()).as("passes").isEqualTo(passes);
     assertThat(stats.totalRefused()).as("refusals").isEqualTo(refusals);
     assertThat(stats.concurrency()).isZero();

@@ -79,7 +79,7 @@ class RegistryTest {
     assertThat(s.engine.overflows(Cap.RESOURCES)).isEqualTo(1);
     assertThat(events).containsExactly("RESOURCES second");
     assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("second", List.of(FlowRule.qps("second", 1)))))
-        .isInstanceOf(IllegalStateException.class)
+        .isInstanceOf(dev.guard.api.rule.InvalidRulesException.class)
         .hasMessageContaining("maxResources 1");
   }
 
@@ -173,19 +173,19 @@ class RegistryTest {
   }
 
   @Test
-  void enterContext_reservedOrBlankName_isRejected() {
+  void openContext_reservedOrBlankName_isRejected() {
     Scenario s = new Scenario();
 
     assertThatThrownBy(() -> s.engine.resource("guard_default_context").context("guard_default_context", "").openContext())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("reserved");
-    assertThatThrownBy(() -> s.engine.resource(" ").context(" ", "").openContext())
+    assertThatThrownBy(() -> s.engine.resource("R").context(" ", "").openContext())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("context name");
+        .hasMessageContaining("entrance must not be blank");
   }
 
   @Test
-  void enterContext_insideAnother_keepsTheOuterOne() {
+  void openContext_insideAnother_keepsTheOuterOne() {
     Scenario s = new Scenario();
     s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 0)
         .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "outer"))));

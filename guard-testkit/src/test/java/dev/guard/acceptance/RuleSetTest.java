@@ -42,7 +42,7 @@ class RuleSetTest {
     @Override
     public void onRulesApplied(RuleRevision revision) {
       events.add("applied #" + revision.number() + " from " + revision.source() + ": "
-          + revision.diff());
+          + revision.changes());
     }
 
     @Override
@@ -80,7 +80,7 @@ class RuleSetTest {
 
     assertThat(s.engine.ruleHistory()).hasSize(1);
     assertThat(heard.events).containsExactly(
-        "replaced A 0->1", "applied #1 from first: 1 added, 0 removed on [A]");
+        "replaced A 0->1", "applied #1 from apply: 1 added, 0 removed on [A]");
   }
 
   @Test
@@ -113,7 +113,7 @@ class RuleSetTest {
         "rules: maxResources 2 reached: cannot add rules for 2 new resources [B, C]");
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
     assertThat(s.engine.ruleHistory()).hasSize(1);
-    assertThat(heard.events).containsExactly("rejected from too many: " + refused.errors());
+    assertThat(heard.events).containsExactly("rejected from apply: " + refused.errors());
   }
 
   @Test
@@ -139,12 +139,12 @@ class RuleSetTest {
     List<RuleRevision> history = s.engine.ruleHistory();
 
     assertThat(history).extracting(RuleRevision::number).containsExactly(2L, 3L);
-    assertThat(history).extracting(RuleRevision::source).containsExactly("two", "three");
+    assertThat(history).extracting(RuleRevision::source).containsExactly("apply", "apply");
     RuleRevision last = history.get(1);
     assertThat(last.appliedAt()).isEqualTo(Instant.EPOCH.plusMillis(Scenario.T0 + 5_000));
-    assertThat(last.diff().added()).containsExactly(FlowRule.qps("B", 1));
-    assertThat(last.diff().removed()).isEmpty();
-    assertThat(history.get(0).diff().toString()).isEqualTo("1 added, 1 removed on [A]");
+    assertThat(last.added()).containsExactly(FlowRule.qps("B", 1));
+    assertThat(last.removed()).isEmpty();
+    assertThat(history.get(0).changes()).isEqualTo("1 added, 1 removed on [A]");
   }
 
   @Test
@@ -156,7 +156,7 @@ class RuleSetTest {
     RuleRevision back = s.engine.rollBack(1).orElseThrow();
 
     assertThat(back.number()).isEqualTo(3);
-    assertThat(back.source()).isEqualTo("roll back to #1 (one)");
+    assertThat(back.source()).isEqualTo("roll back to #1 (apply)");
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
     assertThatThrownBy(() -> s.engine.rollBack(7))
         .isInstanceOf(IllegalArgumentException.class)

@@ -205,9 +205,9 @@ class SystemScenariosTest {
 
   @Test
   void systemRule_inAResourcesRules_isRefusedWithWhereItBelongs() {
-    assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("r", List.of(SystemRule.of().withMaxInboundQps(1)))))
+    assertThatThrownBy(() -> s.engine.resource("r").declare(List.of(SystemRule.of().withMaxInboundQps(1))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("GuardEngine.loadSystemRules");
+        .hasMessageContaining("apply it in the rule set with GuardEngine.apply(..)");
   }
 
   @Test

@@ -7,7 +7,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.PeriodStats;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -42,7 +42,7 @@ class HistoryUnderLoadTest {
     clock.advanceMillis(1000);
 
     List<PeriodStats> history = engine.metricsHistory("R");
-    ResourceStats minute = engine.stats("R");
+    NodeStats minute = engine.stats("R");
     PeriodStats totals = engine.metricsTotals("R");
 
     assertThat(history.size()).isGreaterThan(30);

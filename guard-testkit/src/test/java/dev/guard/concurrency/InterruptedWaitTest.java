@@ -12,7 +12,7 @@ import dev.guard.concurrency.Callers.Call;
 import dev.guard.concurrency.Callers.Outcome;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +45,7 @@ class InterruptedWaitTest {
   }
 
   private void assertBalanced(long attempts, long refusals) {
-    ResourceStats stats = engine.stats("R");
+    NodeStats stats = engine.stats("R");
     assertThat(stats.concurrency()).isZero();
     assertThat(engine.inboundStats().concurrency()).isZero();
     assertThat(stats.totalRefused()).isEqualTo(refusals);

@@ -1,7 +1,6 @@
 package dev.guard.engine.internal;
 
 import dev.guard.engine.NodeStats;
-import dev.guard.engine.ResourceStats;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.node.EntranceNode;
@@ -14,7 +13,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Live views of a resource's nodes, of the inbound node and of entrance nodes. */
-public final class ResourceStatsView extends StatsView implements ResourceStats {
+public final class ResourceStatsView extends StatsView implements NodeStats {
 
   private final EngineCore core;
   private final String resource;
@@ -32,7 +31,7 @@ public final class ResourceStatsView extends StatsView implements ResourceStats 
    * @param resource the resource name
    * @return a live view
    */
-  public static ResourceStats of(EngineCore core, String resource) {
+  public static NodeStats of(EngineCore core, String resource) {
     return new ResourceStatsView(core, resource);
   }
 
@@ -76,8 +75,8 @@ public final class ResourceStatsView extends StatsView implements ResourceStats 
   }
 
   @Override
-  public String resource() {
-    return resource;
+  public Optional<String> resource() {
+    return Optional.of(resource);
   }
 
   @Override

@@ -4,7 +4,6 @@ import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleDiff;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
@@ -233,8 +232,10 @@ public final class RuleBook {
       replaced.add(new ResourceRegistry.Replaced(RuleSet.EVERY_RESOURCE,
           List.copyOf(previousDefaults.rules()), List.copyOf(wanted.rules())));
     }
+    RuleDiff diff = RuleDiff.between(before, rules);
     RuleRevision revision = new RuleRevision(
-        ++lastNumber, clock.wallTime(), source, rules, RuleDiff.between(before, rules));
+        ++lastNumber, clock.wallTime(), source, rules, diff.added(), diff.removed(),
+        diff.resources());
     history.addLast(revision);
     while (history.size() > historySize) {
       history.removeFirst();
