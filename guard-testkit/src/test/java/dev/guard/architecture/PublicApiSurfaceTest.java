@@ -3,7 +3,7 @@ package dev.guard.architecture;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.spi.TimeSource;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiSurfaceTest {
 
   private static final List<Class<?>> MODULE_ANCHORS =
-      List.of(TimeSource.class, GuardEngine.class, Guard.class, ManualClock.class);
+      List.of(RefusedException.class, GuardEngine.class, Guard.class, ManualClock.class);
 
   @Test
   void publicTypesInExportedPackages_areExactlyTheReviewedList() throws Exception {
