@@ -259,13 +259,14 @@ public final class GuardEngine implements AutoCloseable {
    * @param part the part of the rule set the source owns
    * @throws IllegalArgumentException if {@code part} overlaps the part of a source attached
    *     before; the message names both parts
-   * @throws IllegalStateException if the source was started already
+   * @throws IllegalStateException if the source was started already (also when it was attached to
+   *     this engine before)
    */
   public void attach(RuleSource source, RulePart part) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(part, "part");
     String name = Objects.requireNonNull(source.name(), "source.name()");
-    core.ruleBook().attach(part, name);
+    core.ruleBook().attach(part, source, name);
     try {
       source.start(new EngineSink(core, name, part));
     } catch (IllegalStateException notStarted) {

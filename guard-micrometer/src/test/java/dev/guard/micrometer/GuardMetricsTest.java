@@ -7,7 +7,6 @@ import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardedResource;
-import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.engine.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.PeriodStats;
@@ -49,8 +48,7 @@ class GuardMetricsTest {
           // counted
         }
       }
-      try (ContextScope ignored = engine.resource("web").context("web", "bot").openContext();
-          Entry entry = engine.resource("orders").enter()) {
+      try (Entry entry = engine.resource("orders").context("web", "bot").enter()) {
         throw new AssertionError("bots are denied");
       } catch (RefusedException refused) {
         // counted as authority

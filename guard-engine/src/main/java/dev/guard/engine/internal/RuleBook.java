@@ -51,8 +51,10 @@ public final class RuleBook {
   private final ArrayDeque<RuleRevision> history = new ArrayDeque<>();
   /** Guarded by the registry's rule lock. */
   private long lastNumber;
-  /** The parts of attached sources, by source name; guarded by the registry's rule lock. */
-  private final Map<RulePart, String> parts = new LinkedHashMap<>();
+  /** The parts of attached sources, with their sources; guarded by the registry's rule lock. */
+  private final Map<RulePart, Owner> parts = new LinkedHashMap<>();
+
+  private record Owner(Object source, String name) {}
 
   RuleBook(ResourceRegistry registry, SystemProtection system, TimeSource clock,
       List<EngineListener> listeners, int history) {
@@ -124,19 +126,27 @@ public final class RuleBook {
   /**
    * Gives a source a part of the rule set.
    *
+   * @param source the source object, attached at most once
+   * @param name the source's name
+   * @throws IllegalStateException if the source is attached to this engine already
    * @throws IllegalArgumentException if the part overlaps the part of an attached source
    */
-  public void attach(RulePart part, String source) {
+  public void attach(RulePart part, Object source, String name) {
     Objects.requireNonNull(part, "part");
     registry.underRulesLock(() -> {
-      for (Map.Entry<RulePart, String> owned : parts.entrySet()) {
-        if (owned.getKey().overlaps(part)) {
-          throw new IllegalArgumentException("part must not overlap the part of an attached"
-              + " source: " + part + " of '" + source + "' overlaps " + owned.getKey() + " of '"
-              + owned.getValue() + "'");
+      for (Owner owner : parts.values()) {
+        if (owner.source() == source) {
+          throw new IllegalStateException(name + " is attached already");
         }
       }
-      parts.put(part, source);
+      for (Map.Entry<RulePart, Owner> owned : parts.entrySet()) {
+        if (owned.getKey().overlaps(part)) {
+          throw new IllegalArgumentException("part must not overlap the part of an attached"
+              + " source: " + part + " of '" + name + "' overlaps " + owned.getKey() + " of '"
+              + owned.getValue().name() + "'");
+        }
+      }
+      parts.put(part, new Owner(source, name));
       return null;
     });
   }
