@@ -266,7 +266,11 @@ public final class GuardEngine implements AutoCloseable {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(part, "part");
     String name = Objects.requireNonNull(source.name(), "source.name()");
-    core.ruleBook().attach(part, source, name);
+    Optional<RulePart> before = core.ruleBook().attach(part, source, name);
+    if (before.isPresent()) { // attached before: the source refuses a second start
+      source.start(new EngineSink(core, name, before.get()));
+      throw new IllegalStateException(name + " is attached already");
+    }
     try {
       source.start(new EngineSink(core, name, part));
     } catch (IllegalStateException notStarted) {

@@ -4,7 +4,6 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.event.BreakerTransition;
-import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.Cap;
@@ -275,11 +274,6 @@ public final class EngineCore implements SlotContext {
    */
   public void declare(String name, List<? extends Rule> rules) {
     ruleBook.declare(name, rules);
-  }
-
-  /** The default degrade rules in force. */
-  public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
-    return resources.defaultCircuitBreakerRules();
   }
 
   /** The resource's current rules (empty if unknown). */

@@ -126,17 +126,18 @@ public final class RuleBook {
   /**
    * Gives a source a part of the rule set.
    *
-   * @param source the source object, attached at most once
+   * @param source the source object
    * @param name the source's name
-   * @throws IllegalStateException if the source is attached to this engine already
-   * @throws IllegalArgumentException if the part overlaps the part of an attached source
+   * @return the part the same source was given before (nothing is given then: starting the
+   *     source again is refused by the source itself), or empty when the part was given now
+   * @throws IllegalArgumentException if the part overlaps the part of another attached source
    */
-  public void attach(RulePart part, Object source, String name) {
+  public Optional<RulePart> attach(RulePart part, Object source, String name) {
     Objects.requireNonNull(part, "part");
-    registry.underRulesLock(() -> {
-      for (Owner owner : parts.values()) {
-        if (owner.source() == source) {
-          throw new IllegalStateException(name + " is attached already");
+    return registry.underRulesLock(() -> {
+      for (Map.Entry<RulePart, Owner> owned : parts.entrySet()) {
+        if (owned.getValue().source() == source) {
+          return Optional.of(owned.getKey());
         }
       }
       for (Map.Entry<RulePart, Owner> owned : parts.entrySet()) {
@@ -147,7 +148,7 @@ public final class RuleBook {
         }
       }
       parts.put(part, new Owner(source, name));
-      return null;
+      return Optional.<RulePart>empty();
     });
   }
 
