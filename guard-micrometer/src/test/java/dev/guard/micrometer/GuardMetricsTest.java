@@ -6,7 +6,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
@@ -36,11 +36,10 @@ class GuardMetricsTest {
    * fails) and one call from a denied origin.
    */
   private void simulate() {
-    engine.loadRules("orders",
-        List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot")));
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot"))));
     for (int second = 0; second < 10; second++) {
       for (int i = 0; i < 8; i++) {
-        try (Entry entry = engine.enter("orders")) {
+        try (Entry entry = engine.resource("orders").enter()) {
           clock.advanceMillis(20);
           if (i % 4 == 0) {
             entry.recordError(new IllegalStateException("boom"));
@@ -49,8 +48,7 @@ class GuardMetricsTest {
           // counted
         }
       }
-      try (ContextScope ignored = engine.enterContext("web", "bot");
-          Entry entry = engine.enter("orders")) {
+      try (Entry entry = engine.resource("orders").context("web", "bot").enter()) {
         throw new AssertionError("bots are denied");
       } catch (RefusedException refused) {
         // counted as authority
@@ -111,7 +109,7 @@ class GuardMetricsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     new GuardMetrics(3).watch(engine).bindTo(registry);
     for (int r = 0; r < 10; r++) {
-      try (Entry ignored = engine.enter("r" + r)) {
+      try (Entry ignored = engine.resource("r" + r).enter()) {
         // one call each
       }
     }
@@ -123,7 +121,7 @@ class GuardMetricsTest {
   @Test
   void breakerState_isOneForTheCurrentState() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    engine.loadRules("payments", List.of(CircuitBreakerRule.errorCount("payments", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("payments", List.of(CircuitBreakerRule.errorCount("payments", 1))));
     metrics.watch(engine).bindTo(registry);
 
     assertThat(state(registry, "closed")).isEqualTo(1);

@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -17,7 +18,7 @@ import java.util.Objects;
  * error, not an operator's edit.
  *
  * <pre>{@code
- * engine.attach(ClasspathRuleSource.of("guard-rules.json"));
+ * engine.attach(ClasspathRuleSource.of("guard-rules.json"), RulePart.all());
  * }</pre>
  */
 public final class ClasspathRuleSource implements RuleSource {
@@ -89,7 +90,7 @@ public final class ClasspathRuleSource implements RuleSource {
         throw new InvalidRulesException(
             List.of(new RuleError(name(), "is not on the class path")));
       }
-      rules = RuleFormat.parse(RuleText.decode(bytes));
+      rules = RuleFormat.parse(RuleText.decode(bytes), sink.part());
     } catch (InvalidRulesException invalid) {
       sink.invalid(invalid.errors());
       throw invalid;

@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * FileRuleSource rules = FileRuleSource.of(Path.of("/etc/shop/guard-rules.json"));
- * engine.attach(rules);
+ * engine.attach(rules, RulePart.all());
  * ...
  * rules.close();
  * }</pre>
@@ -115,7 +116,7 @@ public final class FileRuleSource extends PollingRuleSource implements WritableR
     }
     RuleSet rules;
     try {
-      rules = RuleFormat.parse(RuleText.decode(bytes));
+      rules = RuleFormat.parse(RuleText.decode(bytes), part());
     } catch (InvalidRulesException invalid) {
       fail(bytes, invalid.errors(), first);
       return;

@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.RuleSink;
@@ -13,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * MemoryRuleSource source = MemoryRuleSource.of("admin", RuleSet.empty());
- * engine.attach(source);
+ * engine.attach(source, RulePart.all());
  * source.write(RuleSet.of(List.of(FlowRule.qps("search", 80))));
  * }</pre>
  *

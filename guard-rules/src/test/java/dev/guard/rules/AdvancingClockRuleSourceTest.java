@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
@@ -56,7 +57,7 @@ class AdvancingClockRuleSourceTest {
 
   @Test
   void attach_pollerWaitsForTheTest_withoutMovingTheClock() throws InterruptedException {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
 
     assertThat(clock.awaitSleepers(1, PATIENCE)).as("the poller parks on the clock").isTrue();
     assertThat(clock.nanoTime()).as("no engine time passed by itself").isZero();
@@ -65,7 +66,7 @@ class AdvancingClockRuleSourceTest {
 
   @Test
   void advanceByTheInterval_looksAgain_andAppliesTheChange() throws Exception {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
     write(80);
 
@@ -80,7 +81,7 @@ class AdvancingClockRuleSourceTest {
 
   @Test
   void pacedCallsOnTheTestThread_moveTimeForThePollerToo() throws Exception {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
     write(80);
 

@@ -1,7 +1,6 @@
 package dev.guard.testkit;
 
 import dev.guard.engine.NodeStats;
-import dev.guard.engine.ResourceStats;
 
 /**
  * Entry points of guard's AssertJ assertions: fluent checks on live statistics and on simulation
@@ -27,26 +26,12 @@ public final class GuardAssertions {
   private GuardAssertions() {}
 
   /**
-   * Starts assertions on a resource's live statistics. Every check reads the statistics afresh,
-   * at the engine's current time, and failure messages name the resource.
+   * Starts assertions on a node's live statistics (a resource, an origin, a context, an entrance
+   * or the engine's inbound traffic). Every check reads the statistics afresh, at the engine's
+   * current time, and failure messages name the resource of a resource's statistics.
    *
    * <pre>{@code
    * assertThat(engine.stats("createOrder")).hasTotalPass(10).hasTotalRefused(2);
-   * }</pre>
-   *
-   * @param actual the statistics, typically from {@code GuardEngine.stats(resource)}
-   * @return the assertion
-   */
-  public static NodeStatsAssert assertThat(ResourceStats actual) {
-    return new NodeStatsAssert(actual);
-  }
-
-  /**
-   * Starts assertions on a node's live statistics (an origin, a context, an entrance or the
-   * engine's inbound traffic). Every check reads the statistics afresh, at the engine's current
-   * time.
-   *
-   * <pre>{@code
    * assertThat(engine.inboundStats()).hasConcurrency(0);
    * assertThat(engine.stats("createOrder").origin("checkout").orElseThrow()).hasPassQps(2);
    * }</pre>

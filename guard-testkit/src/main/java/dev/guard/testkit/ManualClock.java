@@ -1,5 +1,6 @@
 package dev.guard.testkit;
 
+import dev.guard.spi.RulePart;
 import dev.guard.spi.TimeSource;
 import java.time.Duration;
 import java.util.Objects;
@@ -259,7 +260,7 @@ public final class ManualClock implements TimeSource {
    *
    * <pre>{@code
    * ManualClock clock = new ManualClock();
-   * engine.attach(FileRuleSource.of(file, Duration.ofSeconds(5)));   // its poller parks
+   * engine.attach(FileRuleSource.of(file, Duration.ofSeconds(5)), RulePart.all());   // its poller parks
    * clock.awaitSleepers(1, Duration.ofSeconds(5));
    * clock.advance(Duration.ofSeconds(5));                             // it looks at the file again
    * }</pre>

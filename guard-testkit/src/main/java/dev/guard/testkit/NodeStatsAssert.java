@@ -1,7 +1,6 @@
 package dev.guard.testkit;
 
 import dev.guard.engine.NodeStats;
-import dev.guard.engine.ResourceStats;
 import java.util.function.ToDoubleFunction;
 import java.util.function.ToLongFunction;
 import org.assertj.core.api.AbstractAssert;
@@ -9,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * AssertJ assertions on the live statistics of a resource or node; obtain one with {@link
- * GuardAssertions#assertThat(ResourceStats)} or {@link GuardAssertions#assertThat(NodeStats)}.
+ * GuardAssertions#assertThat(NodeStats)}.
  *
  * <pre>{@code
  * assertThat(engine.stats("createOrder"))
@@ -145,8 +144,8 @@ public final class NodeStatsAssert extends AbstractAssert<NodeStatsAssert, NodeS
   }
 
   private String subject() {
-    return actual instanceof ResourceStats resource
-        ? "resource '" + resource.resource() + "'"
-        : "node statistics";
+    NodeStats stats = actual;
+    return stats == null ? "node statistics"
+        : stats.resource().map(name -> "resource '" + name + "'").orElse("node statistics");
   }
 }
