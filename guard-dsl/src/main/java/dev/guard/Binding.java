@@ -143,7 +143,12 @@ final class Binding {
     }
     return argument == null
         ? resources[0].call(input, body)
-        : resources[0].callWith(argument, input, body);
+        : resources[0].callOrElse(argument, input, body, Binding::rethrow);
+  }
+
+  /** The fallback of a call with an argument that throws its refusal: non-capturing, so shared. */
+  private static <T extends @Nullable Object> T rethrow(RefusedException refused) {
+    throw refused;
   }
 
   /** Nests a two-input body under every part; the inputs are the calls' arguments 0 and 1. */
@@ -239,8 +244,8 @@ final class Binding {
       return input -> resource.call(input, inner);
     }
     return keyOf == (Function<?, ?>) WHOLE_INPUT
-        ? input -> resource.callWith(input, input, inner)
-        : input -> resource.callWith(keyOf.apply(input), input, inner);
+        ? input -> resource.callOrElse(input, input, inner, Binding::rethrow)
+        : input -> resource.callOrElse(keyOf.apply(input), input, inner, Binding::rethrow);
   }
 
   /**

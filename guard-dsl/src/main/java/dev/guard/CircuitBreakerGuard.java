@@ -1,6 +1,6 @@
 package dev.guard;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
@@ -47,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * <p>The rules are declared on the engine the first time the guard is used there: an identical
  * declaration is a no-op, a different one replaces the resource's rules (the engine's listeners
  * hear of it). A guard without rules leaves the resource's rules as they are, so it can enter
- * resources configured through {@link GuardEngine#loadRules}. An unbound guard uses {@link
+ * resources configured through {@link GuardEngine#apply}. An unbound guard uses {@link
  * GuardEngine#shared()}.
  *
  * <p>A refused call throws a {@link RefusedException} subclass and the code does not run.
@@ -57,7 +57,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #decorateWithCall} lets the code record a failure itself. {@link #decorateOrRecover}
  * turns refusals and business errors into a fallback value. Calls enter as {@link EntryType#OUT}
  * unless {@link #entryType} says otherwise; only {@link EntryType#IN} calls count in the engine's
- * inbound statistics and system protection ({@link GuardEngine#loadSystemRules}). Guards are
+ * inbound statistics and system protection ({@link GuardEngine#apply}). Guards are
  * thread-safe.
  *
  * <p>This class holds the steps; the decorators and run-now forms it offers are written in its
@@ -301,7 +301,7 @@ public sealed class Guard extends GuardDecorators
   /**
    * Sets the direction of calls (default {@link EntryType#OUT}); {@link EntryType#IN} calls are
    * counted in the engine's inbound statistics, and only they are checked by system protection
-   * ({@link GuardEngine#loadSystemRules}): mark the calls that serve requests arriving at this
+   * ({@link GuardEngine#apply}): mark the calls that serve requests arriving at this
    * service as {@code IN}.
    *
    * @param type the entry type

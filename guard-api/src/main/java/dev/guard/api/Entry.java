@@ -1,14 +1,14 @@
 package dev.guard.api;
 
 /**
- * One admitted call to a protected resource, from the moment an engine admits it until {@link
+ * One admitted call to a protected resource, from {@code GuardedResource.enter} until {@link
  * #close()}.
  *
  * <p>Use it with try-with-resources so the call is always exited, and report a business failure
  * with {@link #recordError(Throwable)} so statistics and circuit breakers see it:
  *
  * <pre>{@code
- * try (Entry entry = engine.enter("createOrder")) {
+ * try (Entry entry = engine.resource("createOrder").enter()) {
  *   try {
  *     return orders.create(request);
  *   } catch (RuntimeException e) {
@@ -19,7 +19,7 @@ package dev.guard.api;
  * }</pre>
  *
  * <p>Entries of one thread nest: close them in reverse order of entering. Closing out of order
- * exits every entry still open above the closed one and throws {@link EntryOrderException}; the
+ * exits every entry still open above the closed one and throws {@link IllegalStateException}; the
  * statistics stay consistent either way. Closing twice is harmless. An entry may be closed on
  * another thread than the one that entered it; its statistics are recorded exactly once.
  */
@@ -52,7 +52,7 @@ public interface Entry extends AutoCloseable {
    * Exits the call: records its response time and outcome and releases its concurrency slot.
    * Closing an entry again does nothing.
    *
-   * @throws EntryOrderException if entries above this one on the same thread are still open; they
+   * @throws IllegalStateException if entries above this one on the same thread are still open; they
    *     have all been exited when this is thrown
    */
   @Override

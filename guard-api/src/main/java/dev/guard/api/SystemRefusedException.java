@@ -1,5 +1,6 @@
 package dev.guard.api;
 
+import dev.guard.api.internal.Checks;
 import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import java.util.Objects;

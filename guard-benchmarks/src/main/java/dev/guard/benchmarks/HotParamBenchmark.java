@@ -117,8 +117,8 @@ public class HotParamBenchmark {
       Sentinel.addPerValueRule(paramRule(PROBE, 0));
     }
 
-    private static PerValueRule paramRule(String resource, double count) {
-      return new PerValueRule(resource)
+    private static ParamFlowRule paramRule(String resource, double count) {
+      return new ParamFlowRule(resource)
           .setParamIdx(0)
           .setGrade(RuleConstant.FLOW_GRADE_QPS)
           .setCount(count);

@@ -64,8 +64,8 @@ public class NoRulesBenchmark {
     public void check() {
       Sanity.require(
           !FlowRuleManager.hasConfig(RESOURCE)
-              && !CircuitBreakerRuleManager.hasConfig(RESOURCE)
-              && !PerValueRuleManager.hasRules(RESOURCE),
+              && !DegradeRuleManager.hasConfig(RESOURCE)
+              && !ParamFlowRuleManager.hasRules(RESOURCE),
           "the no-rules resource has rules");
       Sanity.requireAllAdmitted("Sentinel without rules", this::call);
     }

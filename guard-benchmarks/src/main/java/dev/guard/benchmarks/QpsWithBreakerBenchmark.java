@@ -81,7 +81,7 @@ public class QpsWithBreakerBenchmark {
       Sentinel.addFlowRule(
           new FlowRule(RESOURCE).setGrade(RuleConstant.FLOW_GRADE_QPS).setCount(Calls.HUGE_RATE));
       Sentinel.addCircuitBreakerRule(
-          new CircuitBreakerRule(RESOURCE)
+          new DegradeRule(RESOURCE)
               .setGrade(RuleConstant.DEGRADE_GRADE_EXCEPTION_RATIO)
               .setCount(0.5)
               .setMinRequestAmount(5)

@@ -85,7 +85,7 @@ public class RedisClusterDecisionBenchmark {
         TimeUnit.MILLISECONDS.sleep(20);
       }
       engine = GuardEngine.builder().tokenService(service).build();
-      engine.loadRules("bench-redis", List.of(rule));
+      engine.apply(engine.ruleSet().withRulesOf("bench-redis", List.of(rule)));
     }
 
     /** Closes the service and kills redis-server. */
@@ -111,10 +111,10 @@ public class RedisClusterDecisionBenchmark {
     }
   }
 
-  /** {@code engine.enter(..)} of a cluster rule decided on Redis, then exit. */
+  /** {@code engine.resource(..).enter()} of a cluster rule decided on Redis, then exit. */
   @Benchmark
   public Object clusterDecision(RedisState state) {
-    try (Entry entry = state.engine.enter("bench-redis")) {
+    try (Entry entry = state.engine.resource("bench-redis").enter()) {
       return entry;
     } catch (RefusedException refused) {
       return refused;

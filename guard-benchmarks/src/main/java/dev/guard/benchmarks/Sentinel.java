@@ -37,23 +37,23 @@ final class Sentinel {
         FlowRuleManager.hasConfig(rule.getResource()), "Sentinel dropped the flow rule " + rule);
   }
 
-  static void addCircuitBreakerRule(CircuitBreakerRule rule) {
-    List<CircuitBreakerRule> rules = new ArrayList<>(CircuitBreakerRuleManager.getRules());
+  static void addCircuitBreakerRule(DegradeRule rule) {
+    List<DegradeRule> rules = new ArrayList<>(DegradeRuleManager.getRules());
     rules.removeIf(r -> r.getResource().equals(rule.getResource()));
     rules.add(rule);
-    CircuitBreakerRuleManager.loadRules(rules);
+    DegradeRuleManager.loadRules(rules);
     Sanity.require(
-        CircuitBreakerRuleManager.hasConfig(rule.getResource()),
+        DegradeRuleManager.hasConfig(rule.getResource()),
         "Sentinel dropped the degrade rule " + rule);
   }
 
-  static void addPerValueRule(PerValueRule rule) {
-    List<PerValueRule> rules = new ArrayList<>(PerValueRuleManager.getRules());
+  static void addPerValueRule(ParamFlowRule rule) {
+    List<ParamFlowRule> rules = new ArrayList<>(ParamFlowRuleManager.getRules());
     rules.removeIf(r -> r.getResource().equals(rule.getResource()));
     rules.add(rule);
-    PerValueRuleManager.loadRules(rules);
+    ParamFlowRuleManager.loadRules(rules);
     Sanity.require(
-        PerValueRuleManager.hasRules(rule.getResource()),
+        ParamFlowRuleManager.hasRules(rule.getResource()),
         "Sentinel dropped the param-flow rule " + rule);
   }
 
@@ -61,7 +61,7 @@ final class Sentinel {
   static Object call(String resource, Supplier<Object> body) {
     try (Entry entry = SphU.entry(resource)) {
       return body.get();
-    } catch (RefusedException e) {
+    } catch (BlockException e) {
       return Calls.REFUSED;
     }
   }
@@ -76,7 +76,7 @@ final class Sentinel {
     try {
       entry = SphU.entry(resource);
       return body.get();
-    } catch (RefusedException e) {
+    } catch (BlockException e) {
       return Calls.REFUSED;
     } catch (RuntimeException e) {
       Tracer.traceEntry(e, entry);
@@ -98,7 +98,7 @@ final class Sentinel {
     try {
       entry = SphU.entry(resource, EntryType.OUT, 1, argument);
       return body.get();
-    } catch (RefusedException e) {
+    } catch (BlockException e) {
       return Calls.REFUSED;
     } finally {
       if (entry != null) {

@@ -1,5 +1,6 @@
 package dev.guard.dashboard;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -8,7 +9,8 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
 import dev.guard.api.Entry;
 import dev.guard.rules.RuleSources;
@@ -34,7 +36,7 @@ class DashboardApiTest {
   }
 
   private void applyRules(FlowRule... rules) {
-    fixture.engine.applyRules(RuleSet.of(List.of(rules)), "test");
+    fixture.engine.apply(RuleSet.of(List.of(rules)));
   }
 
   @Test
@@ -101,7 +103,7 @@ class DashboardApiTest {
   @Test
   void refusals_countTheLastMinuteByKindAndOrigin() {
     applyRules(FlowRule.qps("orders", 2));
-    try (ContextScope web = fixture.engine.enterContext("shop", "web")) {
+    try (ContextScope web = fixture.engine.resource("shop").context("shop", "web").openContext()) {
       assertThat(web.opened()).isTrue();
       fixture.call("orders", 5);
     }
@@ -120,7 +122,7 @@ class DashboardApiTest {
     FlowRule warmUp = FlowRule.qps("checkout", 10).withWarmUp(Duration.ofSeconds(10), 3);
     CircuitBreakerRule breaker = CircuitBreakerRule.errorCount("checkout", 1).withMinCalls(1);
     PerValueRule perUser = PerValueRule.qps("checkout", 0, 1);
-    fixture.engine.applyRules(RuleSet.of(List.of(warmUp, breaker, perUser)), "test");
+    fixture.engine.apply(RuleSet.of(List.of(warmUp, breaker, perUser)));
     fixture.call("checkout", 2, "alice");
     fixture.engine.breakers("checkout").get(0).forceOpen();
 
@@ -233,7 +235,7 @@ class DashboardApiTest {
   @Test
   void rules_putWithTheApplicationsSource_writesThroughIt() {
     WritableRuleSource source = RuleSources.memory("ops", RuleSet.empty());
-    fixture.engine.attach(source);
+    fixture.engine.attach(source, RulePart.all());
     try (GuardDashboard.Server other = GuardDashboard.builder(fixture.engine)
         .accessToken(Fixture.TOKEN).ruleSource(source).build().start()) {
       HttpResponse<String> response = fixture.send(HttpRequest.newBuilder(
@@ -284,7 +286,7 @@ class DashboardApiTest {
   @Test
   void overview_namesTheRuleSourceAndTheLatestRevision() {
     applyRules(FlowRule.qps("orders", 1));
-    try (Entry ignored = fixture.engine.enter("orders")) {
+    try (Entry ignored = fixture.engine.resource("orders").enter()) {
       JsonNode overview = fixture.get("api/overview");
 
       assertThat(overview.get("ruleSource").asText()).isEqualTo("memory:dashboard");

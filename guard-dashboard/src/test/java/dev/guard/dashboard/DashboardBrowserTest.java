@@ -6,7 +6,8 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
 import dev.guard.api.PeriodStats;
 import java.io.File;
@@ -73,9 +74,9 @@ class DashboardBrowserTest {
 
   @Test
   void dashboard_listChartsEditAndRollBack() throws IOException {
-    fixture.engine.applyRules(RuleSet.of(List.of(
+    fixture.engine.apply(RuleSet.of(List.of(
         FlowRule.qps("checkout", 40), CircuitBreakerRule.errorRatio("checkout", 0.5),
-        FlowRule.qps("search", 1))), "startup");
+        FlowRule.qps("search", 1))));
     long[] checkout = traffic();
     long checkoutPasses = checkout[0];
 
@@ -126,9 +127,9 @@ class DashboardBrowserTest {
     saveScreenshot();
 
     // a form read before another change is not saved over it
-    fixture.engine.applyRules(RuleSet.of(List.of(
+    fixture.engine.apply(RuleSet.of(List.of(
         FlowRule.qps("checkout", 5), CircuitBreakerRule.errorRatio("checkout", 0.5),
-        FlowRule.qps("search", 1))), "ops");
+        FlowRule.qps("search", 1))));
     qps = qpsInput();
     qps.clear();
     qps.sendKeys("3");
@@ -172,13 +173,13 @@ class DashboardBrowserTest {
     for (int second = 0; second < 60; second++) {
       int load = 30 + (int) (15 * Math.sin(second / 6.0)) + second % 7;
       try (ContextScope origin =
-          fixture.engine.enterContext("web", second % 3 == 0 ? "mobile" : "web")) {
+          fixture.engine.resource("web").context("web", second % 3 == 0 ? "mobile" : "web").openContext()) {
         assertThat(origin.opened()).isTrue();
         int passed = fixture.call("checkout", load - 1);
         passes += passed;
         refusals += load - 1 - passed;
         fixture.call("search", 3 + second % 4);
-        try (Entry slow = fixture.engine.enter("checkout")) {
+        try (Entry slow = fixture.engine.resource("checkout").enter()) {
           passes++;
           fixture.clock.advanceMillis(20 + 15 * (second % 4));
         } catch (RefusedException refused) {

@@ -52,7 +52,7 @@ class DashboardServletTest {
   @Test
   void servlet_servesTheApiBelowItsPathWithTheToken() throws Exception {
     engine.resource("orders").declare(java.util.List.of(FlowRule.qps("orders", 1)));
-    engine.enter("orders").close();
+    engine.resource("orders").enter().close();
 
     HttpResponse<String> refused = send(HttpRequest.newBuilder(base.resolve("api/resources")));
     HttpResponse<String> listed = send(HttpRequest.newBuilder(base.resolve("api/resources"))

@@ -46,7 +46,7 @@ class RuleEditBoundsTest {
   @MethodSource("edits")
   void put_withAHugeDuration_answers422NamingTheFieldAndChangesNothing(String kind, String path) {
     RuleSet before = RuleSet.of(List.of(FlowRule.qps("orders", 100)));
-    fixture.engine.applyRules(before, "test");
+    fixture.engine.apply(before);
 
     HttpResponse<String> response = fixture.putRules("{\"version\": 1, " + kind + "}");
 

@@ -1,27 +1,24 @@
 package dev.guard.engine;
 
-import dev.guard.engine.internal.registry.ResourceRegistry;
 import dev.guard.api.Entry;
 import dev.guard.api.PeriodStats;
-import dev.guard.api.rule.RuleState;
 import dev.guard.api.rule.RuleRevision;
+import dev.guard.api.rule.RuleState;
 import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
+import dev.guard.spi.RulePart;
 import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import dev.guard.spi.SystemStatus;
 import dev.guard.spi.TokenService;
-import dev.guard.api.RefusedException;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
-import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.internal.call.CallSite;
 import dev.guard.engine.internal.registry.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
@@ -47,37 +44,38 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * ManualClock clock = new ManualClock();
  * GuardEngine engine = GuardEngine.builder().clock(clock).build();
- * engine.loadRules("createOrder", List.of(FlowRule.qps("createOrder", 100)));
- * try (Entry entry = engine.enter("createOrder")) {
+ * engine.apply(RuleSet.of(FlowRule.qps("createOrder", 100)));
+ * try (Entry entry = engine.resource("createOrder").enter()) {
  *   orders.create(request);
  * } catch (RefusedException refused) {
  *   // over the limit: the body did not run
  * }
  * }</pre>
  *
- * <p>Most code uses the {@code Guard} DSL instead of entering resources directly. Engines are
+ * <p>Applications call through the {@code Guard} DSL; adapters and frameworks enter a resource
+ * through its handle, {@link #resource(String)}. The engine itself has no call methods. Engines are
  * thread-safe; the call path takes no lock. An engine that is no longer needed is {@linkplain
  * #close() closed}.
  */
 public final class GuardEngine implements AutoCloseable {
 
-  /** The resource name of default rules, which apply to every resource without rules of their kind. */
-  public static final String EVERY_RESOURCE = "*";
+  /** The source name of the rule sets {@link #apply} applies, in the {@linkplain #ruleHistory() history}. */
+  public static final String APPLIED = "apply";
 
   /**
    * The resource that calls on new names run on once the engine has {@link
    * Builder#maxResources} resources. Such a call keeps its name for its handle and for {@code
    * onCapExceeded}, but is decided by this resource's chain, so engine-wide rules (system
-   * protection for {@link EntryType#IN} calls, default circuit breakers) and this resource's own
+   * protection for {@link EntryType#IN} calls, default degrade rules) and this resource's own
    * rules apply, and it is measured in this resource's statistics and the inbound statistics. It
    * is created on first use, never counts against the cap, and takes rules at any time:
    *
    * <pre>{@code
-   * engine.loadRules(GuardEngine.OVERFLOW_RESOURCE,
-   *     List.of(FlowRule.qps(GuardEngine.OVERFLOW_RESOURCE, 100)));
+   * engine.apply(engine.ruleSet().withRulesOf(GuardEngine.OVERFLOW_RESOURCE,
+   *     List.of(FlowRule.qps(GuardEngine.OVERFLOW_RESOURCE, 100))));
    * }</pre>
    */
-  public static final String OVERFLOW_RESOURCE = ResourceRegistry.OVERFLOW_RESOURCE;
+  public static final String OVERFLOW_RESOURCE = "{resource overflow}";
 
   private final EngineCore core;
   private final boolean shared;
@@ -113,64 +111,8 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Enters a resource as an outbound call with one permit.
-   *
-   * @param resource the resource name
-   * @return the admitted entry; close it when the call ends
-   * @throws RefusedException if a rule refused the call
-   */
-  public Entry enter(String resource) {
-    return enter(resource, EntryType.OUT, 1);
-  }
-
-  /**
-   * Enters a resource with one permit.
-   *
-   * @param resource the resource name
-   * @param type the direction of the call
-   * @return the admitted entry; close it when the call ends
-   * @throws RefusedException if a rule refused the call
-   */
-  public Entry enter(String resource, EntryType type) {
-    return enter(resource, type, 1);
-  }
-
-  /**
-   * Enters a resource.
-   *
-   * @param resource the resource name
-   * @param type the direction of the call
-   * @param permits the permits the call takes ({@code >= 0}; 0 passes pacing rules untouched)
-   * @param args the call's arguments, for per-value rules
-   * @return the admitted entry; close it when the call ends
-   * @throws RefusedException if a rule refused the call
-   * @throws IllegalArgumentException if {@code permits} is negative or {@code resource} blank
-   */
-  public Entry enter(String resource, EntryType type, int permits, @Nullable Object... args) {
-    return resource(resource).entryType(type).permits(permits).enter(args);
-  }
-
-  /**
-   * Enters a resource as a prioritized call: when a QPS rule is at its limit, the call may borrow
-   * a pass from the next window bucket and wait (through the time source) until that bucket
-   * starts, instead of being refused. The borrowed pass is accounted on the node the rule
-   * measures (usually the resource-wide node): in its minute totals at once, in its second window
-   * when the bucket starts. The per-context, origin and inbound nodes count the call's
-   * concurrency but no pass.
-   *
-   * @param resource the resource name
-   * @param type the direction of the call
-   * @param permits the permits the call takes
-   * @return the admitted entry; close it when the call ends
-   * @throws RefusedException if a rule refused the call
-   */
-  public Entry enterPrioritized(String resource, EntryType type, int permits) {
-    return resource(resource).entryType(type).permits(permits).prioritized().enter();
-  }
-
-  /**
-   * Returns a handle on a resource, resolved once: declare its rules and enter it through the
-   * handle without a name lookup per call. Calls through it enter as {@link EntryType#OUT} with
+   * Returns a handle on a resource, resolved once: the one way to call a resource without the
+   * {@code Guard} DSL. Enter it through the handle without a name lookup per call. Calls through it enter as {@link EntryType#OUT} with
    * one permit unless the handle's settings say otherwise. See {@link GuardedResource}.
    *
    * <pre>{@code
@@ -189,132 +131,6 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Opens a named context (entrance) with a caller origin on the current thread. Entries made
-   * inside it are measured under that entrance and origin; rules with a {@code origin} or the
-   * ENTRANCE strategy match on them.
-   *
-   * <pre>{@code
-   * try (ContextScope scope = engine.enterContext("checkoutApi", "mobile-app")) {
-   *   guardedCall.get();
-   * }
-   * }</pre>
-   *
-   * @param name the context name; not blank, not the reserved default name
-   * @param origin the caller's identity; empty when unknown
-   * @return the scope to close
-   * @throws IllegalArgumentException if the name is blank or reserved
-   */
-  public ContextScope enterContext(String name, String origin) {
-    Object handle = core.openContext(name, origin);
-    return new ContextScope() {
-      private boolean closed;
-
-      @Override
-      public boolean opened() {
-        return handle != null;
-      }
-
-      @Override
-      public void close() {
-        if (handle != null && !closed) {
-          closed = true;
-          EngineCore.closeContext(handle);
-        }
-      }
-    };
-  }
-
-  /**
-   * Replaces the rules of one resource. Statistics are kept; state built for a rule equal to one
-   * already loaded (warm-up tokens, pacing schedule, breaker state) carries over. Loading rules
-   * equal to the current ones is a no-op; otherwise the engine's listeners hear of the change.
-   *
-   * @param resource the resource name
-   * @param rules its complete new rule list (empty removes all rules)
-   * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
-   *     {@link SystemRule} (see {@link #loadSystemRules}), or if the list has two different
-   *     origin rules (a resource has at most one)
-   * @throws IllegalStateException if the resource is new and the resource cap is reached
-   */
-  public void loadRules(String resource, List<? extends Rule> rules) {
-    core.load(checkName(resource), List.copyOf(rules));
-  }
-
-  /**
-   * Sets circuit breakers for every resource that has no circuit breaker rule of its own: each such
-   * resource gets its own breakers built from these rules (its own state and window), on first use
-   * or at once if it exists. A resource that later gets circuit breaker rules of its own uses only those;
-   * the resources in {@code excluded} never get default breakers. Loading default rules equal to
-   * earlier ones keeps every resource's default breakers and their state; a changed rule starts
-   * closed. An empty list removes the defaults.
-   *
-   * <pre>{@code
-   * engine.loadDefaultCircuitBreakerRules(
-   *     List.of(CircuitBreakerRule.errorRatio(GuardEngine.EVERY_RESOURCE, 0.5)),
-   *     Set.of("healthCheck"));
-   * }</pre>
-   *
-   * @param rules circuit breaker rules whose resource is {@value #EVERY_RESOURCE}
-   * @param excluded resource names that get no default breakers
-   * @throws IllegalArgumentException if a rule's resource is not {@value #EVERY_RESOURCE}
-   */
-  public void loadDefaultCircuitBreakerRules(List<CircuitBreakerRule> rules, Set<String> excluded) {
-    List<CircuitBreakerRule> copy = List.copyOf(rules);
-    for (CircuitBreakerRule rule : copy) {
-      if (!rule.resource().equals(EVERY_RESOURCE)) {
-        throw Checks.invalid("rule.resource", "'" + rule.resource() + "'",
-            "must be '" + EVERY_RESOURCE + "' for a default rule");
-      }
-    }
-    core.loadDefaultCircuitBreakerRules(copy, Set.copyOf(excluded));
-  }
-
-  /**
-   * Returns the default circuit breakers in force (see {@link #loadDefaultCircuitBreakerRules}).
-   *
-   * @return the rules; empty when none
-   */
-  public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
-    return core.defaultCircuitBreakerRules();
-  }
-
-  /**
-   * Replaces the engine's system rules: limits on all inbound ({@link EntryType#IN}) calls of
-   * every resource together, such as a QPS or concurrency limit, or shedding inbound calls while
-   * the CPU the process may use is busy. Rules merge: each threshold takes the smallest value any
-   * rule sets; protection is on while some threshold is set. Outbound calls are never checked, so
-   * enter the calls that serve requests as {@link EntryType#IN}. Loading rules equal to the
-   * current ones is a no-op; otherwise listeners hear of the change as rules of {@link
-   * SystemRule#INBOUND}.
-   *
-   * <pre>{@code
-   * engine.loadSystemRules(List.of(
-   *     SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8)));
-   * GuardedResource api = engine.resource("api").entryType(EntryType.IN);
-   * }</pre>
-   *
-   * <p>A refused call throws {@link dev.guard.api.SystemRefusedException}, which names the
-   * threshold. CPU usage and load come from the engine's {@link #systemStatus()}.
-   *
-   * @param rules the complete new list of system rules (empty switches system protection off)
-   * @throws dev.guard.api.rule.InvalidRulesException if the engine could not compile its chains
-   *     with the rules (a failure of guard itself, also reported to {@link
-   *     EngineListener#onInternalError}); the rules in force are unchanged
-   */
-  public void loadSystemRules(List<SystemRule> rules) {
-    core.loadSystemRules(List.copyOf(rules));
-  }
-
-  /**
-   * Returns the system rules in force, as loaded (see {@link #loadSystemRules}).
-   *
-   * @return the system rules; empty if none
-   */
-  public List<SystemRule> systemRules() {
-    return core.systemRules();
-  }
-
-  /**
    * Returns the rules in force for a resource.
    *
    * @param resource the resource name
@@ -325,8 +141,8 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Returns the circuit breakers of a resource, one per circuit breaker rule in force (its own, or the
-   * {@linkplain #loadDefaultCircuitBreakerRules default} ones), in rule order: live handles to read their
+   * Returns the circuit breakers of a resource, one per degrade rule in force (its own, or the
+   * default ones, {@link RuleSet#EVERY_RESOURCE}), in rule order: live handles to read their
    * state and to force them open or closed (see {@link CircuitBreaker}).
    *
    * <pre>{@code
@@ -335,15 +151,15 @@ public final class GuardEngine implements AutoCloseable {
    * }</pre>
    *
    * @param resource the resource name
-   * @return an immutable list of handles; empty when the resource has no circuit breaker rules
+   * @return an immutable list of handles; empty when the resource has no degrade rules
    */
   public List<CircuitBreaker> breakers(String resource) {
     return core.breakers(checkName(resource));
   }
 
   /**
-   * Returns the run-time state of a resource's warm-up and per-value rules: how cold each
-   * warm-up rule is and which values each per-value rule is limiting now. Read for dashboards
+   * Returns the run-time state of a resource's warm-up and hot-parameter rules: how cold each
+   * warm-up rule is and which values each hot-parameter rule is limiting now. Read for dashboards
    * and diagnostics; reading changes nothing and costs the calls nothing. Breakers have their own
    * handles ({@link #breakers(String)}); rules of other kinds have no state to show.
    *
@@ -353,7 +169,7 @@ public final class GuardEngine implements AutoCloseable {
    * }</pre>
    *
    * @param resource the resource name
-   * @return the states, warm-up rules first (in flow-rule order), then per-value rules (in
+   * @return the states, warm-up rules first (in flow-rule order), then hot-parameter rules (in
    *     load order); empty for an unknown resource or one without such rules
    */
   public List<RuleState> ruleStates(String resource) {
@@ -361,34 +177,37 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Makes the engine's rules exactly {@code rules}, for every resource at once: resources the set
-   * does not name lose their rules (statistics stay), including rules declared by guards.
+   * Makes the engine's rules exactly {@code rules}, for every resource at once, engine-wide rules
+   * included (system rules, default breakers and their exclusions): resources the set does not
+   * name lose their rules (statistics stay), including rules declared by guards and the parts of
+   * attached sources (until a source delivers again). docs/BEHAVIOUR.md, "Installing rules",
+   * compares the ways rules reach an engine.
    *
    * <p>The set is applied atomically. It is compiled for every resource first, and a set that
    * fails anywhere changes nothing; then one write switches every resource to it, so each call is
    * decided entirely by the old rules or entirely by the new ones, and once a call has seen the
    * new rules no later call sees the old ones. State built for a rule equal to one in force
    * (warm-up tokens, pacing schedules, breaker states) carries over. The engine remembers the set
-   * in its {@linkplain #ruleHistory() history} and tells its listeners what changed ({@link
-   * EngineListener#onRulesApplied}); a refused set is reported to them too.
+   * in its {@linkplain #ruleHistory() history} (source {@value #APPLIED}) and tells its listeners
+   * what changed ({@link EngineListener#onRulesApplied}); an invalid set is reported to them too.
    *
    * <pre>{@code
-   * engine.applyRules(RuleSet.of(List.of(FlowRule.qps("search", 50))), "startup");
+   * engine.apply(RuleSet.of(FlowRule.qps("search", 50), SystemRule.of().withMaxInboundQps(5000)));
+   * engine.apply(engine.ruleSet().withRulesOf("search", List.of()));   // one resource changed
    * }</pre>
    *
    * @param rules the engine's whole new rule set
-   * @param source who applies it, for the history: "startup", "ops console", a file name
    * @return the new revision, or empty if the rules in force were already equal (nothing recorded)
    * @throws InvalidRulesException if the set cannot be applied (the reasons are in the exception
    *     and listeners hear them); nothing changed
    */
-  public Optional<RuleRevision> applyRules(RuleSet rules, String source) {
-    return core.ruleBook().apply(rules, source);
+  public Optional<RuleRevision> apply(RuleSet rules) {
+    return core.ruleBook().apply(rules, APPLIED);
   }
 
   /**
-   * Returns every rule in force, of every resource, as one set: what {@link #applyRules} applied,
-   * with whatever guards declared and {@link #loadRules} loaded since.
+   * Returns every rule in force, of every resource and engine-wide, as one set: what {@link
+   * #apply} applied, with what sources delivered and guards declared since.
    *
    * @return the rules in force
    */
@@ -399,7 +218,7 @@ public final class GuardEngine implements AutoCloseable {
   /**
    * Returns the rule sets this engine applied, oldest first: at most the last {@link
    * Builder#ruleHistory} (default 20), each with when and from where it came and what it changed.
-   * Declarations and single-resource loads are not recorded.
+   * Deliveries of sources are recorded; declarations of guards are not.
    *
    * @return the revisions, oldest first
    */
@@ -409,7 +228,7 @@ public final class GuardEngine implements AutoCloseable {
 
   /**
    * Applies the rule set of an earlier revision again, as a new revision (with the same effects
-   * as {@link #applyRules}).
+   * as {@link #apply}).
    *
    * <pre>{@code
    * engine.rollBack(engine.ruleHistory().get(0).number());
@@ -425,25 +244,46 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Takes this engine's rules from a source from now on: starts the source, which applies the set
-   * it has now before this method returns, and every later one it delivers. Close the source to
-   * stop; the rules in force stay.
+   * Takes a part of this engine's rules from a source from now on: starts the source, which
+   * delivers the part it has now before this method returns, and every later one. Each delivery
+   * replaces exactly the rules of {@code part} (atomically, one revision in the {@linkplain
+   * #ruleHistory() history} under the source's name); a delivery holding a rule outside the part
+   * is invalid and changes nothing. Guards' declarations of rules in the part are replaced by the
+   * source's and later ones are left out. Close the source to stop; the rules in force stay, and
+   * the part stays the source's for the life of the engine (docs/BEHAVIOUR.md, "Installing
+   * rules").
    *
    * <pre>{@code
-   * FileRuleSource rules = FileRuleSource.of(Path.of("guard-rules.json"));
-   * engine.attach(rules);
+   * engine.attach(FileRuleSource.of(Path.of("guard-rules.json")), RulePart.all());
+   * engine.attach(RedisRuleSource.of(client, "guard:breakers"),
+   *     RulePart.kinds(CircuitBreakerRule.class));
    * }</pre>
    *
    * @param source the source; started once
-   * @throws IllegalStateException if the source was started already
+   * @param part the part of the rule set the source owns
+   * @throws IllegalArgumentException if {@code part} overlaps the part of a source attached
+   *     before; the message names both parts
+   * @throws IllegalStateException if the source was started already (also when it was attached to
+   *     this engine before)
    */
-  public void attach(RuleSource source) {
+  public void attach(RuleSource source, RulePart part) {
     Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(part, "part");
     String name = Objects.requireNonNull(source.name(), "source.name()");
-    source.start(new EngineSink(core, name));
+    Optional<RulePart> before = core.ruleBook().attach(part, source, name);
+    if (before.isPresent()) { // attached before: the source refuses a second start
+      source.start(new EngineSink(core, name, before.get()));
+      throw new IllegalStateException(name + " is attached already");
+    }
+    try {
+      source.start(new EngineSink(core, name, part));
+    } catch (IllegalStateException notStarted) {
+      core.ruleBook().detach(part);
+      throw notStarted;
+    }
   }
 
-  private record EngineSink(EngineCore core, String name) implements RuleSink {
+  private record EngineSink(EngineCore core, String name, RulePart part) implements RuleSink {
 
     @Override
     public TimeSource clock() {
@@ -451,8 +291,13 @@ public final class GuardEngine implements AutoCloseable {
     }
 
     @Override
+    public RulePart part() {
+      return part;
+    }
+
+    @Override
     public Optional<RuleRevision> apply(RuleSet rules) {
-      return core.ruleBook().apply(rules, name);
+      return core.ruleBook().applyPart(part, rules, name);
     }
 
     @Override
@@ -476,7 +321,7 @@ public final class GuardEngine implements AutoCloseable {
    * @param resource the resource name
    * @return a live view
    */
-  public ResourceStats stats(String resource) {
+  public NodeStats stats(String resource) {
     return ResourceStatsView.of(core, checkName(resource));
   }
 
@@ -511,9 +356,7 @@ public final class GuardEngine implements AutoCloseable {
    *
    * <pre>{@code
    * GuardEngine engine = GuardEngine.builder().contextStatistics(true).build();
-   * try (ContextScope scope = engine.enterContext("checkoutApi", "")) {
-   *   engine.enter("createOrder").close();
-   * }
+   * engine.resource("createOrder").context("checkoutApi", "").enter().close();
    * engine.entranceStats("checkoutApi").orElseThrow().totalPass();   // 1
    * }</pre>
    *
@@ -780,7 +623,7 @@ public final class GuardEngine implements AutoCloseable {
     /**
      * Sets whether every resource records statistics per context (entrance) name. By default only
      * resources with a rule that measures a context (a ENTRANCE flow rule) record them, because they
-     * cost a second write of every event on the call path; {@link ResourceStats#context} and
+     * cost a second write of every event on the call path; {@link NodeStats#context} and
      * {@link GuardEngine#entranceStats} then read zero for the other resources. Turn this on to
      * see every resource per entrance.
      *
@@ -864,7 +707,7 @@ public final class GuardEngine implements AutoCloseable {
      *
      * <pre>{@code
      * builder.refusalLog(System.getLogger("guard.refusals"), 20);
-     * // guard refusals: resource=checkout second=75 refused=31 flow=29 origin=2 origins={bot=2}
+     * // guard refusals: resource=checkout second=75 refused=31 flow=29 authority=2 origins={bot=2}
      * }</pre>
      *
      * @param logger the logger

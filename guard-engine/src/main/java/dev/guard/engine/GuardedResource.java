@@ -5,7 +5,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.call.CallEntry;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.engine.internal.call.CallSite;
 import dev.guard.engine.internal.EngineCore;
 import java.util.List;
@@ -21,7 +21,6 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * GuardedResource orders = engine.resource("createOrder").entryType(EntryType.IN);
- * orders.declare(List.of(FlowRule.qps("createOrder", 100)));
  *
  * Order order = orders.call(request, orderService::create);    // throws RefusedException
  *
@@ -32,9 +31,14 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Handles are immutable and thread-safe: the setting methods return a new handle for the same
  * resource. Keep a handle per call site; resolving it again costs a name lookup. Calls through
- * {@link #call}, {@link #callWith}, {@link #callWithArguments}, {@link #callOrElse} and {@link
- * #callChecked} reuse a per-thread entry object and allocate nothing; {@link #enter} and {@link
- * #enterAsync} create an entry the caller holds.
+ * {@link #call}, {@link #callWithArguments}, {@link #callOrElse} and {@link #callChecked} reuse a
+ * per-thread entry object and allocate nothing; {@link #enter} and {@link #enterAsync} create an
+ * entry the caller holds.
+ *
+ * <p>The handle is the engine's only way in: the engine has no call methods, and applications
+ * use the {@code Guard} DSL, which is built on handles. A handle's {@link #context} replaces a
+ * scope opened by hand: the implicit context lasts while the handle's entry is open, so calls
+ * nested in its body run under the same entrance and origin.
  */
 public final class GuardedResource {
 
@@ -55,6 +59,27 @@ public final class GuardedResource {
      * @throws Exception what the code throws
      */
     T apply(I input) throws Exception;
+  }
+
+  /**
+   * The scope of this handle's context on the current thread, from {@link #openContext()} until
+   * it is closed (with try-with-resources). If the thread already had a context when the scope
+   * was opened, that context stays in force (its entrance and origin win) and closing this scope
+   * does nothing. Closing a scope while entries made in it are still open is ignored: the context
+   * ends when they do.
+   */
+  public interface ContextScope extends AutoCloseable {
+
+    /**
+     * Tells whether this scope opened a new context (false when an outer context stayed in force).
+     *
+     * @return whether a context was opened
+     */
+    boolean opened();
+
+    /** Ends the context if this scope opened it and it has no open entry. */
+    @Override
+    void close();
   }
 
   private final EngineCore core;
@@ -103,7 +128,10 @@ public final class GuardedResource {
 
   /**
    * Returns a handle whose calls may borrow a pass from the next window bucket when a QPS rule is
-   * at its limit, and wait for it (see {@link GuardEngine#enterPrioritized}).
+   * at its limit, and wait (through the time source) until that bucket starts, instead of being
+   * refused. The borrowed pass is accounted on the node the rule measures (usually the
+   * resource-wide node): in its minute totals at once, in its second window when the bucket
+   * starts. The per-context, origin and inbound nodes count the call's concurrency but no pass.
    *
    * @return the new handle
    */
@@ -114,7 +142,15 @@ public final class GuardedResource {
 
   /**
    * Returns a handle whose calls, on a thread without a context, run in an implicit context of
-   * this name and origin (an enclosing {@link GuardEngine#enterContext} wins).
+   * this name (entrance) and origin, which lasts while the entry is open: calls nested in it run
+   * in it too (an enclosing context wins). Rules with an origin or the ENTRANCE strategy match on
+   * them.
+   *
+   * <pre>{@code
+   * try (Entry call = engine.resource("checkoutApi").context("checkoutApi", "mobile-app").enter()) {
+   *   guardedCall.get();   // measured under the entrance "checkoutApi", origin "mobile-app"
+   * }
+   * }</pre>
    *
    * @param entrance the context (entrance) name; not blank
    * @param origin the caller's identity; empty when unknown
@@ -130,7 +166,7 @@ public final class GuardedResource {
 
   /**
    * Returns a handle whose calls, on a thread without a context, carry this caller origin in the
-   * default context (an enclosing {@link GuardEngine#enterContext} wins).
+   * default context (an enclosing context wins).
    *
    * @param origin the caller's identity; empty when unknown
    * @return the new handle
@@ -160,19 +196,63 @@ public final class GuardedResource {
     return new GuardedResource(core, site, Objects.requireNonNull(isError, "isError"));
   }
 
+  /**
+   * Opens this handle's {@linkplain #context context} on the current thread until the scope is
+   * closed, for adapters whose request outlives one entry: every call on the thread inside the
+   * scope, of any resource, runs under the entrance and origin, even after this resource was
+   * entered with {@link #enterAsync} (which detaches its entry from the thread).
+   *
+   * <pre>{@code
+   * GuardedResource request = engine.resource("GET /orders").context("http", origin);
+   * try (GuardedResource.ContextScope scope = request.openContext()) {
+   *   Entry entry = request.enterAsync();   // exits when the response completes
+   *   chain.doFilter(req, res);             // nested guards see entrance "http" and the origin
+   * }
+   * }</pre>
+   *
+   * @return the scope to close
+   * @throws IllegalStateException if the handle has no {@link #context} set
+   */
+  public ContextScope openContext() {
+    String entrance = site.entrance();
+    if (entrance == null) {
+      throw new IllegalStateException(
+          "openContext() needs the handle's context(entrance, origin), was unset");
+    }
+    Object handle = core.openContext(entrance, site.origin());
+    return new ContextScope() {
+      private boolean closed;
+
+      @Override
+      public boolean opened() {
+        return handle != null;
+      }
+
+      @Override
+      public void close() {
+        if (handle != null && !closed) {
+          closed = true;
+          EngineCore.closeContext(handle);
+        }
+      }
+    };
+  }
+
   private GuardedResource with(CallSite changed) {
     return new GuardedResource(core, changed, errorFilter);
   }
 
   /**
-   * Declares rules on this resource: they replace the resource's rules of the kinds they belong
-   * to (all its flow rules, say) and leave the other kinds as they are. Declaring rules equal to
-   * those in force is a no-op; otherwise the engine's listeners hear of the change. State of
-   * unchanged rules carries over.
+   * Declares a guard's rules on its resource: they replace the resource's rules of the kinds they
+   * belong to (all its flow rules, say) and leave the other kinds as they are. Rules in the part
+   * of an attached rule source are left out: the source owns them (docs/BEHAVIOUR.md, "Installing
+   * rules"). Declaring rules equal to those in force is a no-op; otherwise the engine's listeners
+   * hear of the change. State of unchanged rules carries over. The {@code Guard} DSL declares
+   * through this when a guard is bound to an engine; applying a rule set replaces declarations.
    *
    * @param rules the rules, all for this resource
    * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
-   *     system rule, or if the rules hold two different origin rules (a resource has at most
+   *     system rule, or if the rules hold two different authority rules (a resource has at most
    *     one)
    * @throws IllegalStateException if the resource cap was reached before this resource was known
    */
@@ -183,7 +263,7 @@ public final class GuardedResource {
   /**
    * Enters the resource; close the entry when the call ends.
    *
-   * @param args the call's arguments, for per-value rules
+   * @param args the call's arguments, for hot-parameter rules
    * @return the admitted entry
    * @throws RefusedException if a rule refused the call
    */
@@ -201,7 +281,7 @@ public final class GuardedResource {
    * (the thread may go on entering and exiting other resources), and may be closed on any thread
    * when the call completes.
    *
-   * @param args the call's arguments, for per-value rules
+   * @param args the call's arguments, for hot-parameter rules
    * @return the admitted entry
    * @throws RefusedException if a rule refused the call
    */
@@ -235,27 +315,8 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #call}, with {@code argument} as the call's one argument for per-value rules
-   * (passing it allocates nothing).
-   *
-   * @param argument the argument per-value rules read (index 0)
-   * @param input the body's input
-   * @param body the protected code
-   * @param <I> the input type
-   * @param <T> the result type
-   * @return the body's result
-   * @throws RefusedException if a rule refused the call (the body did not run)
-   */
-  public <I extends @Nullable Object, T extends @Nullable Object> T callWith(
-      @Nullable Object argument, I input, Function<? super I, ? extends T> body) {
-    CallEntry entry = core.enterWithArgument(site, argument);
-    throwIfRefused(entry);
-    return runAdmitted(entry, input, body);
-  }
-
-  /**
    * Runs {@code body} on two inputs under the resource; the inputs are the call's arguments 0 and
-   * 1 for per-value rules (passing them allocates nothing). Exceptions of the body pass
+   * 1 for hot-parameter rules (passing them allocates nothing). Exceptions of the body pass
    * through as the same instance and count as business errors.
    *
    * <pre>{@code
@@ -287,9 +348,11 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #callWith}, but a refusal returns {@code onRefused}'s result instead of throwing.
+   * Like {@link #call}, with {@code argument} as the call's one argument for hot-parameter rules
+   * (passing it allocates nothing), and a refusal returns {@code onRefused}'s result instead of
+   * throwing (a fallback that throws the refusal makes it a throwing call).
    *
-   * @param argument the argument per-value rules read (index 0); null for none
+   * @param argument the argument hot-parameter rules read (index 0); null for none
    * @param input the body's input
    * @param body the protected code
    * @param onRefused computes the result of a refused call

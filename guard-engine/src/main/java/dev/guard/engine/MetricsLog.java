@@ -1,7 +1,7 @@
 package dev.guard.engine;
 
 import dev.guard.api.PeriodStats;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.spi.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * log.close();                        // writes what is left, stops the thread, closes the file
  * }</pre>
  *
- * <p>A line is {@code wallMillis|wallTime|resource|pass|refused|flow|perValue|circuitBreaker|system|
- * origin|success|exception|rtSumMs|minRtMs|concurrency}, for example {@code
+ * <p>A line is {@code wallMillis|wallTime|resource|pass|refused|flow|perValue|degrade|system|
+ * authority|success|exception|rtSumMs|minRtMs|concurrency}, for example {@code
  * 1796126403000|2026-12-01T12:00:03Z|checkout|100|31|29|0|0|0|2|98|1|1204|3|4}. Each file starts
  * with one {@code #} line naming the columns. The current file is {@code <name>.log}; when the
  * next line would make it larger than {@link Builder#maxFileBytes}, it becomes {@code
@@ -52,7 +52,7 @@ public final class MetricsLog implements AutoCloseable {
 
   /** The first line of every file: the column names. */
   public static final String HEADER = "# wallMillis|wallTime|resource|pass|refused|flow|perValue"
-      + "|circuitBreaker|system|origin|success|exception|rtSumMs|minRtMs|concurrency";
+      + "|degrade|system|authority|success|exception|rtSumMs|minRtMs|concurrency";
 
   private static final int HEADER_BYTES = HEADER.length() + 1;
 

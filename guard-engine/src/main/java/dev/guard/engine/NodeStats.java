@@ -1,7 +1,13 @@
 package dev.guard.engine;
 
+import java.util.Optional;
+import java.util.Set;
+
 /**
- * Live statistics of one node, read at the engine's current time. Rates are per second over the
+ * Live statistics of one node, read at the engine's current time: a resource ({@code
+ * GuardEngine.stats(resource)}, which also breaks down by origin and by context), the inbound
+ * traffic, an entrance, or one origin or context of a resource. A resource the engine does not
+ * know reads as zero. Rates are per second over the
  * engine's second-level window (2 × 500 ms by default); totals cover the minute-level window (60
  * × 1 s). Every read is a fresh computation; the object itself holds no snapshot.
  */
@@ -90,4 +96,53 @@ public interface NodeStats {
    * @return the minute exception total
    */
   long totalException();
+
+  /**
+   * Returns the name of the resource these are the statistics of: present for {@code
+   * GuardEngine.stats(resource)}, empty for the inbound, entrance, origin and context views.
+   *
+   * @return the resource name, if these are a resource's statistics
+   */
+  default Optional<String> resource() {
+    return Optional.empty();
+  }
+
+  /**
+   * Returns the statistics of a resource's calls from one origin, if that origin has called; empty
+   * for views that are not a resource's.
+   *
+   * <pre>{@code
+   * engine.stats("createOrder").origin("checkout").ifPresent(o -> report(o.refusedQps()));
+   * }</pre>
+   *
+   * @param origin the caller's origin
+   * @return its statistics
+   */
+  default Optional<NodeStats> origin(String origin) {
+    return Optional.empty();
+  }
+
+  /**
+   * Returns the origins that have called the resource and are measured (at most the engine's
+   * {@code maxOriginsPerResource}; calls without an origin have none); empty for views that are
+   * not a resource's.
+   *
+   * @return an immutable snapshot of the origin names, sorted
+   */
+  default Set<String> origins() {
+    return Set.of();
+  }
+
+  /**
+   * Returns the statistics of the resource under one context (entrance) name, if entered there;
+   * empty for views that are not a resource's. They are recorded for resources with a rule that
+   * measures a context (an ENTRANCE flow rule), or for every resource when the engine is built
+   * with {@code contextStatistics(true)}; otherwise they read zero.
+   *
+   * @param contextName the context name
+   * @return its statistics
+   */
+  default Optional<NodeStats> context(String contextName) {
+    return Optional.empty();
+  }
 }

@@ -3,7 +3,6 @@ package dev.guard.engine;
 import dev.guard.engine.internal.registry.ResourceState;
 import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.NodeStats;
-import dev.guard.engine.ResourceStats;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.node.EntranceNode;
@@ -16,7 +15,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /** Live views of a resource's nodes, of the inbound node and of entrance nodes. */
-final class ResourceStatsView extends StatsView implements ResourceStats {
+final class ResourceStatsView extends StatsView implements NodeStats {
 
   private final EngineCore core;
   private final String resource;
@@ -34,7 +33,7 @@ final class ResourceStatsView extends StatsView implements ResourceStats {
    * @param resource the resource name
    * @return a live view
    */
-  public static ResourceStats of(EngineCore core, String resource) {
+  public static NodeStats of(EngineCore core, String resource) {
     return new ResourceStatsView(core, resource);
   }
 
@@ -78,8 +77,8 @@ final class ResourceStatsView extends StatsView implements ResourceStats {
   }
 
   @Override
-  public String resource() {
-    return resource;
+  public Optional<String> resource() {
+    return Optional.of(resource);
   }
 
   @Override

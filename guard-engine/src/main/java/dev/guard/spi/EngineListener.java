@@ -42,11 +42,11 @@ public interface EngineListener {
   default void onBreakerStateChanged(BreakerTransition transition) {}
 
   /**
-   * Called when a whole rule set took effect ({@code GuardEngine#applyRules}, a {@link
-   * RuleSource}, or {@code GuardEngine#rollBack}), after {@link #onRulesReplaced} was called for
+   * Called when a whole rule set took effect ({@code GuardEngine#apply}, a {@link
+   * RuleSource}'s delivery of its part, or {@code GuardEngine#rollBack}), after {@link #onRulesReplaced} was called for
    * each resource it changed.
    *
-   * @param revision the applied set, its source and what it changed ({@link RuleRevision#diff()})
+   * @param revision the applied set, its source and what it changed ({@link RuleRevision#changes()})
    */
   default void onRulesApplied(RuleRevision revision) {}
 
@@ -81,7 +81,7 @@ public interface EngineListener {
    * call being decided is admitted and counted as passed, so statistics stay balanced; an exit
    * completes; a chain compiled on the call path (a resource's first use, a guard's first call)
    * is left without the failing protection; a rule change asked for explicitly ({@code
-   * applyRules}, {@code loadRules}, {@code loadSystemRules}) is refused with an {@link
+   * GuardEngine#apply}, a source's delivery) is refused with an {@link
    * dev.guard.api.rule.InvalidRulesException} and changes nothing. See docs/BEHAVIOUR.md, "When
    * guard itself fails".
    *

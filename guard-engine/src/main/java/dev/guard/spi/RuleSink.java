@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The engine's end of a {@link RuleSource}: what the source delivers to. Every set it applies or
- * refuses is recorded under the source's name. Thread-safe.
+ * The engine's end of a {@link RuleSource}: what the source delivers to. The source owns one
+ * {@linkplain #part() part} of the engine's rule set; every delivery replaces that part, and is
+ * recorded under the source's name. Thread-safe.
  */
 public interface RuleSink {
 
@@ -24,13 +25,22 @@ public interface RuleSink {
   TimeSource clock();
 
   /**
-   * Makes the engine's rules exactly {@code rules}, atomically (see {@code
-   * GuardEngine#applyRules}).
+   * Returns the part of the engine's rule set the source owns, as attached ({@code
+   * GuardEngine#attach}). A source checks its document against it: a document holding a rule
+   * outside the part is invalid and goes to {@link #invalid} with the rules' paths.
    *
-   * @param rules the whole new rule set
+   * @return the source's part
+   */
+  RulePart part();
+
+  /**
+   * Makes the source's part of the engine's rules exactly {@code rules}, atomically, as one
+   * revision; rules outside the part stay as they are.
+   *
+   * @param rules the part's new rules
    * @return the new revision, or empty if the rules in force were already equal
-   * @throws InvalidRulesException if the engine refused the set (its listeners heard why; the
-   *     rules in force did not change)
+   * @throws InvalidRulesException if a rule lies outside the part or the engine could not apply
+   *     the rules (its listeners heard why; the rules in force did not change)
    */
   Optional<RuleRevision> apply(RuleSet rules);
 

@@ -1,9 +1,10 @@
 package dev.guard.spi;
 
 /**
- * Where an engine's rules come from: a file, a configuration store, a dashboard. A source delivers
- * whole rule sets to the {@link RuleSink} it is started with, and the engine applies each one
- * atomically (see {@code GuardEngine#applyRules}).
+ * Where an engine's rules come from: a file, a configuration store, a dashboard. A source owns a
+ * {@link RulePart} of the engine's rule set, chosen when it is attached, and delivers that part
+ * whole to the {@link RuleSink} it is started with; the engine replaces the part with each
+ * delivery atomically (docs/BEHAVIOUR.md, "Installing rules").
  *
  * <p>A source either pushes (calls the sink whenever it learns of a new set, from its own thread,
  * as a store's change notification does) or polls (checks for a change every so often, waiting on
@@ -14,7 +15,7 @@ package dev.guard.spi;
  *
  * <pre>{@code
  * RuleSource source = FileRuleSource.of(Path.of("/etc/shop/guard-rules.json"));
- * engine.attach(source);          // applies the file now, then every change of it
+ * engine.attach(source, RulePart.all());   // applies the file now, then every change of it
  * ...
  * source.close();                 // stops watching; the rules in force stay
  * }</pre>

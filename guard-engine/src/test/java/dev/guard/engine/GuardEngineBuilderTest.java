@@ -30,7 +30,7 @@ class GuardEngineBuilderTest {
   void secondWindow_eightBucketsOverTwoSeconds_measuresRatesOverTwoSeconds() {
     GuardEngine engine = GuardEngine.builder().secondWindow(8, Duration.ofSeconds(2)).build();
     for (int i = 0; i < 4; i++) {
-      engine.enter("r").close();
+      engine.resource("r").enter().close();
     }
 
     // four passes within the window read as 2 per second over its two seconds

@@ -69,12 +69,12 @@ class GuardEngineCloseTest {
   @Test
   void close_isIdempotent_andCallsAfterItPassUnchecked() {
     GuardEngine engine = GuardEngine.builder().build();
-    engine.loadRules("orders", List.of(FlowRule.qps("orders", 0)));
-    assertThatThrownBy(() -> engine.enter("orders")).isInstanceOf(RefusedException.class);
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(FlowRule.qps("orders", 0))));
+    assertThatThrownBy(() -> engine.resource("orders").enter()).isInstanceOf(RefusedException.class);
     engine.close();
     engine.close();
     double passedBefore = engine.stats("orders").passQps();
-    engine.enter("orders").close();
+    engine.resource("orders").enter().close();
     assertThat(engine.stats("orders").concurrency()).isZero();
     assertThat(engine.stats("orders").passQps()).as("nothing recorded").isEqualTo(passedBefore);
   }

@@ -19,11 +19,10 @@ class NoSourceEngineTest {
         HostSystemStatus.INTERVAL_NANOS);
     GuardEngine engine =
         GuardEngine.builder().clock(new SteppedTime()).systemStatus(status).build();
-    engine.loadSystemRules(
-        List.of(SystemRule.of().withMaxCpuUsage(0).withMaxSystemLoad(0).withMaxConcurrency(100)));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxCpuUsage(0).withMaxSystemLoad(0).withMaxConcurrency(100))));
 
     for (int i = 0; i < 50; i++) {
-      engine.enter("r", EntryType.IN).close();
+      engine.resource("r").entryType(EntryType.IN).enter().close();
     }
 
     assertThat(engine.systemStatus().source()).startsWith("none");

@@ -1,5 +1,6 @@
 package dev.guard.examples;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowMetric;
@@ -66,7 +67,7 @@ final class RulesFile implements EngineListener {
   /** Applies the file to the engine and watches it until the returned source is closed. */
   WritableRuleSource attach(GuardEngine engine) {
     WritableRuleSource source = RuleSources.file(file);
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     return source;
   }
 
@@ -76,7 +77,7 @@ final class RulesFile implements EngineListener {
       return; // the rules the run starts with are shown in the introduction
     }
     List<String> now = new ArrayList<>();
-    for (String resource : revision.diff().resources()) {
+    for (String resource : revision.changedResources()) {
       now.add(resource + " " + describe(revision.rules().rulesOf(resource)));
     }
     news.add("rules file changed, applied: " + String.join(", ", now));

@@ -3,8 +3,8 @@ package dev.guard.http;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import dev.guard.api.RefusedException;
-import dev.guard.engine.ContextScope;
 import dev.guard.api.Entry;
+import dev.guard.engine.GuardedResource;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -80,11 +80,12 @@ public final class GuardHttpServerFilter extends Filter {
       answer(exchange, InboundGate.AMBIGUOUS_PATH);
       return;
     }
-    ContextScope scope = gate.openContext(view);
+    GuardedResource handle = gate.handle(view, exchange.getRequestMethod(), path);
+    GuardedResource.ContextScope scope = handle.openContext();
     try {
       Entry entry;
       try {
-        entry = gate.enter(exchange.getRequestMethod(), path);
+        entry = handle.enterAsync();
       } catch (RefusedException refused) {
         answer(exchange, gate.refusal(refused));
         return;

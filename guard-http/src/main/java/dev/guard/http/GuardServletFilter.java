@@ -1,8 +1,8 @@
 package dev.guard.http;
 
 import dev.guard.api.RefusedException;
-import dev.guard.engine.ContextScope;
 import dev.guard.api.Entry;
+import dev.guard.engine.GuardedResource;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.Filter;
@@ -91,11 +91,12 @@ public final class GuardServletFilter implements Filter {
       return;
     }
     RequestView view = new RequestView(request);
-    ContextScope scope = gate.openContext(view);
+    GuardedResource handle = gate.handle(view, request.getMethod(), path);
+    GuardedResource.ContextScope scope = handle.openContext();
     try {
       Entry entry;
       try {
-        entry = gate.enter(request.getMethod(), path);
+        entry = handle.enterAsync();
       } catch (RefusedException refused) {
         answer(response, gate.refusal(refused));
         return;

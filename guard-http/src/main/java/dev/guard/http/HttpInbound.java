@@ -1,7 +1,7 @@
 package dev.guard.http;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.engine.GuardEngine;
 import java.util.Objects;
 import java.util.Optional;
@@ -34,7 +34,7 @@ public final class HttpInbound {
    * The one catch-all resource, for every method: a request maps to it when its name would be a
    * new resource beyond {@link #maxResources} (and the engine has no rules for that name), or when
    * its name is longer than 1,024 characters. Rules on it limit that traffic like any resource's:
-   * {@code engine.loadRules(OVERFLOW_RESOURCE, List.of(FlowRule.qps(OVERFLOW_RESOURCE, 50)))}.
+   * {@code engine.apply(engine.ruleSet().withRulesOf(OVERFLOW_RESOURCE, List.of(FlowRule.qps(OVERFLOW_RESOURCE, 50))))}.
    */
   public static final String OVERFLOW_RESOURCE = "{inbound overflow}";
 

@@ -1,6 +1,6 @@
 package dev.guard.http;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.engine.GuardEngine;
 import dev.guard.http.internal.ResourceTable;

@@ -2,7 +2,6 @@ package dev.guard.http;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.engine.ContextScope;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardedResource;
 import dev.guard.http.internal.ResourceTable;
@@ -26,24 +25,18 @@ final class InboundGate {
         HttpInbound.OVERFLOW_RESOURCE);
   }
 
-  /** Opens the request's context on this thread: the entrance and the caller's origin. */
-  ContextScope openContext(HttpInbound.Request request) {
-    String origin = Objects.requireNonNull(settings.originParser().apply(request), "origin");
-    return settings.engine().enterContext(settings.entranceName(), origin);
-  }
-
   /**
-   * Enters the request's resource, {@code METHOD + " " + cleaned path}; the entry is detached from
-   * this thread so that it can exit on whichever thread completes the response.
+   * The request's resource, {@code METHOD + " " + cleaned path}, with the request's context: the
+   * entrance and the caller's origin.
    *
    * @param method the request method as sent
    * @param routedPath the canonical path the server routes the request by (see {@link RoutedPath})
-   * @throws RefusedException if guard refuses the request
    */
-  Entry enter(String method, String routedPath) {
+  GuardedResource handle(HttpInbound.Request request, String method, String routedPath) {
+    String origin = Objects.requireNonNull(settings.originParser().apply(request), "origin");
     String path = Objects.requireNonNull(settings.cleaner().apply(routedPath), "cleaned path");
-    GuardedResource resource = resources.handle(resourceMethod(method) + " " + path);
-    return resource.enterAsync();
+    return resources.handle(resourceMethod(method) + " " + path)
+        .context(settings.entranceName(), origin);
   }
 
   /**

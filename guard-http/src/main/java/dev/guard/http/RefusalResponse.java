@@ -2,7 +2,7 @@ package dev.guard.http;
 
 import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.api.RefusedException;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.RefusalKind;
 import java.time.Duration;
 import java.util.Locale;

@@ -12,7 +12,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -100,7 +100,7 @@ class GuardedHttpClientTest {
         .timeout(Duration.ofSeconds(TestApp.WAIT_SECONDS)).build();
   }
 
-  private ResourceStats hostStats() {
+  private NodeStats hostStats() {
     return engine.stats(host);
   }
 
@@ -117,7 +117,7 @@ class GuardedHttpClientTest {
 
   @Test
   void send_isAnOutboundCall_thatSystemRulesNeverRefuse() throws Exception {
-    engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(1)));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(1))));
 
     for (int i = 0; i < 3; i++) {
       assertThat(client.send(get("/ok"), BodyHandlers.ofString()).statusCode()).isEqualTo(200);
@@ -168,8 +168,8 @@ class GuardedHttpClientTest {
   @Test
   void breaker_opensOnServerErrors_refusesWithoutSending_andRecoversAfterTheProbe()
       throws Exception {
-    engine.loadRules(host, List.of(CircuitBreakerRule.errorCount(host, 1).withMinCalls(2)
-        .withOpenFor(Duration.ofSeconds(5))));
+    engine.apply(engine.ruleSet().withRulesOf(host, List.of(CircuitBreakerRule.errorCount(host, 1).withMinCalls(2)
+        .withOpenFor(Duration.ofSeconds(5)))));
     client.send(get("/fail"), BodyHandlers.ofString());
     client.send(get("/fail"), BodyHandlers.ofString());
 
@@ -187,7 +187,7 @@ class GuardedHttpClientTest {
 
   @Test
   void send_refused_throwsBeforeAnyByteLeaves() throws Exception {
-    engine.loadRules(host, List.of(FlowRule.qps(host, 1)));
+    engine.apply(engine.ruleSet().withRulesOf(host, List.of(FlowRule.qps(host, 1))));
     client.send(get("/ok"), BodyHandlers.ofString());
 
     assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
@@ -198,7 +198,7 @@ class GuardedHttpClientTest {
 
   @Test
   void sendAsync_refused_givesAFailedFuture_andSendsNothing() throws Exception {
-    engine.loadRules(host, List.of(FlowRule.qps(host, 0)));
+    engine.apply(engine.ruleSet().withRulesOf(host, List.of(FlowRule.qps(host, 0))));
 
     CompletableFuture<HttpResponse<String>> refused = client.sendAsync(get("/ok"), BodyHandlers.ofString());
 

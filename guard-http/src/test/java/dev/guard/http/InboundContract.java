@@ -9,7 +9,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.io.InputStream;
@@ -80,13 +80,13 @@ abstract class InboundContract {
     return response;
   }
 
-  ResourceStats stats(String resource) {
+  NodeStats stats(String resource) {
     return engine.stats(resource);
   }
 
   @Test
   void qpsLimit_refusesOverTheLimitWith429AndJson_beforeTheHandler() throws Exception {
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 2)));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 2))));
 
     assertThat(get("/orders/1").statusCode()).isEqualTo(200);
     assertThat(get("/orders/2").statusCode()).isEqualTo(200);
@@ -141,7 +141,7 @@ abstract class InboundContract {
   @Test
   void resources_fullBound_aPathWithRulesKeepsItsOwnResource() throws Exception {
     restart(HttpInbound.of(engine).maxResources(2));
-    engine.loadRules("GET /admin", List.of(FlowRule.qps("GET /admin", 0)));
+    engine.apply(engine.ruleSet().withRulesOf("GET /admin", List.of(FlowRule.qps("GET /admin", 0))));
 
     for (String path : List.of("/a", "/b", "/c")) {
       assertThat(get(path).statusCode()).isEqualTo(200);
@@ -158,7 +158,7 @@ abstract class InboundContract {
   void overflowResource_isOneCatchAllThatRulesLimit() throws Exception {
     String overflow = HttpInbound.OVERFLOW_RESOURCE;
     restart(HttpInbound.of(engine).maxResources(1));
-    engine.loadRules(overflow, List.of(FlowRule.qps(overflow, 2)));
+    engine.apply(engine.ruleSet().withRulesOf(overflow, List.of(FlowRule.qps(overflow, 2))));
 
     assertThat(get("/a").statusCode()).isEqualTo(200);
     assertThat(get("/b").statusCode()).isEqualTo(200);
@@ -188,7 +188,7 @@ abstract class InboundContract {
   @Test
   void spellingsOfAPath_meetItsFlowRule_orAreRefusedAsAmbiguous() throws Exception {
     String admin = PathSpellings.ADMIN;
-    engine.loadRules(admin, List.of(FlowRule.qps(admin, 0)));
+    engine.apply(engine.ruleSet().withRulesOf(admin, List.of(FlowRule.qps(admin, 0))));
 
     List<String> wrong =
         PathSpellings.tryAll(server, app, onJetty(), PathSpellings.ADMIN_SPELLINGS);
@@ -201,7 +201,7 @@ abstract class InboundContract {
 
   @Test
   void spellingsOfAPath_meetItsOriginDenyList() throws Exception {
-    engine.loadRules(ORDERS, List.of(OriginRule.deny(ORDERS, "scraper")));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(OriginRule.deny(ORDERS, "scraper"))));
 
     List<String> wrong = PathSpellings.tryAll(server, app, onJetty(),
         PathSpellings.ORDER_SPELLINGS, "X-Caller: scraper");
@@ -214,7 +214,7 @@ abstract class InboundContract {
 
   @Test
   void originHeader_namesTheCaller_forOriginSpecificRules() throws Exception {
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 1).withOrigin("mobile")));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 1).withOrigin("mobile"))));
 
     assertThat(get("/orders/1", "X-Caller", "mobile").statusCode()).isEqualTo(200);
     assertThat(get("/orders/2", "X-Caller", " mobile ").statusCode()).isEqualTo(429);
@@ -227,7 +227,7 @@ abstract class InboundContract {
 
   @Test
   void originAuthority_refusesTheCallerTheHeaderNames() throws Exception {
-    engine.loadRules(ORDERS, List.of(OriginRule.deny(ORDERS, "scraper")));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(OriginRule.deny(ORDERS, "scraper"))));
 
     HttpResponse<String> refused = get("/orders/1", "X-Caller", "scraper");
     assertThat(get("/orders/2", "X-Caller", "shop-app").statusCode()).isEqualTo(200);
@@ -240,7 +240,7 @@ abstract class InboundContract {
 
   @Test
   void systemRules_seeEveryRequest_asAnInboundCall() throws Exception {
-    engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(2)));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(2))));
 
     assertThat(get("/orders/1").statusCode()).isEqualTo(200);
     assertThat(get("/status/200").statusCode()).isEqualTo(200);
@@ -253,7 +253,7 @@ abstract class InboundContract {
   @Test
   void originFunction_derivesTheCallerFromTheRequest() throws Exception {
     restart(HttpInbound.of(engine).origin(request -> request.method() + "@" + request.remoteAddress()));
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0).withOrigin("GET@127.0.0.1")));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 0).withOrigin("GET@127.0.0.1"))));
 
     assertThat(get("/orders/1").statusCode()).isEqualTo(429);
   }
@@ -271,8 +271,8 @@ abstract class InboundContract {
   @Test
   void openBreaker_answers503WithRetryAfter_andRecoversAfterTheProbe() throws Exception {
     String status = "GET /status/{id}";
-    engine.loadRules(status, List.of(CircuitBreakerRule.errorCount(status, 1).withMinCalls(2)
-        .withOpenFor(Duration.ofSeconds(5))));
+    engine.apply(engine.ruleSet().withRulesOf(status, List.of(CircuitBreakerRule.errorCount(status, 1).withMinCalls(2)
+        .withOpenFor(Duration.ofSeconds(5)))));
     get("/status/500");
     get("/status/502");
 
@@ -315,7 +315,7 @@ abstract class InboundContract {
     } else {
       assertThat(failure).isInstanceOf(IOException.class);
     }
-    ResourceStats stats = stats("POST /throw");
+    NodeStats stats = stats("POST /throw");
     assertThat(stats.totalException()).isEqualTo(1);
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(stats.concurrency()).isZero();
@@ -343,7 +343,7 @@ abstract class InboundContract {
     disconnectMidResponse("/stream");
     app.awaitFinished(1);
 
-    ResourceStats stats = stats("GET /stream");
+    NodeStats stats = stats("GET /stream");
     assertThat(stats.concurrency()).isZero();
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(stats.totalException()).isEqualTo(1);
@@ -355,7 +355,7 @@ abstract class InboundContract {
     disconnectMidResponse("/async-stream");
     app.awaitFinished(1);
 
-    ResourceStats stats = stats("GET /async-stream");
+    NodeStats stats = stats("GET /async-stream");
     assertThat(stats.concurrency()).isZero();
     assertThat(stats.successQps()).isEqualTo(1);
     assertThat(engine.inboundStats().concurrency()).isZero();
@@ -379,7 +379,7 @@ abstract class InboundContract {
 
   @Test
   void refusalInsideTheHandler_isAnsweredWithTheRefusalResponse() throws Exception {
-    engine.loadRules("inner", List.of(FlowRule.qps("inner", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("inner", List.of(FlowRule.qps("inner", 1))));
 
     assertThat(get("/nested").body()).isEqualTo("nested inner");
     HttpResponse<String> refused = get("/nested");
@@ -394,7 +394,7 @@ abstract class InboundContract {
   void refusalResponse_isCustomizable_withRetryAfterInWholeSecondsRoundedUp() throws Exception {
     restart(HttpInbound.of(engine).refusalResponse(
         refused -> new RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 0)));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 0))));
 
     HttpResponse<String> refused = get("/orders/1");
 
@@ -418,7 +418,7 @@ abstract class InboundContract {
 
   @Test
   void manyRequests_leaveEveryGaugeAtZero() throws Exception {
-    engine.loadRules(ORDERS, List.of(FlowRule.qps(ORDERS, 5)));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 5))));
     for (int i = 0; i < 8; i++) {
       get("/orders/" + i);
     }

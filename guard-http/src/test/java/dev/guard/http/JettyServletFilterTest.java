@@ -31,7 +31,7 @@ class JettyServletFilterTest extends InboundContract {
   void lenientUriCompliance_spellingsStillMeetTheRule_orGet400(String mode) throws Exception {
     server.close();
     server = JettyTestServer.start(app, HttpInbound.of(engine), UriCompliance.valueOf(mode));
-    engine.loadRules(PathSpellings.ADMIN, List.of(FlowRule.qps(PathSpellings.ADMIN, 0)));
+    engine.apply(engine.ruleSet().withRulesOf(PathSpellings.ADMIN, List.of(FlowRule.qps(PathSpellings.ADMIN, 0))));
 
     for (PathSpellings.Spelling spelling : PathSpellings.ADMIN_SPELLINGS) {
       int status = RawRequests.status(server.base(), spelling.method(), spelling.target());

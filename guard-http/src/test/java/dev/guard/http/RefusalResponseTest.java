@@ -33,12 +33,12 @@ class RefusalResponseTest {
   @Test
   void of_breakerRefusal_is503_withTheTimeUntilTheProbe() {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
-    engine.loadRules("GET /a", List.of(
-        CircuitBreakerRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500))));
+    engine.apply(engine.ruleSet().withRulesOf("GET /a", List.of(
+        CircuitBreakerRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500)))));
     engine.breakers("GET /a").get(0).forceOpen();
     assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
     CircuitBreakerRefusedException refused = catchThrowableOfType(CircuitBreakerRefusedException.class,
-        () -> engine.enter("GET /a").close());
+        () -> engine.resource("GET /a").enter().close());
 
     RefusalResponse response = RefusalResponse.of(refused);
 

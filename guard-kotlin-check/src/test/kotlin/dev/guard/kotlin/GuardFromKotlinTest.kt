@@ -126,10 +126,10 @@ class GuardFromKotlinTest {
 
     @Test
     fun lowLevelEntries_useKotlinsUse() {
-        engine.enter("manual", EntryType.OUT, 1).use { entry ->
+        engine.resource("manual").entryType(EntryType.OUT).permits(1).enter().use { entry ->
             entry.recordError(IllegalStateException("counted"))
         }
-        engine.enterContext("checkout", "mobile").use {
+        engine.resource("checkout").context("checkout", "mobile").openContext().use {
             Guard.of("inContext").on(engine).run { }
         }
 

@@ -38,7 +38,7 @@ class HttpFromKotlinTest {
         }.filters.add(GuardHttpServerFilter.of(inbound))
         server.start()
         try {
-            engine.loadRules("GET /items/{id}", listOf(FlowRule.qps("GET /items/{id}", 1.0)))
+            engine.apply(engine.ruleSet().withRulesOf("GET /items/{id}", listOf(FlowRule.qps("GET /items/{id}", 1.0))))
             val client = HttpOutbound.of(engine).perPath(HttpInbound.defaultPathCleaner()).errorStatuses { it >= 500 }
                 .decorate(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build())
             val base = "http://127.0.0.1:${server.address.port}"

@@ -1,5 +1,7 @@
 package dev.guard.kotlin
 
+import dev.guard.spi.RulePart
+
 import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
 import dev.guard.dashboard.GuardDashboard
@@ -43,7 +45,7 @@ class OperationsFromKotlinTest {
         val engine = GuardEngine.builder().clock(clock).build()
         val store = mutableMapOf("rules" to """{"version": 1, "flow": [{"resource": "search", "qps": 1}]}""")
         MapRuleSource(store).use { source ->
-            engine.attach(source)
+            engine.attach(source, RulePart.all())
             assertThat(engine.rules("search")).containsExactly(FlowRule.qps("search", 1.0))
         }
         val dir = Files.createTempDirectory("guard-kotlin")
@@ -61,7 +63,7 @@ class OperationsFromKotlinTest {
     fun dashboardAndTokenServices_readLikeKotlin() {
         val tokens = InMemoryTokenService(clock)
         val engine = GuardEngine.builder().clock(clock).tokenService(tokens.connect("shop")).build()
-        engine.loadRules("orders", listOf(FlowRule.qps("orders", 10.0).withCluster(ClusterMode.global("orders"))))
+        engine.apply(engine.ruleSet().withRulesOf("orders", listOf(FlowRule.qps("orders", 10.0).withCluster(ClusterMode.global("orders")))))
         val sharing = engine.tokenService().map { it.instances("orders").orElse(0) }.orElse(0)
         assertThat(sharing).isEqualTo(1)
 

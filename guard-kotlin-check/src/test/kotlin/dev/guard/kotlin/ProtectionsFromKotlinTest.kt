@@ -34,7 +34,7 @@ class ProtectionsFromKotlinTest {
     fun systemRules_haveNullableThresholds_andRefusalsNameTheLimit() {
         val rule = SystemRule.of().withMaxCpuUsage(0.8).withMaxAverageRt(Duration.ofMillis(200))
             .withMaxConcurrency(100).withMaxSystemLoad(2.0)
-        engine.loadSystemRules(listOf(rule))
+        engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, listOf(rule)))
         status.cpuUsage(0.95)
         val api = Guard.of("api").entryType(EntryType.IN).on(engine)
 

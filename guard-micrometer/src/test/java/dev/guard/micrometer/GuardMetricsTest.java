@@ -8,7 +8,7 @@ import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
@@ -37,11 +37,11 @@ class GuardMetricsTest {
    * fails) and one call from a denied origin.
    */
   private void simulate() {
-    engine.applyRules(
-        RuleSet.of(List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot"))), "test");
+    engine.apply(
+        RuleSet.of(List.of(FlowRule.qps("orders", 5), OriginRule.deny("orders", "bot"))));
     for (int second = 0; second < 10; second++) {
       for (int i = 0; i < 8; i++) {
-        try (Entry entry = engine.enter("orders")) {
+        try (Entry entry = engine.resource("orders").enter()) {
           clock.advanceMillis(20);
           if (i % 4 == 0) {
             entry.recordError(new IllegalStateException("boom"));
@@ -50,8 +50,7 @@ class GuardMetricsTest {
           // counted
         }
       }
-      try (ContextScope ignored = engine.enterContext("web", "bot");
-          Entry entry = engine.enter("orders")) {
+      try (Entry entry = engine.resource("orders").context("web", "bot").enter()) {
         throw new AssertionError("bots are denied");
       } catch (RefusedException refused) {
         // counted as authority
@@ -114,7 +113,7 @@ class GuardMetricsTest {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     GuardMetrics.builder(engine).maxResources(3).build().bindTo(registry);
     for (int r = 0; r < 10; r++) {
-      try (Entry ignored = engine.enter("r" + r)) {
+      try (Entry ignored = engine.resource("r" + r).enter()) {
         // one call each
       }
     }
@@ -138,10 +137,10 @@ class GuardMetricsTest {
 
   @Test
   void reloads_countTheRuleSetsAppliedBeforeAndAfterBinding() {
-    engine.applyRules(RuleSet.of(List.of(FlowRule.qps("a", 1))), "first");
+    engine.apply(RuleSet.of(List.of(FlowRule.qps("a", 1))));
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
     GuardMetrics.of(engine).bindTo(registry);
-    engine.applyRules(RuleSet.of(List.of(FlowRule.qps("a", 2))), "second");
+    engine.apply(RuleSet.of(List.of(FlowRule.qps("a", 2))));
 
     assertThat(registry.get(GuardMetrics.RELOADS).functionCounter().count()).isEqualTo(2);
   }
@@ -149,7 +148,7 @@ class GuardMetricsTest {
   @Test
   void breakerState_isOneForTheCurrentState() {
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    engine.loadRules("payments", List.of(CircuitBreakerRule.errorCount("payments", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("payments", List.of(CircuitBreakerRule.errorCount("payments", 1))));
     metrics.bindTo(registry);
 
     assertThat(state(registry, "closed")).isEqualTo(1);

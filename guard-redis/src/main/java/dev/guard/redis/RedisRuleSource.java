@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.spi.RulePart;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
@@ -27,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <pre>{@code
  * RedisRuleSource rules = RedisRuleSource.of("redis://redis:6379", "shop:guard-rules");
- * engine.attach(rules);                  // applies what the key holds now
+ * engine.attach(rules, RulePart.all());                  // applies what the key holds now
  * rules.write(RuleSet.of(List.of(FlowRule.qps("checkout", 1000)
  *     .withCluster(ClusterMode.global("checkout")))));   // every instance applies it
  * ...
@@ -147,7 +148,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
     }
     RuleSet rules;
     try {
-      rules = RuleFormat.parse(document);
+      rules = RuleFormat.parse(document, part());
     } catch (InvalidRulesException invalid) {
       if (!document.equals(failing)) {
         failing = document;
@@ -230,7 +231,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
       return; // the next successful read applies what the key holds
     }
     try {
-      sink.apply(RuleFormat.parse(previous));
+      sink.apply(RuleFormat.parse(previous, sink.part()));
       applied = previous;
     } catch (InvalidRulesException refused) {
       // the engine heard why; the next successful read tries again

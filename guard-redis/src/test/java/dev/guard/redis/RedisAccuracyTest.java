@@ -71,7 +71,7 @@ class RedisAccuracyTest {
           .build();
       awaitConnected(service);
       engine = GuardEngine.builder().clock(clock).tokenService(service).build();
-      engine.loadRules(rule.resource(), List.of(rule));
+      engine.apply(engine.ruleSet().withRulesOf(rule.resource(), List.of(rule)));
       instances.add(this);
     }
 
@@ -79,7 +79,7 @@ class RedisAccuracyTest {
     int calls(int attempts) {
       int admitted = 0;
       for (int i = 0; i < attempts; i++) {
-        try (Entry ignored = engine.enter(rule.resource())) {
+        try (Entry ignored = engine.resource(rule.resource()).enter()) {
           admitted++;
         } catch (RefusedException refused) {
           // overload: most calls are refused

@@ -94,7 +94,7 @@ class RedisAvailabilityTest {
             }
           })
           .build();
-      engine.loadRules("R", List.of(RULE));
+      engine.apply(engine.ruleSet().withRulesOf("R", List.of(RULE)));
       assertThat(answer(service, TokenResult.Status.OK)).isTrue();
 
       redis.kill();

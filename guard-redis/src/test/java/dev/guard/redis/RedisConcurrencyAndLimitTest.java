@@ -131,10 +131,10 @@ class RedisConcurrencyAndLimitTest {
     // the engine treats the answer as a failure: the local rule (1 per second) decides
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).tokenService(a).build();
-    engine.loadRules("R", List.of(FlowRule.qps("R", 1).withCluster(ClusterMode.global("orders"))));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1).withCluster(ClusterMode.global("orders")))));
     StringBuilder calls = new StringBuilder();
     for (int i = 0; i < 2; i++) {
-      try (Entry ignored = engine.enter("R")) {
+      try (Entry ignored = engine.resource("R").enter()) {
         calls.append('P');
       } catch (RefusedException refused) {
         calls.append('B');

@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -46,7 +47,7 @@ class RedisRuleSourceTest {
 
     @Override
     public void onRulesApplied(RuleRevision revision) {
-      events.add("applied " + revision.diff());
+      events.add("applied " + revision.changes());
     }
 
     @Override
@@ -131,7 +132,7 @@ class RedisRuleSourceTest {
     GuardEngine engine = engine(heard);
     RedisRuleSource source = source();
 
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
 
     assertThat(engine.ruleSet()).isEqualTo(rules("search", 50));
     assertThat(engine.ruleHistory()).singleElement()
@@ -142,10 +143,10 @@ class RedisRuleSourceTest {
   void attach_absentKey_keepsTheEnginesRules() throws Exception {
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
-    engine.applyRules(rules("search", 50), "test");
+    engine.apply(rules("search", 50));
     heard.next();
 
-    engine.attach(source());
+    engine.attach(source(), RulePart.all());
     poll(1);
     poll(1);
 
@@ -160,8 +161,8 @@ class RedisRuleSourceTest {
     GuardEngine a = engine(heardA);
     GuardEngine b = engine(heardB);
     RedisRuleSource onA = source();
-    a.attach(onA);
-    b.attach(source());
+    a.attach(onA, RulePart.all());
+    b.attach(source(), RulePart.all());
 
     onA.write(rules("search", 80));
 
@@ -180,8 +181,8 @@ class RedisRuleSourceTest {
     GuardEngine a = engine(new Heard());
     GuardEngine b = engine(heardB);
     RedisRuleSource onA = source();
-    a.attach(onA);
-    b.attach(source());
+    a.attach(onA, RulePart.all());
+    b.attach(source(), RulePart.all());
     heardB.next();
     return new Instances(a, onA, b, heardB);
   }
@@ -217,7 +218,7 @@ class RedisRuleSourceTest {
     setKey(RuleFormat.write(rules("search", 50)));
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
-    engine.attach(source());
+    engine.attach(source(), RulePart.all());
     heard.next();
 
     setKey(RuleFormat.write(rules("search", 70)));
@@ -231,7 +232,7 @@ class RedisRuleSourceTest {
   void handEditWithNotice_appliesWithoutWaitingForThePoll() throws Exception {
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
-    engine.attach(source());
+    engine.attach(source(), RulePart.all());
 
     setKey(RuleFormat.write(rules("search", 70)));
     publish();
@@ -244,7 +245,7 @@ class RedisRuleSourceTest {
     setKey(RuleFormat.write(rules("search", 50)));
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
-    engine.attach(source());
+    engine.attach(source(), RulePart.all());
     heard.next();
 
     setKey("{\"version\": 1, \"flow\": [{\"resource\": \"search\", \"qps\": -5}]}");
@@ -287,7 +288,7 @@ class RedisRuleSourceTest {
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
     RedisRuleSource source = source();
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     heard.next();
     setKey(RuleFormat.write(rules("search", 70))); // no notice: this source has not seen it
 
@@ -306,7 +307,7 @@ class RedisRuleSourceTest {
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
     RedisRuleSource source = source();
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     heard.next();
 
     redis.kill();
@@ -324,7 +325,7 @@ class RedisRuleSourceTest {
     assertThat(heard.events).as("the outage was reported once").isEmpty();
 
     RedisRuleSource other = source(); // and notices arrive again: the channel is subscribed anew
-    engine(new Heard()).attach(other);
+    engine(new Heard()).attach(other, RulePart.all());
     other.write(rules("search", 90));
     assertThat(heard.next()).isEqualTo("applied 1 added, 1 removed on [search]");
   }
@@ -335,7 +336,7 @@ class RedisRuleSourceTest {
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
 
-    assertThatCode(() -> engine.attach(source())).doesNotThrowAnyException();
+    assertThatCode(() -> engine.attach(source(), RulePart.all())).doesNotThrowAnyException();
     assertThat(heard.next()).contains("could not be read");
 
     redis.restart();
@@ -349,7 +350,7 @@ class RedisRuleSourceTest {
     Heard heard = new Heard();
     GuardEngine engine = engine(heard);
     RedisRuleSource source = source();
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     source.write(rules("search", 50)); // its own notice starts the notice thread
     assertThat(clientsNamedGuardRules()).isEqualTo(2);
     assertThat(threadsOf()).isNotEmpty();

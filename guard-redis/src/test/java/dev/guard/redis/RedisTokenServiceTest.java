@@ -65,7 +65,7 @@ class RedisTokenServiceTest {
   private static String calls(GuardEngine engine, int n) {
     StringBuilder out = new StringBuilder();
     for (int i = 0; i < n; i++) {
-      try (Entry ignored = engine.enter("orders")) {
+      try (Entry ignored = engine.resource("orders").enter()) {
         out.append('P');
       } catch (RefusedException refused) {
         out.append('B');
@@ -85,8 +85,8 @@ class RedisTokenServiceTest {
         .isEqualTo(TokenResult.ok(8));
     GuardEngine onA = engine(a);
     GuardEngine onB = engine(b);
-    onA.loadRules("orders", List.of(rule));
-    onB.loadRules("orders", List.of(rule));
+    onA.apply(onA.ruleSet().withRulesOf("orders", List.of(rule)));
+    onB.apply(onB.ruleSet().withRulesOf("orders", List.of(rule)));
 
     assertThat(calls(onA, 4)).isEqualTo("PPPP");
     assertThat(calls(onB, 5)).isEqualTo("PPPPB");
@@ -151,7 +151,7 @@ class RedisTokenServiceTest {
     assertThat(firstAnswer(a, rule)).usingRecursiveComparison().ignoringFields("tokenId")
         .isEqualTo(TokenResult.ok(9));
     GuardEngine engine = engine(a);
-    engine.loadRules("orders", List.of(rule));
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(rule)));
     assertThat(calls(engine, 10)).isEqualTo("PPPPPPPPPB");
     clock.advance(Duration.ofSeconds(1)); // the local window forgets the cluster's passes
 
@@ -183,7 +183,7 @@ class RedisTokenServiceTest {
     RedisTokenService a = service("a");
     FlowRule rule = rule(1, ClusterMode.global("orders").withFallbackToLocal(false));
     GuardEngine engine = engine(a);
-    engine.loadRules("orders", List.of(rule));
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(rule)));
     assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.FAILED);
     assertThat(calls(engine, 30)).isEqualTo("P".repeat(30)); // failures pass by the rule's choice
   }
@@ -195,7 +195,7 @@ class RedisTokenServiceTest {
     RedisTokenService b = service("b");
     assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
     GuardEngine engine = engine(a);
-    engine.loadRules("orders", List.of(rule, CircuitBreakerRule.errorCount("orders", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(rule, CircuitBreakerRule.errorCount("orders", 1))));
     engine.breakers("orders").forEach(breaker -> breaker.forceOpen());
     assertThat(calls(engine, 20)).isEqualTo("B".repeat(20)); // each granted, then refused
     assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")
@@ -211,9 +211,9 @@ class RedisTokenServiceTest {
     firstAnswer(b, rule(1, ClusterMode.global("warm-up")));
     GuardEngine onA = engine(a);
     GuardEngine onB = engine(b);
-    onA.loadRules("orders", List.of(one));
-    onB.loadRules("orders", List.of(one));
-    try (Entry running = onA.enter("orders")) {
+    onA.apply(onA.ruleSet().withRulesOf("orders", List.of(one)));
+    onB.apply(onB.ruleSet().withRulesOf("orders", List.of(one)));
+    try (Entry running = onA.resource("orders").enter()) {
       assertThat(calls(onB, 3)).as("the cluster's one token is held on A").isEqualTo("BBB");
     }
     assertThat(calls(onB, 3)).as("given back at each exit").isEqualTo("PPP");

@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -61,7 +62,7 @@ final class ClasspathRuleSource implements RuleSource {
         throw new InvalidRulesException(
             List.of(new RuleError(name(), "is not on the class path")));
       }
-      rules = RuleFormat.parse(RuleText.decode(bytes));
+      rules = RuleFormat.parse(RuleText.decode(bytes), sink.part());
     } catch (InvalidRulesException invalid) {
       sink.invalid(invalid.errors());
       throw invalid;

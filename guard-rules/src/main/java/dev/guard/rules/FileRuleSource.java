@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
@@ -84,7 +85,7 @@ final class FileRuleSource extends PollingRuleSource implements WritableRuleSour
     }
     RuleSet rules;
     try {
-      rules = RuleFormat.parse(RuleText.decode(bytes));
+      rules = RuleFormat.parse(RuleText.decode(bytes), part());
     } catch (InvalidRulesException invalid) {
       fail(bytes, invalid.errors(), first);
       return;

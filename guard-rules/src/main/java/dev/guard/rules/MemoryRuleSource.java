@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.RuleSink;

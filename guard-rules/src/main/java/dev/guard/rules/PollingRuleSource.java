@@ -4,6 +4,7 @@ import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.spi.RulePart;
 import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import java.time.Duration;
@@ -32,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  *     String document = readTheRow();                // throws when the database is down
  *     if (!document.equals(applied)) {
  *       applied = document;
- *       apply(RuleFormat.parse(document));         // an invalid document is reported
+ *       apply(RuleFormat.parse(document, part()));         // an invalid document is reported
  *     }
  *   }
  * }
@@ -155,6 +156,18 @@ public abstract class PollingRuleSource implements RuleSource {
     if (target != null) {
       target.invalid(errors);
     }
+  }
+
+  /**
+   * Returns the part of the engine's rules this source owns ({@link RuleSink#part()}), or every
+   * rule before the source is attached: parse documents with it, {@code RuleFormat.parse(text,
+   * part())}, so that a rule outside the part makes the document invalid.
+   *
+   * @return the part
+   */
+  protected final synchronized RulePart part() {
+    RuleSink target = sink;
+    return target == null ? RulePart.all() : target.part();
   }
 
   /**

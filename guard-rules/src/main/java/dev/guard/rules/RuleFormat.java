@@ -17,6 +17,7 @@ import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.spi.RulePart;
 import dev.guard.rules.internal.Fields;
 import dev.guard.rules.internal.JsonErrors;
 import dev.guard.rules.internal.KindFormat;
@@ -126,7 +127,26 @@ public final class RuleFormat {
    *     describe a valid rule set
    */
   public static RuleSet parse(String json) {
+    return parse(json, RulePart.all());
+  }
+
+  /**
+   * Reads a rules document of a source that owns a part of an engine's rules ({@link
+   * dev.guard.spi.RuleSink#part()}): like {@link #parse(String)}, and a rule outside the part is
+   * a problem too, at its JSON path ({@code rules.flow[0]: must lie in the source's part ...}).
+   *
+   * <pre>{@code
+   * RuleSet rules = RuleFormat.parse(text, sink.part());
+   * }</pre>
+   *
+   * @param json the document
+   * @param part the part the document may hold rules of
+   * @return the rule set it describes
+   * @throws InvalidRulesException if the document is not valid, or holds a rule outside the part
+   */
+  public static RuleSet parse(String json, RulePart part) {
     Objects.requireNonNull(json, "json");
+    Objects.requireNonNull(part, "part");
     if (json.length() > MAX_DOCUMENT_CHARS) {
       throw invalid(ROOT, "the document must be at most " + MAX_DOCUMENT_CHARS
           + " characters long, was " + json.length());
@@ -145,7 +165,7 @@ public final class RuleFormat {
     readVersion(document);
     List<Rule> rules = new ArrayList<>();
     for (KindFormat<?> kind : Kinds.ALL) {
-      readKind(kind, (ObjectNode) root, document, problems, rules);
+      readKind(kind, (ObjectNode) root, document, problems, rules, part);
     }
     document.string(SCHEMA_FIELD); // an editor's schema association: must be a string, else unused
     document.finish();
@@ -176,7 +196,7 @@ public final class RuleFormat {
   }
 
   private static void readKind(KindFormat<?> kind, ObjectNode root, Fields document,
-      Problems problems, List<Rule> rules) {
+      Problems problems, List<Rule> rules, RulePart part) {
     document.has(kind.key()); // marks the field as known
     JsonNode list = root.get(kind.key());
     if (list == null || list.isNull()) {
@@ -196,7 +216,9 @@ public final class RuleFormat {
         continue;
       }
       Rule rule = kind.read(new Fields((ObjectNode) item, itemPath, problems));
-      if (rule != null && fitsItsResource(kind, rule, perResource, itemPath, problems)) {
+      if (rule != null && !part.contains(rule)) {
+        problems.add(itemPath, "must lie in the source's part " + part + ", was outside it");
+      } else if (rule != null && fitsItsResource(kind, rule, perResource, itemPath, problems)) {
         rules.add(rule);
       }
     }

@@ -8,4 +8,5 @@
 @NullMarked
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import org.jspecify.annotations.NullMarked;

@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.spi.WritableRuleSource;
 
@@ -57,7 +58,7 @@ class AdvancingClockRuleSourceTest {
 
   @Test
   void attach_pollerWaitsForTheTest_withoutMovingTheClock() throws InterruptedException {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
 
     assertThat(clock.awaitSleepers(1, PATIENCE)).as("the poller parks on the clock").isTrue();
     assertThat(clock.nanoTime()).as("no engine time passed by itself").isZero();
@@ -66,7 +67,7 @@ class AdvancingClockRuleSourceTest {
 
   @Test
   void advanceByTheInterval_looksAgain_andAppliesTheChange() throws Exception {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
     write(80);
 
@@ -81,7 +82,7 @@ class AdvancingClockRuleSourceTest {
 
   @Test
   void pacedCallsOnTheTestThread_moveTimeForThePollerToo() throws Exception {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
     write(80);
 

@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.spi.WritableRuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -42,7 +43,7 @@ class FileRuleSourceTest {
 
     @Override
     public void onRulesApplied(RuleRevision revision) {
-      events.add("applied " + revision.diff());
+      events.add("applied " + revision.changes());
     }
 
     @Override
@@ -80,7 +81,7 @@ class FileRuleSourceTest {
   }
 
   private void attach() throws InterruptedException {
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).as("the source polls").isTrue();
   }
 
@@ -98,7 +99,7 @@ class FileRuleSourceTest {
   void attach_appliesTheFileBeforeItReturns() throws Exception {
     write(qps("search", 50));
 
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
 
     assertThat(engine.ruleSet()).isEqualTo(rules("search", 50));
     assertThat(engine.ruleHistory()).singleElement()
@@ -282,6 +283,6 @@ class FileRuleSourceTest {
     write(qps("search", 50));
     attach();
 
-    assertThatThrownBy(() -> engine.attach(source)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> engine.attach(source, RulePart.all())).isInstanceOf(IllegalStateException.class);
   }
 }

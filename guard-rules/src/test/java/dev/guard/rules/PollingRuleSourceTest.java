@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,7 +69,7 @@ class PollingRuleSourceTest {
   @Test
   void attach_applies_thenEveryPollAppliesAChange() throws Exception {
     store.set(qps(50));
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
     assertThat(engine.ruleSet()).isEqualTo(RuleSet.of(List.of(FlowRule.qps("search", 50))));
 
@@ -82,7 +83,7 @@ class PollingRuleSourceTest {
   @Test
   void aLookThatThrows_isReported_andTheRulesStay() throws Exception {
     store.set(qps(50));
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
 
     store.set(null);
@@ -99,14 +100,14 @@ class PollingRuleSourceTest {
   @Test
   void close_endsThePolling_andASecondAttachIsRefused() throws Exception {
     store.set(qps(50));
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
 
     source.close();
     source.close();
 
     assertThat(clock.sleepers()).isZero();
-    assertThatThrownBy(() -> engine.attach(source)).isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> engine.attach(source, RulePart.all())).isInstanceOf(IllegalStateException.class)
         .hasMessage("store:test is closed");
   }
 }

@@ -40,7 +40,7 @@ class RuleDocumentProperties {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).maxResources(50)
         .systemStatus(new FakeSystemStatus().cpuUsage(0.5).systemLoad(1)).build();
-    engine.applyRules(parsed, "generated"); // an accepted set always applies
+    engine.apply(parsed); // an accepted set always applies
     assertThat(engine.ruleSet()).isEqualTo(parsed);
     Traffic.answerEveryCall(engine, clock, parsed);
     Statistics.label("outcome").collect("accepted and applied");

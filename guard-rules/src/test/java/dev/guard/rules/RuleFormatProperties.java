@@ -29,11 +29,11 @@ class RuleFormatProperties {
   /** Parses and applies; the engine ends with the parsed set or the one it had. */
   private static void parseAndApply(String text) {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).maxResources(20).build();
-    engine.applyRules(BEFORE, "before");
+    engine.apply(BEFORE);
     RuleSet parsed = null;
     try {
       parsed = RuleFormat.parse(text);
-      engine.applyRules(parsed, "fuzz");
+      engine.apply(parsed);
     } catch (InvalidRulesException refused) {
       assertThat(refused.errors()).isNotEmpty();
     }

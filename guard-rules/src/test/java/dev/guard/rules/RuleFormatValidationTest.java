@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
-import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.internal.RuleLimits;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

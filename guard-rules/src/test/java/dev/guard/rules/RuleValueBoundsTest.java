@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.spi.WritableRuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleError;
-import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
@@ -99,8 +100,8 @@ class RuleValueBoundsTest {
     GuardEngine applied = GuardEngine.builder().clock(clock).build();
     GuardEngine loaded = GuardEngine.builder().clock(clock).build();
 
-    applied.applyRules(rules, "test");
-    loaded.loadSystemRules(List.of(longest));
+    applied.apply(rules);
+    loaded.apply(loaded.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(longest)));
 
     assertThat(Traffic.answerEveryCall(applied, clock, rules)).isZero();
     assertThat(Traffic.answerEveryCall(loaded, clock, rules)).isZero();
@@ -115,7 +116,7 @@ class RuleValueBoundsTest {
     GuardEngine engine = GuardEngine.builder().clock(clock).listener(heard).build();
 
     try (WritableRuleSource source = RuleSources.file(file)) {
-      engine.attach(source);
+      engine.attach(source, RulePart.all());
 
       assertThat(engine.ruleSet()).isEqualTo(RuleSet.empty());
       assertThat(heard.events).singleElement().asString()

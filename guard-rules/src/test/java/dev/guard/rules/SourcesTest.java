@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.spi.WritableRuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,7 +26,7 @@ class SourcesTest {
   void classpath_appliesTheShippedDocument() {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
 
-    engine.attach(RuleSources.classpath("shipped-rules.json"));
+    engine.attach(RuleSources.classpath("shipped-rules.json"), RulePart.all());
 
     assertThat(engine.ruleSet()).isEqualTo(RuleFormatTest.FLOW);
     assertThat(engine.ruleHistory()).extracting(RuleRevision::source)
@@ -36,7 +37,7 @@ class SourcesTest {
   void classpath_missingDocument_failsTheAttach() {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
 
-    assertThatThrownBy(() -> engine.attach(RuleSources.classpath("nowhere.json")))
+    assertThatThrownBy(() -> engine.attach(RuleSources.classpath("nowhere.json"), RulePart.all()))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("classpath:nowhere.json: is not on the class path");
   }
@@ -46,7 +47,7 @@ class SourcesTest {
     GuardEngine engine =
         GuardEngine.builder().clock(new ManualClock()).maxResources(1).build();
     MemoryRuleSource source = (MemoryRuleSource) RuleSources.memory("admin", RuleSet.empty());
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     RuleSet one = RuleSet.of(List.of(FlowRule.qps("a", 1)));
 
     source.write(one);
@@ -64,7 +65,7 @@ class SourcesTest {
   private static int passes(GuardEngine engine, ManualClock clock) {
     int passed = 0;
     for (int i = 0; i < 12; i++) {
-      try (Entry ignored = engine.enter("R", EntryType.IN)) {
+      try (Entry ignored = engine.resource("R").entryType(EntryType.IN).enter()) {
         passed++;
       } catch (RefusedException refused) {
         // counted by its absence
@@ -80,7 +81,7 @@ class SourcesTest {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     FlowRule warmUp = FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
     WritableRuleSource source = RuleSources.memory("test", RuleSet.of(List.of(warmUp)));
-    engine.attach(source);
+    engine.attach(source, RulePart.all());
     clock.advance(Duration.ofSeconds(60));
     int first = passes(engine, clock);
     for (int k = 1; k < 16; k++) {

@@ -46,7 +46,7 @@ final class Traffic {
       GuardEngine engine, String resource, EntryType type, Object[] args) {
     Entry entry;
     try {
-      entry = engine.enter(resource, type, 1, args);
+      entry = engine.resource(resource).entryType(type).permits(1).enter(args);
     } catch (RefusedException refused) {
       return refused;
     }

@@ -1,5 +1,6 @@
 package dev.guard.testkit;
 
+import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.SystemStatus;
 
 /**
@@ -10,7 +11,7 @@ import dev.guard.spi.SystemStatus;
  * <pre>{@code
  * FakeSystemStatus status = new FakeSystemStatus();
  * GuardEngine engine = GuardEngine.builder().clock(clock).systemStatus(status).build();
- * engine.loadSystemRules(List.of(SystemRule.of().withMaxCpuUsage(0.8)));
+ * engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxCpuUsage(0.8))));
  *
  * status.cpuUsage(0.95);   // inbound calls are refused from now on
  * status.cpuUsage(0.5);    // and admitted again

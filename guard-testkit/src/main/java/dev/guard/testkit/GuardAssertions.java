@@ -2,7 +2,6 @@ package dev.guard.testkit;
 
 import dev.guard.testkit.SimulationReport.CallOutcome;
 import dev.guard.engine.NodeStats;
-import dev.guard.engine.ResourceStats;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -38,26 +37,12 @@ public final class GuardAssertions {
   private GuardAssertions() {}
 
   /**
-   * Starts assertions on a resource's live statistics. Every check reads the statistics afresh,
-   * at the engine's current time, and failure messages name the resource.
+   * Starts assertions on a node's live statistics (a resource, an origin, a context, an entrance
+   * or the engine's inbound traffic). Every check reads the statistics afresh, at the engine's
+   * current time, and failure messages name the resource of a resource's statistics.
    *
    * <pre>{@code
    * assertThat(engine.stats("createOrder")).hasTotalPass(10).hasTotalRefused(2);
-   * }</pre>
-   *
-   * @param actual the statistics, typically from {@code GuardEngine.stats(resource)}
-   * @return the assertion
-   */
-  public static NodeStatsAssert assertThat(ResourceStats actual) {
-    return new NodeStatsAssert(actual);
-  }
-
-  /**
-   * Starts assertions on a node's live statistics (an origin, a context, an entrance or the
-   * engine's inbound traffic). Every check reads the statistics afresh, at the engine's current
-   * time.
-   *
-   * <pre>{@code
    * assertThat(engine.inboundStats()).hasConcurrency(0);
    * assertThat(engine.stats("createOrder").origin("checkout").orElseThrow()).hasPassQps(2);
    * }</pre>
@@ -88,7 +73,7 @@ public final class GuardAssertions {
 
   /**
    * AssertJ assertions on the live statistics of a resource or node; obtain one with {@link
-   * GuardAssertions#assertThat(ResourceStats)} or {@link GuardAssertions#assertThat(NodeStats)}.
+   * GuardAssertions#assertThat(NodeStats)} or {@link GuardAssertions#assertThat(NodeStats)}.
    *
    * <pre>{@code
    * assertThat(engine.stats("createOrder"))
@@ -224,9 +209,9 @@ public final class GuardAssertions {
     }
 
     private String subject() {
-      return actual instanceof ResourceStats resource
-          ? "resource '" + resource.resource() + "'"
-          : "node statistics";
+      NodeStats stats = actual;
+      return stats == null ? "node statistics"
+          : stats.resource().map(name -> "resource '" + name + "'").orElse("node statistics");
     }
   }
 

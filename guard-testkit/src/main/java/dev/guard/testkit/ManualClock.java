@@ -1,5 +1,6 @@
 package dev.guard.testkit;
 
+import dev.guard.spi.RulePart;
 import dev.guard.spi.TimeSource;
 import java.time.Duration;
 import java.util.Objects;

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class BorrowingScenariosTest {
 
   private static String prioritized(Scenario s) {
-    try (Entry ignored = s.engine.enterPrioritized("R", EntryType.IN, 1)) {
+    try (Entry ignored = s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter()) {
       return "P";
     } catch (RefusedException refused) {
       return "B";
@@ -23,7 +23,7 @@ class BorrowingScenariosTest {
   @Test
   void prioritized_overLimit_borrowsNextBucketUntilItIsFull() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2))));
 
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
     s.at(700);
@@ -45,7 +45,7 @@ class BorrowingScenariosTest {
   @Test
   void prioritized_onBucketBoundary_cannotBorrow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2))));
 
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
     assertThat(prioritized(s.at(500))).isEqualTo("B");
@@ -56,7 +56,7 @@ class BorrowingScenariosTest {
   @Test
   void prioritized_borrowedPass_keepsGaugesBalanced() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1))));
     s.at(100).calls("R", 1);
 
     assertThat(prioritized(s.at(600))).isEqualTo("P");

@@ -22,7 +22,7 @@ class BreakerBoundariesTest {
   @Test
   void slowCall_rtEqualToTheThresholdIsNotSlow_oneMoreMillisecondIs() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.0, 50, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.0, 50, 1, 10_000, 1000))));
 
     s.call("R", 50, false);
     assertThat(breaker(s).state()).isEqualTo(BreakerState.CLOSED);
@@ -33,7 +33,7 @@ class BreakerBoundariesTest {
   @Test
   void errorRatio_equalToTheThresholdDoesNotOpen_aboveDoes() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 2, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 2, 10_000, 1000))));
 
     s.call("R", 0, true);
     s.call("R", 0, false);
@@ -45,7 +45,7 @@ class BreakerBoundariesTest {
   @Test
   void ratioThresholdOfOne_opensOnlyWhenEveryCallFailed() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 1.0, 0, 3, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 1.0, 0, 3, 10_000, 1000))));
 
     s.call("R", 0, false);
     s.call("R", 0, true);
@@ -54,7 +54,7 @@ class BreakerBoundariesTest {
     assertThat(breaker(s).state()).as("3/4").isEqualTo(BreakerState.CLOSED);
 
     Scenario t = new Scenario();
-    t.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 1.0, 0, 3, 10_000, 1000)));
+    t.engine.apply(t.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 1.0, 0, 3, 10_000, 1000))));
     t.call("R", 0, true);
     t.call("R", 0, true);
     t.call("R", 0, true);
@@ -64,7 +64,7 @@ class BreakerBoundariesTest {
   @Test
   void errorCount_equalToTheThresholdDoesNotOpen_oneMoreDoes() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 3, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 3, 0, 1, 10_000, 1000))));
 
     for (int i = 0; i < 3; i++) {
       s.call("R", 0, true);
@@ -77,7 +77,7 @@ class BreakerBoundariesTest {
   @Test
   void minCalls_fewerCallsNeverOpen_andReachingThemOnAGoodCallOpens() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 1000))));
 
     s.call("R", 0, true);
     s.call("R", 0, true);
@@ -90,7 +90,7 @@ class BreakerBoundariesTest {
   @Test
   void retry_refusedOneMillisecondBefore_admittedExactlyAtTheRetryTime() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 3000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 3000))));
     s.at(100).call("R", 0, true);
 
     assertThat(breaker(s).retryAfter()).isEqualTo(Duration.ofMillis(3000));
@@ -103,7 +103,7 @@ class BreakerBoundariesTest {
   @Test
   void openBreaker_retryTimePassed_readsOpenUntilACallProbes() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000))));
     s.call("R", 0, true);
 
     s.at(5000);
@@ -114,7 +114,7 @@ class BreakerBoundariesTest {
   @Test
   void lateCompletionWhileOpen_isCountedButDecidesNothing() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000))));
     Entry slow = s.engine.resource("R").enterAsync();
     s.call("R", 0, true);
     assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
@@ -128,7 +128,7 @@ class BreakerBoundariesTest {
   @Test
   void halfOpen_aCallAdmittedBeforeIsNotTheProbe_onlyTheProbeDecides() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000))));
     Entry before = s.engine.resource("R").enterAsync();
     s.call("R", 0, true);
     s.at(1000);
@@ -145,7 +145,7 @@ class BreakerBoundariesTest {
   @Test
   void closing_emptiesTheWindow_soEarlierFailuresNoLongerCount() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
     s.call("R", 0, true);
     s.call("R", 0, true);
     s.at(1000).call("R", 0, false);
@@ -159,7 +159,7 @@ class BreakerBoundariesTest {
   @Test
   void refusedCall_isNeverCountedByTheBreaker() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000))));
     s.call("R", 0, true);
     for (int i = 0; i < 5; i++) {
       s.call("R", EntryType.IN);

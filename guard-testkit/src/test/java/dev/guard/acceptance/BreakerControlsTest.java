@@ -35,7 +35,7 @@ class BreakerControlsTest {
 
   @Test
   void forceOpen_refusesEveryCall_andNeverProbes() {
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
 
     breaker().forceOpen();
 
@@ -47,7 +47,7 @@ class BreakerControlsTest {
 
   @Test
   void forceClosed_admitsEveryCall_andFailuresNeverOpenIt() {
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.call("R", 0, true);
 
     breaker().forceClosed();
@@ -61,7 +61,7 @@ class BreakerControlsTest {
 
   @Test
   void reset_closesAnOpenBreaker_withAnEmptyWindow() {
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
     s.call("R", 0, true);
     s.call("R", 0, true);
 
@@ -74,7 +74,7 @@ class BreakerControlsTest {
 
   @Test
   void controls_areReportedAsTransitions() {
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
 
     breaker().forceOpen();
     breaker().forceClosed();
@@ -87,11 +87,11 @@ class BreakerControlsTest {
 
   @Test
   void refusal_carriesTheRuleTheBreakerAndTheTimeToTheNextProbe() {
-    s.engine.loadRules("R", List.of(rule.withOpenFor(Duration.ofSeconds(5))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule.withOpenFor(Duration.ofSeconds(5)))));
     s.call("R", 0, true);
     s.at(2000);
 
-    assertThatThrownBy(() -> s.engine.enter("R"))
+    assertThatThrownBy(() -> s.engine.resource("R").enter())
         .isInstanceOfSatisfying(CircuitBreakerRefusedException.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule.withOpenFor(Duration.ofSeconds(5)));
@@ -106,16 +106,16 @@ class BreakerControlsTest {
 
   @Test
   void refusal_isOneInstancePerBreaker() {
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.call("R", 0, true);
     Throwable first = null;
     try {
-      s.engine.enter("R");
+      s.engine.resource("R").enter();
     } catch (CircuitBreakerRefusedException refused) {
       first = refused;
     }
     Throwable firstRefusal = first;
 
-    assertThatThrownBy(() -> s.engine.enter("R")).isSameAs(firstRefusal);
+    assertThatThrownBy(() -> s.engine.resource("R").enter()).isSameAs(firstRefusal);
   }
 }

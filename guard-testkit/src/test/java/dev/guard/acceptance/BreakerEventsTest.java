@@ -33,7 +33,7 @@ class BreakerEventsTest {
   @Test
   void lifecycle_opensProbesFailsProbesClosesAndOpens_inThatOrder() {
     CircuitBreakerRule rule = rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000);
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
 
     s.at(0);
     s.call("R", 1, false);
@@ -63,7 +63,7 @@ class BreakerEventsTest {
 
   @Test
   void errorCount_reportsTheCountThatOpened() {
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 2, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 2, 0, 1, 10_000, 1000))));
 
     s.call("R", 0, true);
     s.call("R", 0, true);
@@ -79,7 +79,7 @@ class BreakerEventsTest {
   void probeRefusedByALaterBreaker_isReportedAsAFailedProbe() {
     CircuitBreakerRule first = new CircuitBreakerRule("R", CircuitBreakerStrategy.ERROR_COUNT, 0, null, 1,
         Duration.ofSeconds(20), 1, Duration.ofSeconds(2), 1, null);
-    s.engine.loadRules("R", List.of(first, first.withOpenFor(Duration.ofSeconds(4))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(first, first.withOpenFor(Duration.ofSeconds(4)))));
     s.at(0).call("R", 0, true);
     events.clear();
 
@@ -98,7 +98,7 @@ class BreakerEventsTest {
         throw new IllegalStateException("listener bug");
       }
     }));
-    noisy.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000)));
+    noisy.engine.apply(noisy.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000))));
 
     assertThat(noisy.call("R", 0, true)).isEqualTo("P");
     assertThat(noisy.call("R")).isEqualTo("B");

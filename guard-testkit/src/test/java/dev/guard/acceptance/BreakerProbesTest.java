@@ -30,7 +30,7 @@ class BreakerProbesTest {
 
   private static Scenario openedAt0(CircuitBreakerRule rule) {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.at(0).call("R", 0, true);
     assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
     return s;

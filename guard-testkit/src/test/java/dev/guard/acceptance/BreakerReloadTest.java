@@ -21,12 +21,12 @@ class BreakerReloadTest {
   @Test
   void equalRule_keepsTheOpenBreakerAndItsHandle() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.call("R", 0, true);
     s.call("R", 0, true);
     CircuitBreaker before = s.engine.breakers("R").get(0);
 
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 100), rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 100), rule)));
 
     assertThat(s.engine.breakers("R")).containsExactly(before);
     assertThat(before.state()).isEqualTo(BreakerState.OPEN);
@@ -36,10 +36,10 @@ class BreakerReloadTest {
   @Test
   void equalRule_keepsTheWindow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.call("R", 0, true);
 
-    s.engine.loadRules("R", List.of(rule, rule.withOpenFor(Duration.ofSeconds(5))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule, rule.withOpenFor(Duration.ofSeconds(5)))));
     s.call("R", 0, true);
 
     assertThat(s.engine.breakers("R")).extracting(CircuitBreaker::state)
@@ -49,11 +49,11 @@ class BreakerReloadTest {
   @Test
   void changedRule_startsClosedWithAnEmptyWindow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.call("R", 0, true);
     s.call("R", 0, true);
 
-    s.engine.loadRules("R", List.of(rule.withMinCalls(2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule.withMinCalls(2))));
 
     assertThat(s.engine.breakers("R")).singleElement()
         .satisfies(b -> assertThat(b.state()).isEqualTo(BreakerState.CLOSED));
@@ -64,10 +64,10 @@ class BreakerReloadTest {
   @Test
   void forcedState_isKeptForAnEqualRule() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.engine.breakers("R").get(0).forceOpen();
 
-    s.engine.loadRules("R", List.of(rule, FlowRule.qps("R", 10)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule, FlowRule.qps("R", 10))));
 
     assertThat(s.engine.breakers("R").get(0).state()).isEqualTo(BreakerState.FORCED_OPEN);
   }
@@ -92,9 +92,9 @@ class BreakerReloadTest {
   @Test
   void removedRules_removeTheBreakers() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
 
-    s.engine.loadRules("R", List.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of()));
 
     assertThat(s.engine.breakers("R")).isEmpty();
     assertThat(s.engine.breakers("unknown")).isEmpty();

@@ -29,7 +29,7 @@ class BreakerScenariosTest {
   @Test
   void a10_slowCallRatioOfOne_opensWhenEveryCallIsSlow_andProbesBackToClosed() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 1.0, 10, 3, 5000, 5000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 1.0, 10, 3, 5000, 5000))));
 
     assertThat(s.at(0).call("R", 20, false)).isEqualTo("P");
     assertThat(s.at(20).call("R", 20, false)).isEqualTo("P");
@@ -52,7 +52,7 @@ class BreakerScenariosTest {
   @Test
   void a11_slowCallRatio_equalRtIsNotSlow_andEqualRatioDoesNotOpen() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.5, 50, 5, 10_000, 3000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.5, 50, 5, 10_000, 3000))));
     StringBuilder results = new StringBuilder();
     StringBuilder states = new StringBuilder();
 
@@ -69,7 +69,7 @@ class BreakerScenariosTest {
   @Test
   void a12_errorRatio_probeClosesAndResetsTheWindow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_RATIO, 0.5, 0, 4, 10_000, 2000))));
 
     s.at(0);
     assertThat(s.call("R", 1, false) + s.call("R", 1, false) + s.call("R", 1, true)
@@ -91,7 +91,7 @@ class BreakerScenariosTest {
   @Test
   void a13_errorCount_tumblingWindowForgetsErrorsAcrossItsEdge() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 2, 0, 1, 1000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 2, 0, 1, 1000, 1000))));
     StringBuilder states = new StringBuilder();
 
     s.at(900);
@@ -115,7 +115,7 @@ class BreakerScenariosTest {
     CircuitBreakerRule first = new CircuitBreakerRule("R", CircuitBreakerStrategy.SLOW_CALL_RATIO, 0.8,
         Duration.ofMillis(50), 1, Duration.ofSeconds(20), 1, Duration.ofSeconds(2), 1, null);
     CircuitBreakerRule second = first.withOpenFor(Duration.ofSeconds(4));
-    s.engine.loadRules("R", List.of(first, second));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(first, second)));
 
     assertThat(s.at(0).call("R", 100, false)).isEqualTo("P");
     assertThat(s.engine.breakers("R")).extracting(b -> b.state())

@@ -18,7 +18,7 @@ class BreakerWindowTest {
   @Test
   void burstStraddlingABucketEdge_isNotForgotten() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1))));
 
     s.at(900).call("R", 0, true);
     s.call("R", 0, true);
@@ -32,7 +32,7 @@ class BreakerWindowTest {
   @Test
   void errorsOlderThanTheWindow_slideOut_oneBucketAtATime() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1))));
 
     s.at(0).call("R", 0, true);
     s.at(150).call("R", 0, true);
@@ -45,7 +45,7 @@ class BreakerWindowTest {
   @Test
   void goodCallsSlidingOut_raiseTheRatio_andTheNextGoodCallOpens() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorRatio("R", 0.5).withMinCalls(2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(CircuitBreakerRule.errorRatio("R", 0.5).withMinCalls(2))));
 
     for (int i = 0; i < 5; i++) {
       s.at(0).call("R", 0, false);
@@ -62,8 +62,8 @@ class BreakerWindowTest {
   @Test
   void bucketCount_ofOne_isTheTumblingWindow() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)
-        .withStatWindow(Duration.ofSeconds(1), 1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)
+        .withStatWindow(Duration.ofSeconds(1), 1))));
 
     s.at(900).call("R", 0, true);
     s.call("R", 0, true);
@@ -75,8 +75,8 @@ class BreakerWindowTest {
   @Test
   void longWindow_countsEveryBucketOfIt() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)
-        .withStatWindow(Duration.ofSeconds(10), 5)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(CircuitBreakerRule.errorCount("R", 2).withMinCalls(1)
+        .withStatWindow(Duration.ofSeconds(10), 5))));
 
     s.at(0).call("R", 0, true);
     s.at(4000).call("R", 0, true);

@@ -45,10 +45,10 @@ class ClusterGrantsTest {
   @Test
   void clusterGrant_refusedByALaterBreaker_isGivenBackToTheSharedWindow() {
     GuardEngine engine = engine(service.connect("shop"));
-    engine.loadRules("orders", List.of(QPS, CircuitBreakerRule.errorCount("orders", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(QPS, CircuitBreakerRule.errorCount("orders", 1))));
     openBreaker(engine, "orders");
     for (int i = 0; i < 20; i++) {
-      assertThatThrownBy(() -> engine.enter("orders").close())
+      assertThatThrownBy(() -> engine.resource("orders").enter().close())
           .isInstanceOf(CircuitBreakerRefusedException.class);
     }
     TokenService other = service.connect("shop");
@@ -63,17 +63,17 @@ class ClusterGrantsTest {
   void clusterConcurrency_holdsTokensAcrossEngines_andGivesThemBackAtExit() {
     GuardEngine a = engine(service.connect("shop"));
     GuardEngine b = engine(service.connect("shop"));
-    a.loadRules("export", List.of(CONCURRENCY));
-    b.loadRules("export", List.of(CONCURRENCY));
-    Entry first = a.enter("export");
-    Entry second = a.enter("export");
-    assertThatThrownBy(() -> b.enter("export")).isInstanceOf(FlowRefusedException.class);
+    a.apply(a.ruleSet().withRulesOf("export", List.of(CONCURRENCY)));
+    b.apply(b.ruleSet().withRulesOf("export", List.of(CONCURRENCY)));
+    Entry first = a.resource("export").enter();
+    Entry second = a.resource("export").enter();
+    assertThatThrownBy(() -> b.resource("export").enter()).isInstanceOf(FlowRefusedException.class);
     second.close();
-    Entry third = b.enter("export");
-    assertThatThrownBy(() -> a.enter("export")).isInstanceOf(FlowRefusedException.class);
+    Entry third = b.resource("export").enter();
+    assertThatThrownBy(() -> a.resource("export").enter()).isInstanceOf(FlowRefusedException.class);
     third.close();
     first.close();
-    a.enter("export").close();
+    a.resource("export").enter().close();
     TokenService probe = service.connect("shop");
     assertThat(probe.acquireConcurrency(CONCURRENCY, 2).status())
         .as("every token was given back").isEqualTo(TokenResult.Status.OK);
@@ -82,10 +82,10 @@ class ClusterGrantsTest {
   @Test
   void clusterConcurrency_refusedByALaterBreaker_givesTheTokenBack() {
     GuardEngine engine = engine(service.connect("shop"));
-    engine.loadRules("export", List.of(CONCURRENCY, CircuitBreakerRule.errorCount("export", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("export", List.of(CONCURRENCY, CircuitBreakerRule.errorCount("export", 1))));
     openBreaker(engine, "export");
     for (int i = 0; i < 5; i++) {
-      assertThatThrownBy(() -> engine.enter("export").close())
+      assertThatThrownBy(() -> engine.resource("export").enter().close())
           .isInstanceOf(CircuitBreakerRefusedException.class);
     }
     assertThat(service.connect("shop").acquireConcurrency(CONCURRENCY, 2).status())
@@ -95,10 +95,10 @@ class ClusterGrantsTest {
   @Test
   void clusterConcurrency_withoutAnAnsweringService_fallsBackToTheLocalLimit() {
     GuardEngine engine = GuardEngine.builder().clock(clock).build(); // no token service
-    engine.loadRules("export", List.of(CONCURRENCY));
-    Entry first = engine.enter("export");
-    Entry second = engine.enter("export");
-    assertThatThrownBy(() -> engine.enter("export")).isInstanceOf(FlowRefusedException.class);
+    engine.apply(engine.ruleSet().withRulesOf("export", List.of(CONCURRENCY)));
+    Entry first = engine.resource("export").enter();
+    Entry second = engine.resource("export").enter();
+    assertThatThrownBy(() -> engine.resource("export").enter()).isInstanceOf(FlowRefusedException.class);
     second.close();
     first.close();
   }

@@ -182,7 +182,7 @@ class ClusterScenariosTest {
   // ---- the engine's side ----
 
   private String call(GuardEngine engine) {
-    try (Entry ignored = engine.enter("R")) {
+    try (Entry ignored = engine.resource("R").enter()) {
       return "P";
     } catch (RefusedException refused) {
       return "B";
@@ -205,8 +205,8 @@ class ClusterScenariosTest {
   void engines_sharingAService_shareOneGlobalLimit() {
     GuardEngine a = engine(service.connect("shop"));
     GuardEngine b = engine(service.connect("shop"));
-    a.loadRules("R", List.of(global(5)));
-    b.loadRules("R", List.of(global(5)));
+    a.apply(a.ruleSet().withRulesOf("R", List.of(global(5))));
+    b.apply(b.ruleSet().withRulesOf("R", List.of(global(5))));
 
     assertThat(calls(a, 3)).isEqualTo("PPP");
     assertThat(calls(b, 3)).isEqualTo("PPB");
@@ -221,7 +221,7 @@ class ClusterScenariosTest {
   @Test
   void engine_shouldWait_waitsThroughTheEngineClockThenPasses() {
     GuardEngine engine = engine((rule, permits, prioritized) -> TokenResult.shouldWait(100));
-    engine.loadRules("R", List.of(global(0)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(global(0))));
     long before = clock.nanoTime();
 
     assertThat(call(engine)).isEqualTo("P");
@@ -235,8 +235,8 @@ class ClusterScenariosTest {
       asked.add(prioritized);
       return TokenResult.OK;
     });
-    engine.loadRules("R", List.of(global(0)));
-    try (Entry ignored = engine.enterPrioritized("R", EntryType.IN, 1)) {
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(global(0))));
+    try (Entry ignored = engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter()) {
       assertThat(asked).containsExactly(true);
     } catch (RefusedException refused) {
       throw new AssertionError(refused);
@@ -246,39 +246,39 @@ class ClusterScenariosTest {
   @Test
   void engine_failure_fallsBackToTheLocalRuleByDefault() {
     GuardEngine failing = engine((rule, permits, prioritized) -> TokenResult.FAILED);
-    failing.loadRules("R", List.of(global(2)));
+    failing.apply(failing.ruleSet().withRulesOf("R", List.of(global(2))));
     assertThat(calls(failing, 3)).isEqualTo("PPB");
 
     GuardEngine throwing = engine((rule, permits, prioritized) -> {
       throw new IllegalStateException("backend down");
     });
-    throwing.loadRules("R", List.of(global(0)));
+    throwing.apply(throwing.ruleSet().withRulesOf("R", List.of(global(0))));
     assertThat(calls(throwing, 1)).isEqualTo("B");
 
     GuardEngine busy = engine((rule, permits, prioritized) -> TokenResult.TOO_MANY_REQUESTS);
-    busy.loadRules("R", List.of(global(1)));
+    busy.apply(busy.ruleSet().withRulesOf("R", List.of(global(1))));
     assertThat(calls(busy, 2)).isEqualTo("PB");
   }
 
   @Test
   void engine_failure_passesWhenTheRuleDoesNotFallBack() {
     GuardEngine failing = engine((rule, permits, prioritized) -> TokenResult.FAILED);
-    failing.loadRules("R", List.of(FlowRule.qps("R", 0)
-        .withCluster(ClusterMode.global("orders").withFallbackToLocal(false))));
+    failing.apply(failing.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 0)
+        .withCluster(ClusterMode.global("orders").withFallbackToLocal(false)))));
     assertThat(calls(failing, 3)).isEqualTo("PPP");
   }
 
   @Test
   void engine_withoutTokenService_treatsClusterRulesAsFailed() {
     GuardEngine alone = GuardEngine.builder().clock(clock).build();
-    alone.loadRules("R", List.of(global(1)));
+    alone.apply(alone.ruleSet().withRulesOf("R", List.of(global(1))));
     assertThat(calls(alone, 2)).isEqualTo("PB");
   }
 
   @Test
   void engine_blockedByTheService_refusesEvenUnderTheLocalLimit() {
     GuardEngine engine = engine((rule, permits, prioritized) -> TokenResult.REFUSED);
-    engine.loadRules("R", List.of(global(100)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(global(100))));
     assertThat(calls(engine, 1)).isEqualTo("B");
     assertThat(engine.stats("R").totalRefused()).isEqualTo(1);
   }

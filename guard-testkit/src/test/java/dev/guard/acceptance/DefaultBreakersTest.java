@@ -1,5 +1,6 @@
 package dev.guard.acceptance;
 
+import dev.guard.api.rule.RuleSet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class DefaultBreakersTest {
 
   private static final CircuitBreakerRule ANY =
-      CircuitBreakerRule.errorCount(GuardEngine.EVERY_RESOURCE, 0).withMinCalls(1);
+      CircuitBreakerRule.errorCount(RuleSet.EVERY_RESOURCE, 0).withMinCalls(1);
 
   private final Scenario s = new Scenario();
 
@@ -28,14 +29,14 @@ class DefaultBreakersTest {
 
   @Test
   void resourceWithoutRules_getsItsOwnBreaker_openedByItsOwnErrors() {
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY)).withDefaultBreakerExclusions(Set.of()));
 
     s.call("a", 0, true);
 
     assertThat(state("a")).isEqualTo(BreakerState.OPEN);
     assertThat(s.call("b", 0, false)).isEqualTo("P");
     assertThat(state("b")).isEqualTo(BreakerState.CLOSED);
-    assertThatThrownBy(() -> s.engine.enter("a"))
+    assertThatThrownBy(() -> s.engine.resource("a").enter())
         .isInstanceOfSatisfying(CircuitBreakerRefusedException.class, refused -> {
           assertThat(refused.resource()).isEqualTo("a");
           assertThat(refused.rule()).isEqualTo(ANY);
@@ -47,7 +48,7 @@ class DefaultBreakersTest {
   void existingResource_getsTheDefaultsAtOnce() {
     s.call("a", 0, false);
 
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY)).withDefaultBreakerExclusions(Set.of()));
 
     assertThat(s.engine.breakers("a")).singleElement()
         .satisfies(b -> assertThat(b.rule()).isEqualTo(ANY));
@@ -55,20 +56,20 @@ class DefaultBreakersTest {
 
   @Test
   void ownCircuitBreakerRules_replaceTheDefaults_butFlowRulesDoNot() {
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY)).withDefaultBreakerExclusions(Set.of()));
     CircuitBreakerRule own = CircuitBreakerRule.errorCount("own", 5);
-    s.engine.loadRules("own", List.of(own));
-    s.engine.loadRules("flow", List.of(FlowRule.qps("flow", 100)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("own", List.of(own)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("flow", List.of(FlowRule.qps("flow", 100))));
 
     assertThat(s.engine.breakers("own")).extracting(CircuitBreaker::rule).containsExactly(own);
     assertThat(s.engine.breakers("flow")).extracting(CircuitBreaker::rule).containsExactly(ANY);
-    s.engine.loadRules("own", List.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf("own", List.of()));
     assertThat(s.engine.breakers("own")).extracting(CircuitBreaker::rule).containsExactly(ANY);
   }
 
   @Test
   void excludedResource_getsNoDefaultBreaker() {
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of("health"));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY)).withDefaultBreakerExclusions(Set.of("health")));
 
     s.call("health", 0, true);
 
@@ -78,36 +79,38 @@ class DefaultBreakersTest {
 
   @Test
   void equalDefaults_reloaded_keepEveryResourcesState_andChangedOnesStartClosed() {
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY)).withDefaultBreakerExclusions(Set.of()));
     s.call("a", 0, true);
     CircuitBreaker opened = s.engine.breakers("a").get(0);
 
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY, ANY.withOpenFor(Duration.ofSeconds(1))), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY, ANY.withOpenFor(Duration.ofSeconds(1)))).withDefaultBreakerExclusions(Set.of()));
     assertThat(s.engine.breakers("a").get(0)).isSameAs(opened);
     assertThat(state("a")).isEqualTo(BreakerState.OPEN);
 
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY.withMinCalls(2)), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY.withMinCalls(2))).withDefaultBreakerExclusions(Set.of()));
     assertThat(state("a")).isEqualTo(BreakerState.CLOSED);
-    s.engine.loadDefaultCircuitBreakerRules(List.of(), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of()).withDefaultBreakerExclusions(Set.of()));
     assertThat(s.engine.breakers("a")).isEmpty();
-    assertThat(s.engine.defaultCircuitBreakerRules()).isEmpty();
+    assertThat(s.engine.ruleSet().rulesOf(RuleSet.EVERY_RESOURCE)).isEmpty();
   }
 
   @Test
   void reloadOfTheResourcesOwnFlowRules_keepsItsDefaultBreaker() {
-    s.engine.loadDefaultCircuitBreakerRules(List.of(ANY), Set.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY)).withDefaultBreakerExclusions(Set.of()));
     s.call("a", 0, true);
 
-    s.engine.loadRules("a", List.of(FlowRule.qps("a", 10)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("a", List.of(FlowRule.qps("a", 10))));
 
     assertThat(state("a")).isEqualTo(BreakerState.OPEN);
   }
 
   @Test
-  void defaultRule_forANamedResource_isRejected() {
-    assertThatThrownBy(() -> s.engine.loadDefaultCircuitBreakerRules(
-        List.of(CircuitBreakerRule.errorRatio("a", 0.5)), Set.of()))
+  void withRulesOfEveryResource_aRuleOfANamedResource_isRejected() {
+    RuleSet set = s.engine.ruleSet();
+    List<CircuitBreakerRule> named = List.of(CircuitBreakerRule.errorRatio("a", 0.5));
+
+    assertThatThrownBy(() -> set.withRulesOf(RuleSet.EVERY_RESOURCE, named))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("rule.resource must be '*' for a default rule, was 'a'");
+        .hasMessage("rule.resource must be '*', was 'a'");
   }
 }

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.Guard;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
-import dev.guard.api.EntryOrderException;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -20,11 +20,11 @@ class EntryScenariosTest {
   @Test
   void close_outOfOrder_exitsEveryOpenEntryAndThrows() {
     Scenario s = new Scenario();
-    ContextScope scope = s.engine.enterContext("ctx", "");
-    Entry a = s.engine.enter("a");
-    Entry b = s.engine.enter("b");
+    ContextScope scope = s.engine.resource("ctx").context("ctx", "").openContext();
+    Entry a = s.engine.resource("a").enter();
+    Entry b = s.engine.resource("b").enter();
 
-    assertThatThrownBy(a::close).isInstanceOf(EntryOrderException.class);
+    assertThatThrownBy(a::close).isInstanceOf(IllegalStateException.class);
 
     assertThat(s.engine.stats("a").concurrency()).isZero();
     assertThat(s.engine.stats("b").concurrency()).isZero();
@@ -32,7 +32,7 @@ class EntryScenariosTest {
     assertThatCode(b::close).doesNotThrowAnyException();
     assertThat(s.engine.stats("b").concurrency()).isZero();
     assertThat(s.engine.stats("b").totalRequest()).isEqualTo(1);
-    try (ContextScope next = s.engine.enterContext("other", "")) {
+    try (ContextScope next = s.engine.resource("other").context("other", "").openContext()) {
       assertThat(next.opened()).as("the first context was cleared").isTrue();
     }
   }
@@ -42,8 +42,8 @@ class EntryScenariosTest {
     Scenario s = new Scenario();
     AtomicReference<Throwable> foreignClose = new AtomicReference<>();
     Runnable decorated = Guard.of("outer").on(s.engine).decorateRunnable(() -> {
-      Entry middle = s.engine.enter("middle");
-      Entry inner = s.engine.enter("inner");
+      Entry middle = s.engine.resource("middle").enter();
+      Entry inner = s.engine.resource("inner").enter();
       Thread other = new Thread(() -> {
         try {
           middle.close(); // not the top entry, and not this thread's
@@ -63,7 +63,7 @@ class EntryScenariosTest {
 
     decorated.run();
 
-    assertThat(foreignClose.get()).isInstanceOf(EntryOrderException.class);
+    assertThat(foreignClose.get()).isInstanceOf(IllegalStateException.class);
     for (String resource : List.of("outer", "middle", "inner")) {
       assertThat(s.engine.stats(resource).concurrency()).as(resource).isZero();
       assertThat(s.engine.stats(resource).totalPass()).as(resource).isEqualTo(1);
@@ -74,7 +74,7 @@ class EntryScenariosTest {
   @Test
   void close_twice_isHarmless() {
     Scenario s = new Scenario();
-    Entry entry = s.engine.enter("R");
+    Entry entry = s.engine.resource("R").enter();
     entry.close();
     entry.close();
 
@@ -85,14 +85,14 @@ class EntryScenariosTest {
   @Test
   void stats_afterCallsErrorsAndABlock_matchTheReferenceReads() {
     Scenario s = new Scenario();
-    try (Entry ok = s.engine.enter("R", EntryType.IN)) {
+    try (Entry ok = s.engine.resource("R").entryType(EntryType.IN).enter()) {
       s.clock.advanceMillis(10);
     }
-    try (Entry failing = s.engine.enter("R", EntryType.IN)) {
+    try (Entry failing = s.engine.resource("R").entryType(EntryType.IN).enter()) {
       s.clock.advanceMillis(30);
       failing.recordError(new IllegalStateException("boom"));
     }
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2))));
     assertThat(s.call("R")).isEqualTo("B");
 
     var stats = s.engine.stats("R");

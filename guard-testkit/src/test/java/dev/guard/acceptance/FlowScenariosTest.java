@@ -16,7 +16,7 @@ class FlowScenariosTest {
   @Test
   void qps_acrossBucketBoundary_countsPreviousBucketUntilItSlidesOut() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 5)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 5))));
 
     assertThat(s.at(499).calls("R", 6)).isEqualTo("PPPPPB");
     assertThat(s.at(500).calls("R", 1)).isEqualTo("B");
@@ -28,14 +28,14 @@ class FlowScenariosTest {
   @Test
   void concurrency_atLimit_refusesUntilAnEntryExits() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.concurrency("R", 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.concurrency("R", 2))));
 
-    Entry e1 = s.engine.enter("R", EntryType.IN);
-    Entry e2 = s.engine.enter("R", EntryType.IN);
-    assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN))
+    Entry e1 = s.engine.resource("R").entryType(EntryType.IN).enter();
+    Entry e2 = s.engine.resource("R").entryType(EntryType.IN).enter();
+    assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).enter())
         .isInstanceOf(FlowRefusedException.class);
     e2.close();
-    Entry e4 = s.engine.enter("R", EntryType.IN);
+    Entry e4 = s.engine.resource("R").entryType(EntryType.IN).enter();
     e4.close();
     e1.close();
 
@@ -49,9 +49,9 @@ class FlowScenariosTest {
   void refusal_carriesResourceAndRule() {
     Scenario s = new Scenario();
     FlowRule rule = FlowRule.qps("R", 0);
-    s.engine.loadRules("R", List.of(rule));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
 
-    assertThatThrownBy(() -> s.engine.enter("R"))
+    assertThatThrownBy(() -> s.engine.resource("R").enter())
         .isInstanceOfSatisfying(FlowRefusedException.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule);
@@ -63,7 +63,7 @@ class FlowScenariosTest {
   @Test
   void qps_belowOnePerSecond_admitsOneCallPerPeriodInsteadOfStarving() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 0.5)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 0.5))));
 
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PB");
     assertThat(s.at(1500).calls("R", 1)).isEqualTo("B");

@@ -35,7 +35,7 @@ class HotParamBehaviourTest {
   private final GuardedResource r = s.engine.resource("R").entryType(EntryType.IN);
 
   private void load(Rule... rules) {
-    s.engine.loadRules("R", List.of(rules));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rules)));
   }
 
   private String call(Object... args) {
@@ -284,9 +284,9 @@ class HotParamBehaviourTest {
       rules.add(PerValueRule.qps("R", i, 1));
     }
 
-    assertThatThrownBy(() -> s.engine.loadRules("R", rules))
+    assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("R", rules)))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessage("per-value rules of 'R' must be at most 64, was 65");
+        .hasMessageContaining("R: per-value rules of 'R' must be at most 64, was 65");
   }
 
   @Test

@@ -24,7 +24,7 @@ class HotParamScenariosTest {
   private final GuardedResource r = s.engine.resource("R").entryType(EntryType.IN);
 
   private void load(PerValueRule... rules) {
-    s.engine.loadRules("R", List.of(rules));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rules)));
   }
 
   /** One call with these arguments: "P" or "B". */

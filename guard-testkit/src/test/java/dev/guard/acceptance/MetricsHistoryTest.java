@@ -8,7 +8,8 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.RefusalKind;
 import dev.guard.spi.Cap;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
@@ -30,15 +31,15 @@ class MetricsHistoryTest {
   @Test
   void aSecond_holdsPassBlockByKindCompletionsAndResponseTimes() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 3), OriginRule.deny("R", "bad")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 3), OriginRule.deny("R", "bad"))));
     s.at(1000);
     for (int i = 0; i < 3; i++) {
-      try (Entry ignored = s.engine.enter("R")) {
+      try (Entry ignored = s.engine.resource("R").enter()) {
         s.clock.advanceMillis(10 * (i + 1)); // response times 10, 20, 30 ms
       }
     }
     assertThat(s.calls("R", 2)).isEqualTo("BB");
-    try (ContextScope ignored = s.engine.enterContext("web", "bad")) {
+    try (ContextScope ignored = s.engine.resource("web").context("web", "bad").openContext()) {
       assertThat(s.call("R")).isEqualTo("B");
     }
     s.at(2500);
@@ -122,7 +123,7 @@ class MetricsHistoryTest {
   @Test
   void systemRefusals_areCountedAsSystem() {
     Scenario s = new Scenario();
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(1))));
     s.at(100);
     assertThat(s.calls("R", 3)).isEqualTo("PBB");
     s.at(1000);
@@ -140,7 +141,7 @@ class MetricsHistoryTest {
     for (int second = 0; second < seconds; second++) {
       s.at(second * 1000L);
       for (int r = 0; r < resources; r++) {
-        try (Entry ignored = s.engine.enter("r" + r, EntryType.IN)) {
+        try (Entry ignored = s.engine.resource("r" + r).entryType(EntryType.IN).enter()) {
           // one call per resource and second
         }
       }

@@ -25,12 +25,12 @@ class MetricsLogTest {
   @Test
   void eachRecordedSecond_isOneLine_withTheDocumentedColumns() throws IOException {
     Scenario s = new Scenario();
-    s.engine.loadRules("checkout", List.of(FlowRule.qps("checkout", 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("checkout", List.of(FlowRule.qps("checkout", 2))));
     MetricsLog log = MetricsLog.builder(s.engine, dir).open();
     s.at(1000);
     assertThat(s.calls("checkout", 3)).isEqualTo("PPB");
     s.at(2000);
-    try (Entry entry = s.engine.enter("checkout")) {
+    try (Entry entry = s.engine.resource("checkout").enter()) {
       s.at(2040);
     }
     s.at(3000);

@@ -19,8 +19,8 @@ class OriginRuleScenariosTest {
   private final Scenario s = new Scenario();
 
   {
-    s.engine.loadRules("Rw", List.of(OriginRule.allow("Rw", "appA, appB")));
-    s.engine.loadRules("Rb", List.of(OriginRule.deny("Rb", "appA,appB")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("Rw", List.of(OriginRule.allow("Rw", "appA, appB"))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("Rb", List.of(OriginRule.deny("Rb", "appA,appB"))));
   }
 
   private String callFrom(String resource, String origin) {
@@ -50,8 +50,8 @@ class OriginRuleScenariosTest {
 
   @Test
   void originFromAnEnclosingContext_isChecked() {
-    try (var scope = s.engine.enterContext("web", "appC")) {
-      assertThatThrownBy(() -> s.engine.enter("Rw"))
+    try (var scope = s.engine.resource("web").context("web", "appC").openContext()) {
+      assertThatThrownBy(() -> s.engine.resource("Rw").enter())
           .isInstanceOfSatisfying(OriginRefusedException.class, refused -> {
             assertThat(refused.origin()).isEqualTo("appC");
             assertThat(refused.rule()).isEqualTo(OriginRule.allow("Rw", "appA", "appB"));
@@ -62,8 +62,8 @@ class OriginRuleScenariosTest {
 
   @Test
   void secondOriginRule_forOneResource_isRefusedAndTheFirstStays() {
-    assertThatThrownBy(() -> s.engine.loadRules("Rw", List.of(
-        OriginRule.allow("Rw", "appA"), OriginRule.deny("Rw", "appC"))))
+    assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("Rw", List.of(
+        OriginRule.allow("Rw", "appA"), OriginRule.deny("Rw", "appC")))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at most one origin rule")
         .hasMessageContaining("'Rw' was given 2");

@@ -6,7 +6,8 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.FlowStrategy;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.engine.GuardEngine;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class OriginScenariosTest {
   }
 
   private static String callIn(Scenario s, String context, String origin, String resource) {
-    try (ContextScope ignored = s.engine.enterContext(context, origin)) {
+    try (ContextScope ignored = s.engine.resource(context).context(context, origin).openContext()) {
       return s.call(resource);
     }
   }
@@ -27,10 +28,10 @@ class OriginScenariosTest {
   @Test
   void fromOrigin_specificOtherAndDefault_selectTheirNodes() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(
         FlowRule.qps("R", 4),
         FlowRule.qps("R", 1).withOrigin("appA"),
-        FlowRule.qps("R", 2).withOrigin("other")));
+        FlowRule.qps("R", 2).withOrigin("other"))));
 
     assertThat(callFrom(s, "appA")).isEqualTo("P");
     assertThat(callFrom(s, "appA")).isEqualTo("B");
@@ -45,10 +46,10 @@ class OriginScenariosTest {
   void fromOrigin_refusal_namesTheOriginRule() {
     Scenario s = new Scenario();
     FlowRule forA = FlowRule.qps("R", 0).withOrigin("appA");
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 4), forA));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 4), forA)));
 
-    try (ContextScope ignored = s.engine.enterContext("web", "appA")) {
-      org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.engine.enter("R"))
+    try (ContextScope ignored = s.engine.resource("web").context("web", "appA").openContext()) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.engine.resource("R").enter())
           .isInstanceOfSatisfying(RefusedException.class,
               refused -> assertThat(refused.rule()).isEqualTo(forA));
     }
@@ -59,8 +60,7 @@ class OriginScenariosTest {
   @Test
   void relate_limitsByTheRelatedResource() {
     Scenario s = new Scenario();
-    s.engine.loadRules("W",
-        List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATED, "Rd")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATED, "Rd"))));
 
     assertThat(s.calls("W", 3)).isEqualTo("PPP");
     assertThat(s.calls("Rd", 2)).isEqualTo("PP");
@@ -72,7 +72,7 @@ class OriginScenariosTest {
   void relate_countZero_refusesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
     Scenario s = new Scenario();
     FlowRule closed = FlowRule.qps("W", 0).withStrategy(FlowStrategy.RELATED, "Rd");
-    s.engine.loadRules("W", List.of(closed));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(closed)));
 
     assertThat(s.calls("W", 2)).isEqualTo("BB");
     assertThat(s.engine.resources()).as("the related resource is tracked from then on")
@@ -83,8 +83,8 @@ class OriginScenariosTest {
   @Test
   void relate_pacing_pacesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
     Scenario s = new Scenario();
-    s.engine.loadRules("W", List.of(FlowRule.qps("W", 10)
-        .withShaping(Shaping.PACING).withStrategy(FlowStrategy.RELATED, "Rd")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 10)
+        .withShaping(Shaping.PACING).withStrategy(FlowStrategy.RELATED, "Rd"))));
 
     assertThat(s.calls("W", 2)).isEqualTo("PP");
     assertThat(s.sleeps).as("the second call waits its turn").containsExactly(100_000_000L);
@@ -93,8 +93,7 @@ class OriginScenariosTest {
   @Test
   void relate_relatedResourcePastTheCap_doesNotApply_andNeverMeasuresTheOverflow() {
     Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
-    s.engine.loadRules("W",
-        List.of(FlowRule.qps("W", 1).withStrategy(FlowStrategy.RELATED, "Rd")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 1).withStrategy(FlowStrategy.RELATED, "Rd"))));
     assertThat(s.calls("sprayed-1", 1) + s.calls("sprayed-2", 1)).as("on the overflow resource")
         .isEqualTo("PP");
 
@@ -107,8 +106,7 @@ class OriginScenariosTest {
     Scenario known = new Scenario();
     Scenario unknown = new Scenario();
     for (Scenario s : List.of(known, unknown)) {
-      s.engine.loadRules("W",
-          List.of(FlowRule.qps("W", 0.5).withStrategy(FlowStrategy.RELATED, "Rd")));
+      s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 0.5).withStrategy(FlowStrategy.RELATED, "Rd"))));
     }
     known.engine.resource("Rd");
 
@@ -118,8 +116,7 @@ class OriginScenariosTest {
   @Test
   void chain_appliesOnlyUnderItsEntrance() {
     Scenario s = new Scenario();
-    s.engine.loadRules("C",
-        List.of(FlowRule.qps("C", 1).withStrategy(FlowStrategy.ENTRANCE, "entranceA")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 1).withStrategy(FlowStrategy.ENTRANCE, "entranceA"))));
 
     assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("P");
     assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("B");

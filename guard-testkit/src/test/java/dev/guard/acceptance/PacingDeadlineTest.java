@@ -44,12 +44,12 @@ class PacingDeadlineTest {
   void pacedCall_timePassesBeforeItSleeps_sleepsOnlyWhatIsLeft() {
     SlowClock clock = new SlowClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING))));
 
-    try (Entry first = engine.enter("R")) {
+    try (Entry first = engine.resource("R").enter()) {
       assertThat(clock.sleeps).isEmpty();
     }
-    try (Entry second = engine.enter("R")) {
+    try (Entry second = engine.resource("R").enter()) {
       assertThat(clock.sleeps).hasSize(1);
     }
 

@@ -33,7 +33,7 @@ class PacingScenariosTest {
   /** One call of {@code permits}; its outcome with the wait in whole ms. */
   private static String paced(Scenario s, int permits) {
     int before = s.sleeps.size();
-    try (Entry ignored = s.engine.enter("R", EntryType.IN, permits)) {
+    try (Entry ignored = s.engine.resource("R").entryType(EntryType.IN).permits(permits).enter()) {
       long waitNanos = s.sleeps.size() == before ? 0 : s.sleeps.get(before);
       return "P(" + waitNanos / 1_000_000 + ")";
     } catch (RefusedException refused) {
@@ -54,7 +54,7 @@ class PacingScenariosTest {
   @Test
   void pacing_burstAndLaterCalls_spacedByCostWithinQueueBound() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(pacing(10, Duration.ofMillis(500))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(10, Duration.ofMillis(500)))));
 
     assertThat(burst(s.at(0), 8)).isEqualTo("P(0) P(100) P(200) P(300) P(400) P(500) B B");
     assertThat(burst(s.at(550), 1)).isEqualTo("P(50)");
@@ -69,7 +69,7 @@ class PacingScenariosTest {
   @Test
   void pacing_countZero_refusesEveryCall() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(pacing(0, Duration.ofMillis(500))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(0, Duration.ofMillis(500)))));
 
     assertThat(burst(s.at(0), 3)).isEqualTo("B B B");
     assertThat(burst(s.at(5000), 1)).isEqualTo("B");
@@ -78,10 +78,10 @@ class PacingScenariosTest {
   @Test
   void pacing_zeroPermits_passesWithoutTouchingTheSchedule() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(pacing(0, Duration.ofMillis(500))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(0, Duration.ofMillis(500)))));
     assertThat(paced(s.at(0), 0)).isEqualTo("P(0)");
 
-    s.engine.loadRules("R", List.of(pacing(10, Duration.ofMillis(500))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(10, Duration.ofMillis(500)))));
     assertThat(paced(s, 1)).isEqualTo("P(0)");
     assertThat(paced(s, 0)).isEqualTo("P(0)");
     assertThat(paced(s, 1)).isEqualTo("P(100)");
@@ -90,8 +90,8 @@ class PacingScenariosTest {
   @Test
   void warmUpPacing_cold_spacesAtTheColdRate() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(pacing(10, Duration.ofMillis(500))
-        .withShaping(Shaping.PACING).withWarmUp(Duration.ofSeconds(10), 3)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(10, Duration.ofMillis(500))
+        .withShaping(Shaping.PACING).withWarmUp(Duration.ofSeconds(10), 3))));
 
     assertThat(burst(s.at(0), 3)).isEqualTo("P(0) P(300) B");
     assertThat(burst(s.at(300), 1)).isEqualTo("P(300)");
@@ -100,7 +100,7 @@ class PacingScenariosTest {
   @Test
   void pacing_count2000_spacesHalfAMillisecondExactly() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(pacing(2000, Duration.ofMillis(500))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(2000, Duration.ofMillis(500)))));
 
     burst(s.at(0), 5);
 
@@ -111,7 +111,7 @@ class PacingScenariosTest {
   void pacing_countBelowHalf_spacesTwoAndAHalfSeconds() {
     Scenario s = new Scenario();
     // Q8: Sentinel divides by round(0.4) = 0 while loading this rule
-    assertThatCode(() -> s.engine.loadRules("R", List.of(pacing(0.4, Duration.ofSeconds(3)))))
+    assertThatCode(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(0.4, Duration.ofSeconds(3))))))
         .doesNotThrowAnyException();
 
     assertThat(burst(s.at(0), 3)).isEqualTo("P(0) P(2500) B");
@@ -123,7 +123,7 @@ class PacingScenariosTest {
   @Test
   void pacing_zeroQueue_spacesStrictlyAndNeverWaits() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(pacing(10, Duration.ZERO)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(10, Duration.ZERO))));
 
     assertThat(burst(s.at(0), 2)).isEqualTo("P(0) B");
     assertThat(burst(s.at(99), 1)).isEqualTo("B");

@@ -35,9 +35,8 @@ class ProtectionOrderTest {
 
   @Test
   void authority_thenSystem_thenFlow() {
-    s.engine.loadRules("admin",
-        List.of(OriginRule.deny("admin", "scraper"), FlowRule.qps("admin", 0)));
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(0)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("admin", List.of(OriginRule.deny("admin", "scraper"), FlowRule.qps("admin", 0))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(0))));
 
     assertThatThrownBy(() -> enter("admin", "scraper", EntryType.IN))
         .isInstanceOf(OriginRefusedException.class);
@@ -51,8 +50,8 @@ class ProtectionOrderTest {
 
   @Test
   void laterRefusal_givesBackTheConcurrencyPlace() {
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(1)));
-    s.engine.loadRules("closed", List.of(FlowRule.qps("closed", 0)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxConcurrency(1))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("closed", List.of(FlowRule.qps("closed", 0))));
 
     for (int i = 0; i < 3; i++) {
       assertThatThrownBy(() -> enter("closed", "", EntryType.IN))
@@ -70,9 +69,9 @@ class ProtectionOrderTest {
 
   @Test
   void gauges_returnToZero_afterTrafficThroughEveryProtection() {
-    s.engine.loadRules("admin", List.of(OriginRule.allow("admin", "ops"),
-        FlowRule.concurrency("admin", 2)));
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(3).withMaxCpuUsage(0.9)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("admin", List.of(OriginRule.allow("admin", "ops"),
+        FlowRule.concurrency("admin", 2))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxConcurrency(3).withMaxCpuUsage(0.9))));
     status.cpuUsage(0.5);
     List<Entry> held = new ArrayList<>();
     for (String origin : List.of("ops", "ops", "ops", "web", "")) {
@@ -129,16 +128,16 @@ class ProtectionOrderTest {
             errors.add(error);
           }
         }).build();
-    engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(1).withMaxCpuUsage(0.5)));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxConcurrency(1).withMaxCpuUsage(0.5))));
 
-    Entry admitted = engine.enter("r", EntryType.IN);
+    Entry admitted = engine.resource("r").entryType(EntryType.IN).enter();
     assertThat(errors).singleElement().hasFieldOrPropertyWithValue("message", "broken probe");
-    assertThatThrownBy(() -> engine.enter("r", EntryType.IN))
+    assertThatThrownBy(() -> engine.resource("r").entryType(EntryType.IN).enter())
         .isInstanceOf(SystemRefusedException.class);
     admitted.close();
 
     assertThat(engine.inboundStats().concurrency()).isZero();
-    engine.enter("r", EntryType.IN).close(); // the place is free: it fails open again
+    engine.resource("r").entryType(EntryType.IN).enter().close(); // the place is free: it fails open again
     assertThat(errors).hasSize(2);
   }
 }

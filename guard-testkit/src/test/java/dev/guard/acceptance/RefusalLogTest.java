@@ -6,7 +6,8 @@ import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.RefusalKind;
 import dev.guard.spi.RefusalLogEntry;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.util.ArrayList;
@@ -16,7 +17,7 @@ import java.util.ResourceBundle;
 import org.junit.jupiter.api.Test;
 
 /**
- * The refusal log (docs/BEHAVIOUR.md, "Refusal log"): refusals per resource and second, by kind and by
+ * The refusal log (docs/BEHAVIOUR.md, "refusal log"): refusals per resource and second, by kind and by
  * origin, to listeners and to a bounded number of log lines.
  */
 class RefusalLogTest {
@@ -60,12 +61,12 @@ class RefusalLogTest {
   @Test
   void refusals_areReportedPerResourceAndSecond_byKindAndOrigin() {
     Scenario s = scenario(10);
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2), OriginRule.deny("R", "bot")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2), OriginRule.deny("R", "bot"))));
     s.at(1000);
-    try (ContextScope ignored = s.engine.enterContext("web", "app")) {
+    try (ContextScope ignored = s.engine.resource("web").context("web", "app").openContext()) {
       assertThat(s.calls("R", 5)).isEqualTo("PPBBB");
     }
-    try (ContextScope ignored = s.engine.enterContext("web", "bot")) {
+    try (ContextScope ignored = s.engine.resource("web").context("web", "bot").openContext()) {
       assertThat(s.calls("R", 2)).isEqualTo("BB");
     }
     s.at(1500);
@@ -87,7 +88,7 @@ class RefusalLogTest {
   void logLines_areBoundedPerRecording_listenersHearEverything() {
     Scenario s = scenario(3);
     for (int r = 0; r < 10; r++) {
-      s.engine.loadRules("r" + r, List.of(FlowRule.qps("r" + r, 0)));
+      s.engine.apply(s.engine.ruleSet().withRulesOf("r" + r, List.of(FlowRule.qps("r" + r, 0))));
       s.calls("r" + r, 1);
     }
     s.at(1000);

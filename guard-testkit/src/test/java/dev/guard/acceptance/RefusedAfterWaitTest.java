@@ -11,7 +11,7 @@ import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -27,7 +27,7 @@ class RefusedAfterWaitTest {
   private static final FlowRule ONE_AT_A_TIME = FlowRule.concurrency("R", 1);
 
   private static void assertCounted(Scenario s, long passes, long refusals) {
-    ResourceStats stats = s.engine.stats("R");
+    NodeStats stats = s.engine.stats("R");
     assertThat(stats.totalPass()).as("passes").isEqualTo(passes);
     assertThat(stats.totalRefused()).as("refusals").isEqualTo(refusals);
     assertThat(stats.concurrency()).isZero();
@@ -36,12 +36,12 @@ class RefusedAfterWaitTest {
   @Test
   void borrowedPass_refusedByLaterRule_isGivenBack() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2), ONE_AT_A_TIME));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2), ONE_AT_A_TIME)));
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
     s.at(700);
-    Entry holder = s.engine.enterPrioritized("R", EntryType.IN, 1); // borrows, waits 300 ms
+    Entry holder = s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter(); // borrows, waits 300 ms
 
-    assertThatThrownBy(() -> s.engine.enterPrioritized("R", EntryType.IN, 1))
+    assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter())
         .isInstanceOfSatisfying(FlowRefusedException.class,
             refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
     holder.close();
@@ -53,14 +53,14 @@ class RefusedAfterWaitTest {
   @Test
   void borrowedPass_refusedByOpenBreaker_isGivenBack() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2),
-        BreakerScenariosTest.rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2),
+        BreakerScenariosTest.rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
     CircuitBreaker breaker = s.engine.breakers("R").get(0);
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
     s.at(700);
     breaker.forceOpen();
 
-    assertThatThrownBy(() -> s.engine.enterPrioritized("R", EntryType.IN, 1))
+    assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter())
         .as("the borrowing call still meets the breaker, unlike in Sentinel")
         .isInstanceOf(CircuitBreakerRefusedException.class);
     assertThat(s.sleeps).as("it waited for its borrowed pass first").containsExactly(300_000_000L);
@@ -73,10 +73,10 @@ class RefusedAfterWaitTest {
   @Test
   void immediatePass_refusedByLaterRule_givesItsPermitBack() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 3), ONE_AT_A_TIME));
-    Entry holder = s.at(0).engine.enter("R", EntryType.IN);
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 3), ONE_AT_A_TIME)));
+    Entry holder = s.at(0).engine.resource("R").entryType(EntryType.IN).enter();
 
-    assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN)) // the QPS rule admits, then refused
+    assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).enter()) // the QPS rule admits, then refused
         .isInstanceOfSatisfying(FlowRefusedException.class,
             refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
     holder.close();
@@ -88,15 +88,15 @@ class RefusedAfterWaitTest {
   @Test
   void pacedSlot_refusedByLaterRule_goesToTheNextCaller() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
-        .withMaxQueueingTime(Duration.ofMillis(500)), ONE_AT_A_TIME));
-    Entry holder = s.at(0).engine.enter("R", EntryType.IN); // slot T0
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+        .withMaxQueueingTime(Duration.ofMillis(500)), ONE_AT_A_TIME)));
+    Entry holder = s.at(0).engine.resource("R").entryType(EntryType.IN).enter(); // slot T0
 
-    assertThatThrownBy(() -> s.engine.enter("R", EntryType.IN)) // slot T0 + 100, then refused
+    assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).enter()) // slot T0 + 100, then refused
         .isInstanceOf(FlowRefusedException.class);
     holder.close();
     s.sleeps.clear();
-    s.engine.enter("R", EntryType.IN).close();
+    s.engine.resource("R").entryType(EntryType.IN).enter().close();
 
     assertThat(s.sleeps).as("the next caller's wait").containsExactly(100_000_000L);
     assertCounted(s, 2, 1);

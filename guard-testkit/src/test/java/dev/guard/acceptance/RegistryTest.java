@@ -36,10 +36,10 @@ class RegistryTest {
   @Test
   void loadRules_replacesRulesAndKeepsStatistics() {
     Scenario s = new Scenario(GuardEngine.builder().listener(recorder));
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1))));
     assertThat(s.calls("R", 2)).isEqualTo("PB");
 
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2))));
 
     assertThat(s.engine.rules("R")).containsExactly(FlowRule.qps("R", 2));
     assertThat(s.calls("R", 2)).as("the earlier pass still counts").isEqualTo("PB");
@@ -50,8 +50,8 @@ class RegistryTest {
   @Test
   void loadRules_identical_isSilentNoOp() {
     Scenario s = new Scenario(GuardEngine.builder().listener(recorder));
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1), FlowRule.qps("R", 1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1), FlowRule.qps("R", 1))));
 
     assertThat(events).containsExactly("rules R 0->1");
     assertThat(s.engine.rules("R")).hasSize(1);
@@ -61,7 +61,7 @@ class RegistryTest {
   void loadRules_ruleForAnotherResource_isRejected() {
     Scenario s = new Scenario();
 
-    assertThatThrownBy(() -> s.engine.loadRules("R", List.of(FlowRule.qps("X", 1))))
+    assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("X", 1)))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("rule.resource")
         .hasMessageContaining("'X'");
@@ -78,15 +78,15 @@ class RegistryTest {
     assertThat(s.engine.stats(OVERFLOW).totalPass()).isEqualTo(1);
     assertThat(s.engine.overflows(Cap.RESOURCES)).isEqualTo(1);
     assertThat(events).containsExactly("RESOURCES second");
-    assertThatThrownBy(() -> s.engine.loadRules("second", List.of(FlowRule.qps("second", 1))))
-        .isInstanceOf(IllegalStateException.class)
+    assertThatThrownBy(() -> s.engine.apply(s.engine.ruleSet().withRulesOf("second", List.of(FlowRule.qps("second", 1)))))
+        .isInstanceOf(dev.guard.api.rule.InvalidRulesException.class)
         .hasMessageContaining("maxResources 1");
   }
 
   @Test
   void resourceCap_callsOnNewNamesWhenFull_meetSystemRulesAndCountAsInbound() {
     Scenario s = new Scenario(GuardEngine.builder().maxResources(2));
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(3)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(3))));
     s.call("a");
     s.call("b");
 
@@ -107,7 +107,7 @@ class RegistryTest {
     Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
     s.call("a");
 
-    s.engine.loadRules(OVERFLOW, List.of(FlowRule.qps(OVERFLOW, 2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(OVERFLOW, List.of(FlowRule.qps(OVERFLOW, 2))));
 
     assertThat(s.call("b") + s.call("c") + s.call("d")).isEqualTo("PPB");
     assertThat(s.calls("a", 3)).as("a resource of its own is not limited").isEqualTo("PPP");
@@ -132,12 +132,12 @@ class RegistryTest {
   @Test
   void contextCap_newNameWhenFull_fallsBackToDefaultContextAndKeepsRules() {
     Scenario s = new Scenario(GuardEngine.builder().maxContexts(1).listener(recorder));
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
-    try (var ignored = s.engine.enterContext("one", "")) {
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1))));
+    try (var ignored = s.engine.resource("one").context("one", "").openContext()) {
       s.call("R");
     }
 
-    try (var ignored = s.engine.enterContext("two", "")) {
+    try (var ignored = s.engine.resource("two").context("two", "").openContext()) {
       assertThat(s.call("R")).as("rules still apply").isEqualTo("B");
     }
     assertThat(s.engine.overflows(Cap.CONTEXTS)).isEqualTo(1);
@@ -147,12 +147,12 @@ class RegistryTest {
   @Test
   void originCap_newOriginWhenFull_isMeasuredWithoutOriginNode() {
     Scenario s = new Scenario(GuardEngine.builder().maxOriginsPerResource(1).listener(recorder));
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 1).withOrigin("b")));
-    try (var ignored = s.engine.enterContext("web", "a")) {
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1).withOrigin("b"))));
+    try (var ignored = s.engine.resource("web").context("web", "a").openContext()) {
       s.call("R");
     }
 
-    try (var ignored = s.engine.enterContext("web", "b")) {
+    try (var ignored = s.engine.resource("web").context("web", "b").openContext()) {
       assertThat(s.calls("R", 2)).as("b's rule has no node to measure").isEqualTo("PP");
     }
     assertThat(s.engine.overflows(Cap.ORIGINS)).isEqualTo(2);
@@ -173,25 +173,25 @@ class RegistryTest {
   }
 
   @Test
-  void enterContext_reservedOrBlankName_isRejected() {
+  void openContext_reservedOrBlankName_isRejected() {
     Scenario s = new Scenario();
 
-    assertThatThrownBy(() -> s.engine.enterContext("guard_default_context", ""))
+    assertThatThrownBy(() -> s.engine.resource("guard_default_context").context("guard_default_context", "").openContext())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("reserved");
-    assertThatThrownBy(() -> s.engine.enterContext(" ", ""))
+    assertThatThrownBy(() -> s.engine.resource("R").context(" ", "").openContext())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("context name");
+        .hasMessageContaining("entrance must not be blank");
   }
 
   @Test
-  void enterContext_insideAnother_keepsTheOuterOne() {
+  void openContext_insideAnother_keepsTheOuterOne() {
     Scenario s = new Scenario();
-    s.engine.loadRules("C", List.of(FlowRule.qps("C", 0)
-        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "outer")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 0)
+        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "outer"))));
 
-    try (var outer = s.engine.enterContext("outer", "")) {
-      try (var inner = s.engine.enterContext("inner", "")) {
+    try (var outer = s.engine.resource("outer").context("outer", "").openContext()) {
+      try (var inner = s.engine.resource("inner").context("inner", "").openContext()) {
         assertThat(inner.opened()).isFalse();
         assertThat(s.call("C")).isEqualTo("B");
       }
@@ -204,7 +204,7 @@ class RegistryTest {
     Scenario everywhere = new Scenario(GuardEngine.builder().contextStatistics(true));
 
     for (Scenario s : List.of(plain, everywhere)) {
-      try (var ignored = s.engine.enterContext("web", "")) {
+      try (var ignored = s.engine.resource("web").context("web", "").openContext()) {
         s.call("R");
       }
       assertThat(s.engine.stats("R").totalPass()).isEqualTo(1);
@@ -221,10 +221,10 @@ class RegistryTest {
   @Test
   void contextStatistics_ruleAddedWhileCallsRun_keepsGaugesBalanced() {
     Scenario s = new Scenario();
-    var before = s.engine.enter("C");
-    s.engine.loadRules("C", List.of(FlowRule.qps("C", 10)
-        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "guard_default_context")));
-    var after = s.engine.enter("C");
+    var before = s.engine.resource("C").enter();
+    s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 10)
+        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "guard_default_context"))));
+    var after = s.engine.resource("C").enter();
     after.close();
     before.close();
 

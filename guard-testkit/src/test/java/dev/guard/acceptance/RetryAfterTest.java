@@ -10,7 +10,8 @@ import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.List;
@@ -28,7 +29,7 @@ class RetryAfterTest {
 
   /** The refusal of one call at the current time, or null when it passes. */
   private RefusedException refusal(String resource, EntryType type) {
-    try (Entry ignored = s.engine.enter(resource, type)) {
+    try (Entry ignored = s.engine.resource(resource).entryType(type).enter()) {
       return null;
     } catch (RefusedException refused) {
       return refused;
@@ -46,7 +47,7 @@ class RetryAfterTest {
 
   @Test
   void qpsReject_untilTheNextBucketOfTheSecondWindow() {
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 5)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 5))));
 
     RefusedException refused = refusalAfter("R", 5);
     assertThat(refused).isInstanceOf(FlowRefusedException.class);
@@ -63,7 +64,7 @@ class RetryAfterTest {
 
   @Test
   void warmUpReject_untilTheNextBucket() {
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 30).withWarmUp(Duration.ofSeconds(10), 3)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 30).withWarmUp(Duration.ofSeconds(10), 3))));
     s.at(100);
 
     RefusedException refused = refusalAfter("R", 10);
@@ -72,7 +73,7 @@ class RetryAfterTest {
 
   @Test
   void sparseRate_untilTheSpacingSinceTheLastAdmission() {
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 0.5)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 0.5))));
 
     RefusedException refused = refusalAfter("R", 1);
     assertThat(refused.retryAfter()).contains(Duration.ofSeconds(2));
@@ -84,8 +85,8 @@ class RetryAfterTest {
 
   @Test
   void pacing_untilACallFitsInTheQueue() {
-    s.engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
-        .withMaxQueueingTime(Duration.ofMillis(500))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+        .withMaxQueueingTime(Duration.ofMillis(500)))));
 
     RefusedException refused = refusalAfter("R", 6); // slots 0, 100, ..., 500 ms
     // latest slot 500 + cost 100 - queue 500 - now 0
@@ -99,11 +100,11 @@ class RetryAfterTest {
 
   @Test
   void concurrencyAndZeroLimits_unknown() {
-    s.engine.loadRules("C", List.of(FlowRule.concurrency("C", 1)));
-    s.engine.loadRules("Z", List.of(FlowRule.qps("Z", 0)));
-    s.engine.loadRules("P", List.of(FlowRule.qps("P", 0).withShaping(Shaping.PACING)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.concurrency("C", 1))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("Z", List.of(FlowRule.qps("Z", 0))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("P", List.of(FlowRule.qps("P", 0).withShaping(Shaping.PACING))));
 
-    try (Entry held = s.engine.enter("C")) {
+    try (Entry held = s.engine.resource("C").enter()) {
       RefusedException refused = refusal("C", EntryType.OUT);
       assertThat(refused.retryAfter()).isEmpty();
       assertThat(refused.retryAfterMillis()).isEqualTo(-1);
@@ -114,25 +115,25 @@ class RetryAfterTest {
 
   @Test
   void systemQps_untilTheNextBucketOfTheInboundWindow_concurrencyUnknown() {
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxInboundQps(2)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(2))));
     s.at(150);
 
     RefusedException refused = refusalAfter("R", 2);
     assertThat(refused).isInstanceOf(SystemRefusedException.class);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(350));
 
-    s.engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxConcurrency(1))));
     s.at(5000);
-    try (Entry held = s.engine.enter("R", EntryType.IN)) {
+    try (Entry held = s.engine.resource("R").entryType(EntryType.IN).enter()) {
       assertThat(refusal("R", EntryType.IN).retryAfter()).isEmpty();
     }
   }
 
   @Test
   void authority_unknown() {
-    s.engine.loadRules("R", List.of(OriginRule.deny("R", "bad")));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(OriginRule.deny("R", "bad"))));
 
-    try (ContextScope ignored = s.engine.enterContext("web", "bad")) {
+    try (ContextScope ignored = s.engine.resource("web").context("web", "bad").openContext()) {
       RefusedException refused = refusal("R", EntryType.IN);
       assertThat(refused.retryAfter()).isEqualTo(Optional.empty());
     }

@@ -42,7 +42,7 @@ class RuleSetTest {
     @Override
     public void onRulesApplied(RuleRevision revision) {
       events.add("applied #" + revision.number() + " from " + revision.source() + ": "
-          + revision.diff());
+          + revision.changes());
     }
 
     @Override
@@ -58,10 +58,10 @@ class RuleSetTest {
   @Test
   void applyRules_replacesEveryResourcesRules_andStatisticsStay() {
     Scenario s = new Scenario();
-    s.engine.loadRules("old", List.of(FlowRule.qps("old", 1)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("old", List.of(FlowRule.qps("old", 1))));
     s.call("old");
 
-    s.engine.applyRules(set(FlowRule.qps("A", 1), FlowRule.qps("B", 2)), "test");
+    s.engine.apply(set(FlowRule.qps("A", 1), FlowRule.qps("B", 2)));
 
     assertThat(s.engine.rules("old")).isEmpty();
     assertThat(s.engine.rules("A")).containsExactly(FlowRule.qps("A", 1));
@@ -74,28 +74,28 @@ class RuleSetTest {
   void applyRules_equalSet_changesAndRecordsNothing() {
     Heard heard = new Heard();
     Scenario s = new Scenario(GuardEngine.builder().listener(heard));
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
 
-    assertThat(s.engine.applyRules(set(FlowRule.qps("A", 1)), "again")).isEmpty();
+    assertThat(s.engine.apply(set(FlowRule.qps("A", 1)))).isEmpty();
 
     assertThat(s.engine.ruleHistory()).hasSize(1);
     assertThat(heard.events).containsExactly(
-        "replaced A 0->1", "applied #1 from first: 1 added, 0 removed on [A]");
+        "replaced A 0->1", "applied #1 from apply: 1 added, 0 removed on [A]");
   }
 
   @Test
   void applyRules_unchangedWarmUpRule_staysHot_changedOneStartsCold() {
     Scenario s = new Scenario();
-    s.engine.applyRules(set(WARM_UP), "cold start");
+    s.engine.apply(set(WARM_UP));
     for (int k = 0; k < 16; k++) {
       s.at(k * 1000L).calls("R", 12);
     }
     assertThat(s.at(16_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
 
-    s.engine.applyRules(set(WARM_UP, FlowRule.qps("other", 5)), "other resource added");
+    s.engine.apply(set(WARM_UP, FlowRule.qps("other", 5)));
     assertThat(s.at(17_000).calls("R", 12)).isEqualTo("PPPPPPPPPPBB");
 
-    s.engine.applyRules(set(WARM_UP.withThreshold(11), FlowRule.qps("other", 5)), "count changed");
+    s.engine.apply(set(WARM_UP.withThreshold(11), FlowRule.qps("other", 5)));
     assertThat(s.at(18_000).calls("R", 12)).isEqualTo("PPPPBBBBBBBB");
   }
 
@@ -103,27 +103,26 @@ class RuleSetTest {
   void applyRules_setAnEngineCannotTake_changesNothing_andIsReported() {
     Heard heard = new Heard();
     Scenario s = new Scenario(GuardEngine.builder().maxResources(2).listener(heard));
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
     heard.events.clear();
 
     InvalidRulesException refused = catchThrowableOfType(InvalidRulesException.class,
-        () -> s.engine.applyRules(
-            set(FlowRule.qps("A", 9), FlowRule.qps("B", 1), FlowRule.qps("C", 1)), "too many"));
+        () -> s.engine.apply(set(FlowRule.qps("A", 9), FlowRule.qps("B", 1), FlowRule.qps("C", 1))));
 
     assertThat(refused.errors()).extracting(RuleError::toString).containsExactly(
         "rules: maxResources 2 reached: cannot add rules for 2 new resources [B, C]");
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
     assertThat(s.engine.ruleHistory()).hasSize(1);
-    assertThat(heard.events).containsExactly("rejected from too many: " + refused.errors());
+    assertThat(heard.events).containsExactly("rejected from apply: " + refused.errors());
   }
 
   @Test
   void applyRules_ruleOfAnUnknownKind_refusesTheWholeSet() {
     Scenario s = new Scenario();
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "first");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
     Rule unknown = () -> "B";
 
-    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 5), unknown), "bad"))
+    assertThatThrownBy(() -> s.engine.apply(set(FlowRule.qps("A", 5), unknown)))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("B: rule type must be one of the engine's rule kinds");
     assertThat(s.engine.rules("A")).containsExactly(FlowRule.qps("A", 1));
@@ -132,32 +131,32 @@ class RuleSetTest {
   @Test
   void ruleHistory_keepsTheLastN_withTimeSourceAndDiff() {
     Scenario s = new Scenario(GuardEngine.builder().ruleHistory(2));
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "one");
-    s.engine.applyRules(set(FlowRule.qps("A", 2)), "two");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
+    s.engine.apply(set(FlowRule.qps("A", 2)));
     s.at(5_000);
-    s.engine.applyRules(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)), "three");
+    s.engine.apply(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)));
 
     List<RuleRevision> history = s.engine.ruleHistory();
 
     assertThat(history).extracting(RuleRevision::number).containsExactly(2L, 3L);
-    assertThat(history).extracting(RuleRevision::source).containsExactly("two", "three");
+    assertThat(history).extracting(RuleRevision::source).containsExactly("apply", "apply");
     RuleRevision last = history.get(1);
     assertThat(last.appliedAt()).isEqualTo(Instant.EPOCH.plusMillis(Scenario.T0 + 5_000));
-    assertThat(last.diff().added()).containsExactly(FlowRule.qps("B", 1));
-    assertThat(last.diff().removed()).isEmpty();
-    assertThat(history.get(0).diff().toString()).isEqualTo("1 added, 1 removed on [A]");
+    assertThat(last.added()).containsExactly(FlowRule.qps("B", 1));
+    assertThat(last.removed()).isEmpty();
+    assertThat(history.get(0).changes()).isEqualTo("1 added, 1 removed on [A]");
   }
 
   @Test
   void rollBack_appliesAnEarlierSetAsANewRevision() {
     Scenario s = new Scenario();
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "one");
-    s.engine.applyRules(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)), "two");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
+    s.engine.apply(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)));
 
     RuleRevision back = s.engine.rollBack(1).orElseThrow();
 
     assertThat(back.number()).isEqualTo(3);
-    assertThat(back.source()).isEqualTo("roll back to #1 (one)");
+    assertThat(back.source()).isEqualTo("roll back to #1 (apply)");
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
     assertThatThrownBy(() -> s.engine.rollBack(7))
         .isInstanceOf(IllegalArgumentException.class)
@@ -171,7 +170,7 @@ class RuleSetTest {
 
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("declared", 3)));
 
-    s.engine.applyRules(set(FlowRule.qps("A", 1)), "file");
+    s.engine.apply(set(FlowRule.qps("A", 1)));
     assertThat(s.engine.rules("declared")).isEmpty();
   }
 
@@ -182,9 +181,9 @@ class RuleSetTest {
     SystemRule system = SystemRule.of().withMaxInboundQps(2);
     OriginRule authority = OriginRule.deny("A", "scraper");
 
-    s.engine.applyRules(set(FlowRule.qps("A", 10), authority, system), "all kinds");
+    s.engine.apply(set(FlowRule.qps("A", 10), authority, system));
 
-    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.engine.ruleSet().rulesOf(SystemRule.class)).containsExactly(system);
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 10), authority, system));
     assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
     assertThat(heard.events).contains("replaced " + SystemRule.INBOUND + " 0->1");
@@ -194,15 +193,15 @@ class RuleSetTest {
   void applyRules_refusedSet_keepsTheSystemRulesInForce() {
     Scenario s = new Scenario();
     SystemRule system = SystemRule.of().withMaxInboundQps(2);
-    s.engine.applyRules(set(FlowRule.qps("A", 10), system), "first");
+    s.engine.apply(set(FlowRule.qps("A", 10), system));
 
-    assertThatThrownBy(() -> s.engine.applyRules(set(FlowRule.qps("A", 10),
+    assertThatThrownBy(() -> s.engine.apply(set(FlowRule.qps("A", 10),
         OriginRule.deny("A", "x"), OriginRule.allow("A", "y"),
-        SystemRule.of().withMaxInboundQps(100)), "two origin rules"))
+        SystemRule.of().withMaxInboundQps(100))))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("A: a resource has at most one origin rule");
 
-    assertThat(s.engine.systemRules()).containsExactly(system);
+    assertThat(s.engine.ruleSet().rulesOf(SystemRule.class)).containsExactly(system);
     assertThat(s.call("A") + s.call("A") + s.call("A")).isEqualTo("PPB");
   }
 }

@@ -29,7 +29,7 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_unknownResourceOrNoStatefulRules_isEmpty() {
-    engine.loadRules("plain", List.of(FlowRule.qps("plain", 5)));
+    engine.apply(engine.ruleSet().withRulesOf("plain", List.of(FlowRule.qps("plain", 5))));
 
     assertThat(engine.ruleStates("nobody")).isEmpty();
     assertThat(engine.ruleStates("plain")).isEmpty();
@@ -37,7 +37,7 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_warmUpRule_startsColdWithAFullBucket() {
-    engine.loadRules("checkout", List.of(WARM_UP));
+    engine.apply(engine.ruleSet().withRulesOf("checkout", List.of(WARM_UP)));
 
     List<RuleState> states = engine.ruleStates("checkout");
 
@@ -51,10 +51,10 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_warmUpRuleAfterSustainedTraffic_isWarm() {
-    engine.loadRules("checkout", List.of(WARM_UP));
+    engine.apply(engine.ruleSet().withRulesOf("checkout", List.of(WARM_UP)));
     for (int second = 0; second < 20; second++) {
       for (int call = 0; call < 12; call++) {
-        try (Entry ignored = engine.enter("checkout")) {
+        try (Entry ignored = engine.resource("checkout").enter()) {
           // admitted
         } catch (RefusedException refused) {
           // over the current rate
@@ -72,7 +72,7 @@ class RuleStatesTest {
   @Test
   void ruleStates_hotParameterRule_listsTheValuesItLimits() {
     PerValueRule rule = PerValueRule.qps("profile", 0, 1);
-    engine.loadRules("profile", List.of(rule));
+    engine.apply(engine.ruleSet().withRulesOf("profile", List.of(rule)));
     GuardedResource profile = engine.resource("profile");
     enterOnce(profile, "alice");
     enterOnce(profile, "bob");
@@ -87,7 +87,7 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_hotParameterRuleAfterItsPeriod_limitsNothing() {
-    engine.loadRules("profile", List.of(PerValueRule.qps("profile", 0, 1)));
+    engine.apply(engine.ruleSet().withRulesOf("profile", List.of(PerValueRule.qps("profile", 0, 1))));
     enterOnce(engine.resource("profile"), "alice");
     clock.advance(Duration.ofMillis(1001));
 
@@ -99,7 +99,7 @@ class RuleStatesTest {
 
   @Test
   void ruleStates_reading_changesNoDecision() {
-    engine.applyRules(RuleSet.of(List.of(PerValueRule.qps("profile", 0, 1))), "test");
+    engine.apply(RuleSet.of(List.of(PerValueRule.qps("profile", 0, 1))));
     GuardedResource profile = engine.resource("profile");
     engine.ruleStates("profile");
     enterOnce(profile, "alice");
@@ -110,10 +110,10 @@ class RuleStatesTest {
 
   @Test
   void origins_listsCallingOriginsSorted() {
-    engine.loadRules("orders", List.of(FlowRule.qps("orders", 100)));
+    engine.apply(engine.ruleSet().withRulesOf("orders", List.of(FlowRule.qps("orders", 100))));
     for (String origin : List.of("web", "batch", "web")) {
-      try (var context = engine.enterContext("ctx", origin);
-          Entry ignored = engine.enter("orders")) {
+      try (var context = engine.resource("ctx").context("ctx", origin).openContext();
+          Entry ignored = engine.resource("orders").enter()) {
         assertThat(context.opened()).isTrue();
       }
     }

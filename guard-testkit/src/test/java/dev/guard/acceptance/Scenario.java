@@ -58,7 +58,7 @@ final class Scenario {
   }
 
   String call(String resource, EntryType type) {
-    try (Entry ignored = engine.enter(resource, type)) {
+    try (Entry ignored = engine.resource(resource).entryType(type).enter()) {
       return "P";
     } catch (RefusedException refused) {
       return "B";
@@ -72,7 +72,7 @@ final class Scenario {
   String call(String resource, long rtMs, boolean fails) {
     Entry entry;
     try {
-      entry = engine.enter(resource, EntryType.IN);
+      entry = engine.resource(resource).entryType(EntryType.IN).enter();
     } catch (RefusedException refused) {
       return "B";
     }

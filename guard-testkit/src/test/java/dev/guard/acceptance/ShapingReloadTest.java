@@ -37,7 +37,7 @@ class ShapingReloadTest {
 
   private static Scenario hot() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(WARM_UP));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(WARM_UP)));
     assertThat(perSecond(s, 0, 16)).endsWith(10, 10, 10);
     return s;
   }
@@ -45,7 +45,7 @@ class ShapingReloadTest {
   /** One call; P(w) with its wait in ms, or B. */
   private static String paced(Scenario s) {
     int before = s.sleeps.size();
-    try (Entry ignored = s.engine.enter("R", EntryType.IN)) {
+    try (Entry ignored = s.engine.resource("R").entryType(EntryType.IN).enter()) {
       return "P(" + (s.sleeps.size() == before ? 0 : s.sleeps.get(before) / 1_000_000) + ")";
     } catch (RefusedException refused) {
       return "B";
@@ -56,7 +56,7 @@ class ShapingReloadTest {
   void loadRules_equalList_warmUpStaysHot() {
     Scenario s = hot();
 
-    s.engine.loadRules("R", List.of(WARM_UP));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(WARM_UP)));
 
     assertThat(perSecond(s, 16, 2)).containsExactly(10, 10);
   }
@@ -65,7 +65,7 @@ class ShapingReloadTest {
   void loadRules_unrelatedRuleAdded_warmUpStaysHot() {
     Scenario s = hot();
 
-    s.engine.loadRules("R", List.of(FlowRule.concurrency("R", 100), WARM_UP));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.concurrency("R", 100), WARM_UP)));
 
     assertThat(perSecond(s, 16, 2)).containsExactly(10, 10);
   }
@@ -74,7 +74,7 @@ class ShapingReloadTest {
   void loadRules_changedCount_warmUpStartsCold() {
     Scenario s = hot();
 
-    s.engine.loadRules("R", List.of(WARM_UP.withThreshold(11)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(WARM_UP.withThreshold(11))));
 
     // a fresh bucket: maxToken 110, less the previous second's 10 passes = 100 tokens, 4.17/s
     assertThat(perSecond(s, 16, 1)).containsExactly(4);
@@ -106,24 +106,24 @@ class ShapingReloadTest {
   @Test
   void loadRules_equalOrExtendedList_pacingKeepsItsSchedule() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(PACING));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(PACING)));
     s.at(0);
     assertThat(List.of(paced(s), paced(s), paced(s))).containsExactly("P(0)", "P(100)", "P(200)");
 
-    s.engine.loadRules("R", List.of(PACING));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(PACING)));
     assertThat(paced(s)).isEqualTo("P(300)");
-    s.engine.loadRules("R", List.of(PACING, FlowRule.concurrency("R", 100)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(PACING, FlowRule.concurrency("R", 100))));
     assertThat(paced(s)).isEqualTo("P(400)");
   }
 
   @Test
   void loadRules_changedPacingRule_startsAFreshSchedule() {
     Scenario s = new Scenario();
-    s.engine.loadRules("R", List.of(PACING));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(PACING)));
     s.at(0);
     assertThat(List.of(paced(s), paced(s))).containsExactly("P(0)", "P(100)");
 
-    s.engine.loadRules("R", List.of(PACING.withThreshold(20)));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(PACING.withThreshold(20))));
 
     assertThat(List.of(paced(s), paced(s))).containsExactly("P(0)", "P(50)");
   }

@@ -38,7 +38,7 @@ class SystemScenariosTest {
 
   /** Enters and exits an IN call: "P", or the refusing threshold's name. */
   private String call(String resource) {
-    try (Entry ignored = s.engine.enter(resource, EntryType.IN)) {
+    try (Entry ignored = s.engine.resource(resource).entryType(EntryType.IN).enter()) {
       return "P";
     } catch (SystemRefusedException refused) {
       return refused.limit().name();
@@ -48,7 +48,7 @@ class SystemScenariosTest {
   /** Enters an IN call and keeps it open: "P", or the refusing threshold's name. */
   private String hold(String resource) {
     try {
-      held.add(s.engine.enter(resource, EntryType.IN));
+      held.add(s.engine.resource(resource).entryType(EntryType.IN).enter());
       return "P";
     } catch (SystemRefusedException refused) {
       return refused.limit().name();
@@ -56,7 +56,7 @@ class SystemScenariosTest {
   }
 
   private void load(SystemRule... rules) {
-    s.engine.loadSystemRules(List.of(rules));
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(rules)));
   }
 
   @Test
@@ -104,7 +104,7 @@ class SystemScenariosTest {
     for (int i = 0; i < 11; i++) {
       assertThat(hold("r")).isEqualTo("P");
     }
-    assertThatThrownBy(() -> s.engine.enter("r", EntryType.IN))
+    assertThatThrownBy(() -> s.engine.resource("r").entryType(EntryType.IN).enter())
         .isInstanceOfSatisfying(SystemRefusedException.class, refused -> {
           assertThat(refused.limit()).isEqualTo(SystemLimit.LOAD);
           assertThat(refused.threshold()).isEqualTo(1.2);
@@ -128,7 +128,7 @@ class SystemScenariosTest {
     status.systemLoad(3.0);
     // 4 calls of 10 ms complete in one bucket: maxSuccessQps = 4 × 2 buckets / 1 s = 8, minRt 10
     for (int i = 0; i < 4; i++) {
-      Entry entry = s.engine.enter("r", EntryType.IN);
+      Entry entry = s.engine.resource("r").entryType(EntryType.IN).enter();
       s.clock.advanceMillis(10);
       entry.close();
     }
@@ -143,7 +143,7 @@ class SystemScenariosTest {
   @Test
   void rt_overAverage_refusesUntilTheWindowForgetsTheSlowCalls() {
     load(SystemRule.of().withMaxAverageRt(Duration.ofMillis(50)));
-    Entry slow = s.engine.enter("r", EntryType.IN);
+    Entry slow = s.engine.resource("r").entryType(EntryType.IN).enter();
     s.clock.advanceMillis(100);
     slow.close();
 
@@ -179,10 +179,10 @@ class SystemScenariosTest {
     load(SystemRule.of().withMaxInboundQps(0));
     assertThat(call("r")).isEqualTo("QPS");
 
-    s.engine.loadSystemRules(List.of());
+    s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of()));
 
     assertThat(call("r")).isEqualTo("P");
-    assertThat(s.engine.systemRules()).isEmpty();
+    assertThat(s.engine.ruleSet().rulesOf(SystemRule.class)).isEmpty();
   }
 
   @Test
@@ -205,9 +205,9 @@ class SystemScenariosTest {
 
   @Test
   void systemRule_inAResourcesRules_isRefusedWithWhereItBelongs() {
-    assertThatThrownBy(() -> s.engine.loadRules("r", List.of(SystemRule.of().withMaxInboundQps(1))))
+    assertThatThrownBy(() -> s.engine.resource("r").declare(List.of(SystemRule.of().withMaxInboundQps(1))))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("GuardEngine.loadSystemRules");
+        .hasMessageContaining("apply it in the rule set with GuardEngine.apply(..)");
   }
 
   @Test
@@ -222,7 +222,7 @@ class SystemScenariosTest {
   }
 
   private RefusedException refusal(String resource) {
-    try (Entry ignored = s.engine.enter(resource, EntryType.IN)) {
+    try (Entry ignored = s.engine.resource(resource).entryType(EntryType.IN).enter()) {
       throw new AssertionError("admitted");
     } catch (RefusedException refused) {
       return refused;

@@ -7,7 +7,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,7 +24,7 @@ class HistoryUnderLoadTest {
   void eightThreads_historySumsEqualMinuteTotals() throws Exception {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(FlowRule.qps("R", 200)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 200))));
     int perThread = 20_000;
 
     Together.run(8, index -> {
@@ -32,7 +32,7 @@ class HistoryUnderLoadTest {
         if (index == 0 && i % 4 == 0) {
           clock.advanceMillis(8);
         }
-        try (Entry ignored = engine.enter("R")) {
+        try (Entry ignored = engine.resource("R").enter()) {
           // admitted
         } catch (RefusedException refused) {
           // counted as a refused
@@ -42,7 +42,7 @@ class HistoryUnderLoadTest {
     clock.advanceMillis(1000);
 
     List<PeriodStats> history = engine.metricsHistory("R");
-    ResourceStats minute = engine.stats("R");
+    NodeStats minute = engine.stats("R");
     PeriodStats totals = engine.metricsTotals("R");
 
     assertThat(history.size()).isGreaterThan(30);

@@ -12,7 +12,7 @@ import dev.guard.concurrency.Callers.Call;
 import dev.guard.concurrency.Callers.Outcome;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
@@ -41,11 +41,11 @@ class InterruptedWaitTest {
   }
 
   private Entry enterR() {
-    return engine.enter("R", EntryType.IN);
+    return engine.resource("R").entryType(EntryType.IN).enter();
   }
 
   private void assertBalanced(long attempts, long refusals) {
-    ResourceStats stats = engine.stats("R");
+    NodeStats stats = engine.stats("R");
     assertThat(stats.concurrency()).isZero();
     assertThat(engine.inboundStats().concurrency()).isZero();
     assertThat(stats.totalRefused()).isEqualTo(refusals);
@@ -60,7 +60,7 @@ class InterruptedWaitTest {
 
   @Test
   void pacedWait_interrupted_refusedAndSlotGoesToTheNextCaller() throws Exception {
-    engine.loadRules("R", List.of(pacing()));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(pacing())));
     enterR().close(); // slot T0
     try (Callers callers = new Callers(clock)) {
       Call waiting = callers.start(this::enterR); // slot T0 + 100
@@ -84,15 +84,15 @@ class InterruptedWaitTest {
   void pacedCall_interruptedBeforeWaiting_refusedWithFlagKept() {
     ManualClock advancing = new ManualClock();
     GuardEngine own = GuardEngine.builder().clock(advancing).build();
-    own.loadRules("R", List.of(pacing()));
-    own.enter("R").close(); // slot 0; the next call would wait 100 ms
+    own.apply(own.ruleSet().withRulesOf("R", List.of(pacing())));
+    own.resource("R").enter().close(); // slot 0; the next call would wait 100 ms
 
     Thread.currentThread().interrupt();
-    assertThatThrownBy(() -> own.enter("R")).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> own.resource("R").enter()).isInstanceOf(FlowRefusedException.class);
     assertThat(Thread.interrupted()).as("interrupt flag on return (now cleared)").isTrue();
 
     long before = advancing.nanoTime();
-    own.enter("R").close(); // the freed slot: a 100 ms wait, performed by advancing the clock
+    own.resource("R").enter().close(); // the freed slot: a 100 ms wait, performed by advancing the clock
     assertThat(advancing.nanoTime() - before).isEqualTo(100 * MS);
     assertThat(own.stats("R").concurrency()).isZero();
     assertThat(own.stats("R").totalRefused()).isEqualTo(1);
@@ -101,23 +101,23 @@ class InterruptedWaitTest {
 
   @Test
   void borrowingWait_interrupted_refusedAndBorrowedPassGivenBack() throws Exception {
-    engine.loadRules("R", List.of(FlowRule.qps("R", 2)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2))));
     enterR().close();
     enterR().close();
     clock.advanceMillis(700); // the next bucket starts in 300 ms and may lend 2 passes
     try (Callers callers = new Callers(clock)) {
-      Call borrower = callers.start(() -> engine.enterPrioritized("R", EntryType.IN, 1));
+      Call borrower = callers.start(() -> engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter());
       assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
 
       borrower.thread.interrupt();
       assertRefusedAndInterrupted(borrower.await());
 
       Call[] again = {
-        callers.start(() -> engine.enterPrioritized("R", EntryType.IN, 1)),
-        callers.start(() -> engine.enterPrioritized("R", EntryType.IN, 1))
+        callers.start(() -> engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter()),
+        callers.start(() -> engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter())
       };
       assertThat(clock.awaitSleepers(2, PATIENCE)).as("both passes can be borrowed again").isTrue();
-      Call third = callers.start(() -> engine.enterPrioritized("R", EntryType.IN, 1));
+      Call third = callers.start(() -> engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter());
       assertThat(third.await().admitted()).isFalse();
       clock.advanceMillis(300);
       for (Call call : again) {

@@ -31,12 +31,12 @@ class PacingBurstTest {
 
   PacingBurstTest() {
     clock.advanceNanos(T0);
-    engine.loadRules("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
-        .withMaxQueueingTime(Duration.ofMillis(500))));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+        .withMaxQueueingTime(Duration.ofMillis(500)))));
   }
 
   private Entry enterR() {
-    return engine.enter("R", EntryType.IN);
+    return engine.resource("R").entryType(EntryType.IN).enter();
   }
 
   @Test
@@ -77,17 +77,17 @@ class PacingBurstTest {
 
   @Test
   void waitingCall_holdsNoLock_othersEnterAndSameResourceGetsItsOwnDecision() throws Exception {
-    engine.loadRules("S", List.of(FlowRule.qps("S", 100)));
+    engine.apply(engine.ruleSet().withRulesOf("S", List.of(FlowRule.qps("S", 100))));
     enterR().close(); // takes the slot at T0 without waiting
     try (Callers callers = new Callers(clock)) {
       Call first = callers.start(this::enterR);
       assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
 
       Call meanwhile = callers.start(() -> {
-        engine.enter("S").close();
-        engine.loadRules("S", List.of(FlowRule.qps("S", 50)));
-        engine.enter("T").close();
-        return engine.enter("R", EntryType.IN, 0); // no permits: passes pacing untouched
+        engine.resource("S").enter().close();
+        engine.apply(engine.ruleSet().withRulesOf("S", List.of(FlowRule.qps("S", 50))));
+        engine.resource("T").enter().close();
+        return engine.resource("R").entryType(EntryType.IN).permits(0).enter(); // no permits: passes pacing untouched
       });
       assertThat(meanwhile.await().admitted()).isTrue();
       assertThat(meanwhile.await().returnedAtNanos()).isEqualTo(T0);

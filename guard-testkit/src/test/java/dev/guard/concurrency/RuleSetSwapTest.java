@@ -48,7 +48,7 @@ class RuleSetSwapTest {
 
   /** The set that refused a call: -1 if it was admitted or refused by a rule of the wrong shape. */
   private static long decidedBy(GuardEngine engine, String resource) {
-    try (Entry ignored = engine.enter(resource)) {
+    try (Entry ignored = engine.resource(resource).enter()) {
       return -1;
     } catch (RefusedException refused) {
       FlowRule rule = (FlowRule) refused.rule();
@@ -61,7 +61,7 @@ class RuleSetSwapTest {
   @Test
   void calls_whileSetsAlternate_areDecidedByOneWholeSet_andNeverGoBack() throws Exception {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
-    engine.applyRules(set(0), "set 0");
+    engine.apply(set(0));
     AtomicBoolean done = new AtomicBoolean();
     CountDownLatch ready = new CountDownLatch(THREADS + 1);
     ExecutorService pool = Executors.newFixedThreadPool(THREADS + 1);
@@ -88,7 +88,7 @@ class RuleSetSwapTest {
         ready.countDown();
         ready.await();
         for (int k = 1; k <= SETS; k++) {
-          engine.applyRules(set(k), "set " + k);
+          engine.apply(set(k));
         }
         done.set(true);
         return null;

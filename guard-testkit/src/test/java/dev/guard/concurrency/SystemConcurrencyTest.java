@@ -27,7 +27,7 @@ class SystemConcurrencyTest {
   @RepeatedTest(20)
   void racingInboundCalls_admitExactlyTheLimit() throws InterruptedException {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
-    engine.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(LIMIT)));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxConcurrency(LIMIT))));
     CountDownLatch start = new CountDownLatch(1);
     CountDownLatch decided = new CountDownLatch(THREADS);
     CountDownLatch release = new CountDownLatch(1);
@@ -39,7 +39,7 @@ class SystemConcurrencyTest {
       Thread thread = new Thread(() -> {
         try {
           start.await();
-          try (Entry ignored = engine.enter(resource, EntryType.IN)) {
+          try (Entry ignored = engine.resource(resource).entryType(EntryType.IN).enter()) {
             admitted.incrementAndGet();
             decided.countDown();
             release.await(10, TimeUnit.SECONDS);

@@ -193,7 +193,7 @@ class GuardTest {
 
   @Test
   void guardWithoutRules_leavesLoadedRulesAlone() {
-    engine.loadRules("r", List.of(FlowRule.qps("r", 0)));
+    engine.apply(engine.ruleSet().withRulesOf("r", List.of(FlowRule.qps("r", 0))));
 
     assertThatThrownBy(() -> Guard.of("r").on(engine).call(() -> "x"))
         .isInstanceOf(FlowRefusedException.class);

@@ -10,7 +10,8 @@ import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.FakeSystemStatus;
 import dev.guard.testkit.ManualClock;
@@ -25,7 +26,7 @@ class OriginAndSystemDslTest {
       GuardEngine.builder().clock(new ManualClock()).systemStatus(status).build();
 
   private String callAs(String origin, Supplier<String> guarded) {
-    try (ContextScope ignored = engine.enterContext("web", origin)) {
+    try (ContextScope ignored = engine.resource("web").context("web", origin).openContext()) {
       return guarded.get();
     } catch (OriginRefusedException refused) {
       return "refused " + refused.origin();
@@ -81,7 +82,7 @@ class OriginAndSystemDslTest {
 
   @Test
   void systemProtection_seesTheGuardsInboundCalls_notItsOutboundOnes() {
-    engine.loadSystemRules(List.of(SystemRule.of().withMaxCpuUsage(0.8)));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxCpuUsage(0.8))));
     status.cpuUsage(0.95);
     Supplier<String> inbound = Guard.of("api").entryType(EntryType.IN).on(engine).decorate(() -> "ok");
     Supplier<String> outbound = Guard.of("downstream").on(engine).decorate(() -> "ok");

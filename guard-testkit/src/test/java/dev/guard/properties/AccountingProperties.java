@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.ContextScope;
+import dev.guard.engine.GuardedResource;
+import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
-import dev.guard.api.EntryOrderException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
@@ -41,10 +41,10 @@ class AccountingProperties {
       @ForAll boolean inContext) {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("a", List.of(FlowRule.concurrency("a", 2)));
-    engine.loadRules("b", List.of(FlowRule.qps("b", 3)));
-    engine.loadRules("c", List.of(FlowRule.qps("c", 2).withOrigin("app")));
-    ContextScope scope = inContext ? engine.enterContext("ctx", "app") : null;
+    engine.apply(engine.ruleSet().withRulesOf("a", List.of(FlowRule.concurrency("a", 2))));
+    engine.apply(engine.ruleSet().withRulesOf("b", List.of(FlowRule.qps("b", 3))));
+    engine.apply(engine.ruleSet().withRulesOf("c", List.of(FlowRule.qps("c", 2).withOrigin("app"))));
+    ContextScope scope = inContext ? engine.resource("ctx").context("ctx", "app").openContext() : null;
     List<Entry> open = new ArrayList<>();
     List<Entry> closed = new ArrayList<>();
     int attempts = 0;
@@ -53,7 +53,7 @@ class AccountingProperties {
         case ENTER_A, ENTER_B, ENTER_C -> {
           attempts++;
           try {
-            open.add(engine.enter(RESOURCES[op.ordinal()], EntryType.IN));
+            open.add(engine.resource(RESOURCES[op.ordinal()]).entryType(EntryType.IN).enter());
           } catch (RefusedException refused) {
             // counted as a refused
           }
@@ -113,7 +113,7 @@ class AccountingProperties {
   private static void closeQuietly(Entry entry) {
     try {
       entry.close();
-    } catch (EntryOrderException expected) {
+    } catch (IllegalStateException expected) {
       // every open entry was exited
     }
   }

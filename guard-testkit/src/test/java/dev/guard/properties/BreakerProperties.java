@@ -77,7 +77,7 @@ class BreakerProperties {
       @ForAll("starts") long start) {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(rule));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(rule)));
     GuardedResource resource = engine.resource("R");
     CircuitBreaker breaker = engine.breakers("R").get(0);
     BreakerModel model = new BreakerModel(rule);

@@ -33,7 +33,7 @@ class FlowProperties {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock)
         .secondWindow(buckets, Duration.ofSeconds(1)).build();
-    engine.loadRules("R", List.of(FlowRule.qps("R", count)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count))));
     long bucketMs = 1000 / buckets;
     List<Long> admitted = new ArrayList<>();
     long now = 0;
@@ -74,7 +74,7 @@ class FlowProperties {
 
   private static String outcomes(ManualClock clock, int count, List<Integer> gapsMs) {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(FlowRule.qps("R", count)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count))));
     StringBuilder results = new StringBuilder();
     for (int gap : gapsMs) {
       clock.advanceMillis(gap);
@@ -84,7 +84,7 @@ class FlowProperties {
   }
 
   private static boolean attempt(GuardEngine engine) {
-    try (Entry ignored = engine.enter("R")) {
+    try (Entry ignored = engine.resource("R").enter()) {
       return true;
     } catch (RefusedException refused) {
       return false;

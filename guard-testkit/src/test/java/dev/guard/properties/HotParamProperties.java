@@ -107,8 +107,8 @@ class HotParamProperties {
       @ForAll("arrivals") List<Arrival> arrivals) {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(PerValueRule.qps("R", 0, count).withBurst(burst)
-        .withPeriod(period)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(PerValueRule.qps("R", 0, count).withBurst(burst)
+        .withPeriod(period))));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     long periodMs = period.toMillis();
     Map<Integer, Bucket> model = new HashMap<>();
@@ -154,7 +154,7 @@ class HotParamProperties {
     int maxValues = 2 * halfBound;
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(PerValueRule.qps("R", 0, count).withMaxValues(maxValues)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(PerValueRule.qps("R", 0, count).withMaxValues(maxValues))));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     Map<Integer, Bucket> model = new HashMap<>();
     int fresh = 0;
@@ -178,8 +178,8 @@ class HotParamProperties {
       @ForAll("arrivals") List<Arrival> arrivals) {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.loadRules("R", List.of(PerValueRule.qps("R", 0, count)
-        .withPacing(Duration.ofMillis(maxQueueingMs))));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(PerValueRule.qps("R", 0, count)
+        .withPacing(Duration.ofMillis(maxQueueingMs)))));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     long cost = Math.round(1e9 / count);
     Map<Integer, Long> lastSlot = new HashMap<>();
@@ -209,7 +209,7 @@ class HotParamProperties {
       @ForAll @IntRange(min = 0, max = 3) int limit,
       @ForAll("ops") List<Op> ops) {
     GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
-    engine.loadRules("R", List.of(PerValueRule.concurrency("R", 0, limit)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(PerValueRule.concurrency("R", 0, limit))));
     GuardedResource resource = engine.resource("R").entryType(EntryType.IN);
     List<Entry> open = new ArrayList<>();
     List<List<String>> openValues = new ArrayList<>();

@@ -57,7 +57,7 @@ class ShapingProperties {
     /** One call to R; its wait in nanoseconds when admitted, -1 when refused. */
     long call() {
       lastWait = 0;
-      try (Entry ignored = engine.enter("R")) {
+      try (Entry ignored = engine.resource("R").enter()) {
         return lastWait;
       } catch (RefusedException refused) {
         return -1;
@@ -95,8 +95,8 @@ class ShapingProperties {
       @ForAll("arrivals") List<Arrival> arrivals,
       @ForAll("origins") long origin) {
     Recorded r = new Recorded(origin);
-    r.engine.loadRules("R", List.of(FlowRule.qps("R", count).withShaping(Shaping.PACING)
-        .withMaxQueueingTime(Duration.ofMillis(maxQueueingMs))));
+    r.engine.apply(r.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count).withShaping(Shaping.PACING)
+        .withMaxQueueingTime(Duration.ofMillis(maxQueueingMs)))));
     long start = r.clock.nanoTime();
     List<Long> admittedAt = new ArrayList<>();
     for (Arrival arrival : arrivals) {
@@ -135,8 +135,8 @@ class ShapingProperties {
       @ForAll("origins") long origin) {
     int count = coldFactor + countAboveFactor;
     Recorded r = new Recorded(origin);
-    r.engine.loadRules("R", List.of(FlowRule.qps("R", count).withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
-        .withWarmUp(Duration.ofSeconds(periodSeconds), coldFactor)));
+    r.engine.apply(r.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count).withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
+        .withWarmUp(Duration.ofSeconds(periodSeconds), coldFactor))));
     r.clock.advanceMillis(60_000 + phaseMs);
     int bound = 2 * periodSeconds + 3;
 

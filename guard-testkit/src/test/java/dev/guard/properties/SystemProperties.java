@@ -56,7 +56,7 @@ class SystemProperties {
     ManualClock clock = new ManualClock();
     FakeSystemStatus status = new FakeSystemStatus();
     GuardEngine engine = GuardEngine.builder().clock(clock).systemStatus(status).build();
-    engine.loadSystemRules(rules);
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, rules));
     Integer maxConcurrency = SystemRule.merge(rules).maxConcurrency();
     List<Entry> inbound = new ArrayList<>();
     List<Entry> open = new ArrayList<>();
@@ -104,12 +104,12 @@ class SystemProperties {
     ManualClock clock = new ManualClock();
     FakeSystemStatus status = new FakeSystemStatus().cpuUsage(1).systemLoad(100);
     GuardEngine engine = GuardEngine.builder().clock(clock).systemStatus(status).build();
-    engine.loadSystemRules(List.of(rule));
+    engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(rule)));
     List<Entry> held = new ArrayList<>();
 
     for (int i = 0; i < 20; i++) {
       try {
-        held.add(engine.enter("r", EntryType.OUT));
+        held.add(engine.resource("r").entryType(EntryType.OUT).enter());
       } catch (RefusedException refused) {
         throw new AssertionError("an outbound call was refused by " + refused, refused);
       }

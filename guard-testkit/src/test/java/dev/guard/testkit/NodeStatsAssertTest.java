@@ -20,7 +20,7 @@ class NodeStatsAssertTest {
 
   private void calls(int count) {
     for (int i = 0; i < count; i++) {
-      try (Entry ignored = engine.enter("R", EntryType.IN)) {
+      try (Entry ignored = engine.resource("R").entryType(EntryType.IN).enter()) {
         // admitted
       } catch (RefusedException refused) {
         // counted as a refused
@@ -30,7 +30,7 @@ class NodeStatsAssertTest {
 
   @Test
   void rateChecks_matchingStatistics_pass() {
-    engine.loadRules("R", List.of(FlowRule.qps("R", 3)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 3))));
     calls(5);
 
     assertThat(engine.stats("R")).hasPassQps(3).hasRefusedQps(2).hasTotalPass(3).hasTotalRefused(2)
@@ -39,7 +39,7 @@ class NodeStatsAssertTest {
 
   @Test
   void hasPassQps_differentRate_failsNamingResourceExpectedAndActual() {
-    engine.loadRules("R", List.of(FlowRule.qps("R", 3)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 3))));
     calls(5);
 
     assertThatThrownBy(() -> assertThat(engine.stats("R")).hasPassQps(5))
@@ -49,7 +49,7 @@ class NodeStatsAssertTest {
 
   @Test
   void hasTotalBlock_differentTotal_failsNamingResourceExpectedAndActual() {
-    engine.loadRules("R", List.of(FlowRule.qps("R", 1)));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 1))));
     calls(3);
 
     assertThatThrownBy(() -> assertThat(engine.stats("R")).hasTotalRefused(1))
@@ -58,7 +58,7 @@ class NodeStatsAssertTest {
 
   @Test
   void hasNoCallsRunning_openEntry_failsWithTheGauge() {
-    Entry open = engine.enter("R");
+    Entry open = engine.resource("R").enter();
 
     assertThat(engine.stats("R")).hasConcurrency(1);
     assertThatThrownBy(() -> assertThat(engine.stats("R")).hasNoCallsRunning())
@@ -70,7 +70,7 @@ class NodeStatsAssertTest {
 
   @Test
   void hasTotalException_recordedErrors_counted() {
-    try (Entry entry = engine.enter("R")) {
+    try (Entry entry = engine.resource("R").enter()) {
       entry.recordError(new IllegalStateException("boom"));
     }
 
@@ -81,10 +81,10 @@ class NodeStatsAssertTest {
 
   @Test
   void hasAverageRt_twoCallsOfTenAndThirtyMillis_isTwenty() {
-    Entry first = engine.enter("R");
+    Entry first = engine.resource("R").enter();
     clock.advanceMillis(10);
     first.close();
-    Entry second = engine.enter("R");
+    Entry second = engine.resource("R").enter();
     clock.advanceMillis(30);
     second.close();
 

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
-import dev.guard.engine.ResourceStats;
+import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -186,7 +186,7 @@ class VirtualThreadsTest {
   }
 
   private void assertCounted(String resource, Tally tally, long calls) {
-    ResourceStats stats = engine.stats(resource);
+    NodeStats stats = engine.stats(resource);
     assertThat(tally.passed.sum() + tally.refused.sum()).as(resource + ": calls")
         .isEqualTo(calls);
     assertThat(stats.totalPass()).as(resource + ": passes").isEqualTo(tally.passed.sum());

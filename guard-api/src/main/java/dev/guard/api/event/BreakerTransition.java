@@ -1,7 +1,7 @@
 package dev.guard.api.event;
 
 import dev.guard.api.BreakerState;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.rule.CircuitBreakerRule;
 import java.util.Objects;
 import java.util.OptionalDouble;

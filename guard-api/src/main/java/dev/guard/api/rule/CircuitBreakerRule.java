@@ -1,6 +1,7 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -33,22 +34,19 @@ import org.jspecify.annotations.Nullable;
  * @param resource the protected resource; not blank
  * @param strategy what the breaker measures
  * @param threshold the value above which the breaker opens: a ratio in {@code [0, 1]} for the
- *     ratio strategies, a number of errors (from 0 to {@link RuleLimits#MAX_COUNT}) for {@link
+ *     ratio strategies, a number of errors (from 0 to 10<sup>9</sup>) for {@link
  *     CircuitBreakerStrategy#ERROR_COUNT}
  * @param slowerThan for {@link CircuitBreakerStrategy#SLOW_CALL_RATIO}: a call whose response
- *     time (whole milliseconds) is greater than this is slow; from zero to {@link
- *     RuleLimits#MAX_DURATION}. Null for the other strategies
+ *     time (whole milliseconds) is greater than this is slow; from zero to one day. Null for the other strategies
  * @param minCalls the fewest completed calls in the window before the breaker may open; {@code >
  *     0}
- * @param window the length of the sliding window; positive whole milliseconds, at most {@link
- *     RuleLimits#MAX_DURATION}
- * @param buckets how many buckets the window slides by; from 1 (a tumbling window) to {@link
- *     RuleLimits#MAX_BUCKETS}, dividing {@code window} into whole milliseconds
+ * @param window the length of the sliding window; positive whole milliseconds, at most one day
+ * @param buckets how many buckets the window slides by; from 1 (a tumbling window) to 1,000, dividing {@code window} into whole milliseconds
  * @param openFor how long an opened breaker refuses calls before it lets a probe through;
- *     positive whole milliseconds, at most {@link RuleLimits#MAX_DURATION}
+ *     positive whole milliseconds, at most one day
  * @param probes how many probe calls a half-open breaker admits; {@code > 0}
  * @param probeTimeout how long a half-open breaker waits for its probes before it counts them as
- *     failed; positive whole milliseconds, at most {@link RuleLimits#MAX_DURATION}, or null for
+ *     failed; positive whole milliseconds, at most one day, or null for
  *     {@code openFor}
  */
 public record CircuitBreakerRule(

@@ -1,6 +1,7 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -19,11 +20,11 @@ import java.util.Objects;
  * @param fallbackToLocal when the token service fails or is absent: true checks the rule against
  *     the instance's own statistics, false lets the call pass
  * @param window the length of the token service's window for this flow id; whole milliseconds,
- *     positive, at most {@link RuleLimits#MAX_DURATION}
- * @param buckets how many buckets the window has; from 1 to {@link RuleLimits#MAX_BUCKETS},
+ *     positive, at most one day
+ * @param buckets how many buckets the window has; from 1 to 1,000,
  *     dividing {@code window} into whole milliseconds
  * @param leaseTime how long a concurrency token lives when its holder never gives it back;
- *     positive, at most {@link RuleLimits#MAX_DURATION}
+ *     positive, at most one day
  */
 public record ClusterMode(
     String flowId,

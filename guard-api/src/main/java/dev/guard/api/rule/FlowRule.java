@@ -1,6 +1,7 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -24,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * @param resource the protected resource; not blank
  * @param metric what {@code threshold} limits
  * @param threshold the threshold: calls per second for {@link FlowMetric#QPS}, concurrent calls for
- *     {@link FlowMetric#CONCURRENCY}; from 0 (refuses every call) to {@link RuleLimits#MAX_COUNT}
+ *     {@link FlowMetric#CONCURRENCY}; from 0 (refuses every call) to 10<sup>9</sup>
  * @param origin which callers the rule applies to: {@value #EVERY_ORIGIN} (everyone), {@value
  *     #OTHER_ORIGINS} (origins not named by another rule of the resource) or one origin name; blank
  *     means {@value #EVERY_ORIGIN}
@@ -35,7 +36,7 @@ import org.jspecify.annotations.Nullable;
  *     for concurrency
  * @param warmUp how the rate warms up; null for a constant rate (always null for concurrency)
  * @param maxQueueingTime the longest a paced call may wait; from zero (strict spacing: early calls
- *     are refused, none waits) to {@link RuleLimits#MAX_DURATION}
+ *     are refused, none waits) to one day
  * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
  *     rule decided by this instance alone. A cluster rule neither warms up nor paces ({@code
  *     warmUp} null, {@code shaping} {@link Shaping#REFUSE}); a QPS cluster rule is

@@ -9,7 +9,7 @@ import java.util.Objects;
  *
  * <pre>{@code
  * try {
- *   engine.applyRules(RuleFormat.json().parse(text), "upload");
+ *   engine.apply(RuleFormat.json().parse(text));
  * } catch (InvalidRulesException refused) {
  *   refused.errors().forEach(error -> log.warn("{}", error));  // rules.flow[3].qps: must be ...
  * }

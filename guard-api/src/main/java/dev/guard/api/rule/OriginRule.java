@@ -1,6 +1,6 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashSet;

@@ -1,6 +1,7 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -36,8 +37,7 @@ import java.util.Objects;
  * @param resource the protected resource; not blank
  * @param argumentIndex which argument of a call holds the value: 0 is the first; a negative index
  *     counts from the end of each call's arguments (−1 is the last), resolved per call; a call
- *     without that argument passes. From −{@link RuleLimits#MAX_ARGUMENT_INDEX} to {@link
- *     RuleLimits#MAX_ARGUMENT_INDEX}
+ *     without that argument passes. From −255 to 255
  * @param metric {@link FlowMetric#QPS} (calls per period) or {@link FlowMetric#CONCURRENCY} (calls
  *     running at once), per value
  * @param threshold the threshold of each value without an exception; {@code >= 0} (0 refuses every
@@ -47,15 +47,13 @@ import java.util.Objects;
  * @param period the token period of a QPS rule: {@code threshold} tokens per period; whole
  *     milliseconds, from 1 ms to {@link #MAX_PERIOD}; {@link #DEFAULT_PERIOD} for concurrency
  * @param shaping {@link Shaping#REFUSE} or (QPS only) {@link Shaping#PACING}
- * @param maxQueueingTime the longest a paced call may wait; from zero to {@link
- *     RuleLimits#MAX_DURATION}, and zero unless the behaviour is pacing (zero means strict spacing: an early call is refused, none waits)
+ * @param maxQueueingTime the longest a paced call may wait; from zero to one day, and zero unless the behaviour is pacing (zero means strict spacing: an early call is refused, none waits)
  * @param exceptions values with their own threshold, matched with {@code equals}, so each must be
  *     of the argument's runtime type ({@code 1} as an {@code Integer} never matches an argument
  *     {@code 1L}), and a number must be finite; thresholds {@code >= 0}
  * @param valueType the runtime type of the values; every exception value must be an instance of
  *     it. {@code Object.class} when unknown
- * @param maxValues how many values the engine remembers for this rule; from 2 to {@link
- *     RuleLimits#MAX_VALUES}. When a new
+ * @param maxValues how many values the engine remembers for this rule; from 2 to 10,000,000. When a new
  *     value does not fit, the values used least recently are forgotten and start over as if never
  *     seen (a full bucket)
  */
@@ -76,7 +74,7 @@ public record PerValueRule(
   /** The default token period: one second. */
   public static final Duration DEFAULT_PERIOD = Duration.ofSeconds(1);
 
-  /** The longest token period: one day ({@link RuleLimits#MAX_DURATION}). */
+  /** The longest token period: one day (one day). */
   public static final Duration MAX_PERIOD = RuleLimits.MAX_DURATION;
 
   /** The most tokens a value can hold: {@code threshold + burst} (and any exception threshold + burst). */

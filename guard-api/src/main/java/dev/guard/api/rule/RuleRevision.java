@@ -1,9 +1,11 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.rule.RuleDiff;
-import dev.guard.api.rule.RuleSet;
 import java.time.Instant;
+import java.util.Collections;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * One rule set an engine applied, as its rule history keeps it: what it was, where it came from,
@@ -12,34 +14,49 @@ import java.util.Objects;
  * <pre>{@code
  * for (RuleRevision revision : engine.ruleHistory()) {
  *   log.info("#{} {} from {}: {}", revision.number(), revision.appliedAt(), revision.source(),
- *       revision.diff());
+ *       revision.changes());   // "1 added, 1 removed on [search]"
  * }
  * }</pre>
  *
  * @param number the revision number: 1 for the engine's first applied set, then one more for each
  * @param appliedAt when it took effect, by the engine's time source's wall time
- * @param source who applied it: a rule source's name, or what the caller of {@code
- *     GuardEngine.applyRules} said
+ * @param source who applied it: a rule source's name, or {@code GuardEngine.APPLIED} for {@code
+ *     GuardEngine.apply}
  * @param rules the whole rule set in force from then on
- * @param diff what changed from the rules in force before
+ * @param added the rules in force from then on that were not before
+ * @param removed the rules in force before that are not any more
+ * @param changedResources the resources whose rules changed, sorted
  */
-public record RuleRevision(
-    long number, Instant appliedAt, String source, RuleSet rules, RuleDiff diff) {
+public record RuleRevision(long number, Instant appliedAt, String source, RuleSet rules,
+    List<Rule> added, List<Rule> removed, Set<String> changedResources) {
 
   /**
-   * Checks the fields.
+   * Checks the fields and copies the collections.
    *
    * @param number the revision number
    * @param appliedAt when it took effect
    * @param source who applied it
    * @param rules the whole rule set
-   * @param diff what changed
+   * @param added the rules added
+   * @param removed the rules removed
+   * @param changedResources the resources changed
    * @throws NullPointerException if a field is null
    */
   public RuleRevision {
     Objects.requireNonNull(appliedAt, "appliedAt");
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(rules, "rules");
-    Objects.requireNonNull(diff, "diff");
+    added = List.copyOf(added);
+    removed = List.copyOf(removed);
+    changedResources = Collections.unmodifiableSet(new TreeSet<>(changedResources));
+  }
+
+  /**
+   * Summarizes what changed, for logs and events: {@code "1 added, 1 removed on [search]"}.
+   *
+   * @return the summary
+   */
+  public String changes() {
+    return added.size() + " added, " + removed.size() + " removed on " + changedResources;
   }
 }

@@ -12,15 +12,23 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The whole rule set of an engine, as one immutable value: rules of every kind for every resource
- * (engine-wide rules too). A rules file describes one; {@code GuardEngine.applyRules} makes an
+ * (engine-wide rules too). A rules file describes one; {@code GuardEngine.apply} makes an
  * engine's rules exactly one.
  *
  * <pre>{@code
- * RuleSet rules = RuleSet.of(List.of(
+ * RuleSet rules = RuleSet.of(
  *     FlowRule.qps("search", 50),
- *     FlowRule.concurrency("reports", 4)));
- * engine.applyRules(rules, "startup");
+ *     FlowRule.concurrency("reports", 4),
+ *     SystemRule.of().withMaxInboundQps(5000),                        // engine-wide
+ *     CircuitBreakerRule.errorRatio(RuleSet.EVERY_RESOURCE, 0.5))     // default breakers
+ *     .withDefaultBreakerExclusions(Set.of("healthCheck"));
+ * engine.apply(rules);
  * }</pre>
+ *
+ * <p>Engine-wide rules are part of the set: system rules (resource {@code SystemRule.INBOUND}),
+ * and circuit breaker rules of the resource {@value #EVERY_RESOURCE}, the default breakers that
+ * every resource without a circuit breaker rule of its own gets (its own breakers, built from
+ * these rules), except the resources named by {@link #defaultBreakerExclusions()}.
  *
  * <p>Two sets are equal when they would protect an engine the same way: rules are kept grouped by
  * resource and kind (resources in name order), the rules of one kind of one resource keep the
@@ -29,15 +37,20 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RuleSet {
 
-  private static final RuleSet EMPTY = new RuleSet(List.of());
+  /** The resource name of default rules, which apply to every resource without rules of their kind. */
+  public static final String EVERY_RESOURCE = "*";
+
+  private static final RuleSet EMPTY = new RuleSet(List.of(), Set.of());
 
   private static final Comparator<Rule> CANONICAL =
       Comparator.comparing(Rule::resource).thenComparing(rule -> rule.getClass().getName());
 
   private final List<Rule> rules;
+  private final Set<String> excluded;
 
-  private RuleSet(List<Rule> rules) {
+  private RuleSet(List<Rule> rules, Set<String> excluded) {
     this.rules = rules;
+    this.excluded = excluded;
   }
 
   /**
@@ -54,7 +67,74 @@ public final class RuleSet {
       Objects.requireNonNull(rule, "rule");
     }
     unique.sort(CANONICAL); // stable: same resource and kind keep their order
-    return new RuleSet(List.copyOf(unique));
+    return new RuleSet(List.copyOf(unique), Set.of());
+  }
+
+  /**
+   * Creates a rule set.
+   *
+   * <pre>{@code
+   * engine.apply(RuleSet.of(FlowRule.qps("search", 50)));
+   * }</pre>
+   *
+   * @param rules the rules, of any kind and resource
+   * @return the set
+   * @throws NullPointerException if a rule is null
+   */
+  public static RuleSet of(Rule... rules) {
+    return of(List.of(rules));
+  }
+
+  /**
+   * Returns this set with the rules of one resource replaced by {@code replacement} (the rules of
+   * other resources, and the default breaker exclusions, stay).
+   *
+   * <pre>{@code
+   * engine.apply(engine.ruleSet().withRulesOf("search", List.of(FlowRule.qps("search", 80))));
+   * }</pre>
+   *
+   * @param resource the resource name
+   * @param replacement its new rules (empty removes them), all of that resource
+   * @return the new set
+   * @throws IllegalArgumentException if a rule of {@code replacement} is of another resource
+   */
+  public RuleSet withRulesOf(String resource, List<? extends Rule> replacement) {
+    Objects.requireNonNull(resource, "resource");
+    List<Rule> kept = new ArrayList<>();
+    for (Rule rule : rules) {
+      if (!rule.resource().equals(resource)) {
+        kept.add(rule);
+      }
+    }
+    for (Rule rule : replacement) {
+      if (!Objects.requireNonNull(rule, "rule").resource().equals(resource)) {
+        throw new IllegalArgumentException("rule.resource must be '" + resource + "', was '"
+            + rule.resource() + "'");
+      }
+      kept.add(rule);
+    }
+    return of(kept).withDefaultBreakerExclusions(excluded);
+  }
+
+  /**
+   * Returns this set with the resources that get no default breakers (see {@link
+   * #EVERY_RESOURCE}) replaced.
+   *
+   * @param resources the resource names that get no default breakers
+   * @return the new set
+   */
+  public RuleSet withDefaultBreakerExclusions(Set<String> resources) {
+    Set<String> names = Collections.unmodifiableSet(new TreeSet<>(resources));
+    return names.equals(excluded) ? this : new RuleSet(rules, names);
+  }
+
+  /**
+   * Returns the resources that get no default breakers.
+   *
+   * @return the names, sorted; empty if none
+   */
+  public Set<String> defaultBreakerExclusions() {
+    return excluded;
   }
 
   /**
@@ -124,12 +204,12 @@ public final class RuleSet {
   }
 
   /**
-   * Tells whether the set has no rule.
+   * Tells whether the set has no rule and no default breaker exclusion.
    *
    * @return whether it is empty
    */
   public boolean isEmpty() {
-    return rules.isEmpty();
+    return rules.isEmpty() && excluded.isEmpty();
   }
 
   /**
@@ -143,16 +223,16 @@ public final class RuleSet {
 
   @Override
   public boolean equals(@Nullable Object other) {
-    return other instanceof RuleSet set && rules.equals(set.rules);
+    return other instanceof RuleSet set && rules.equals(set.rules) && excluded.equals(set.excluded);
   }
 
   @Override
   public int hashCode() {
-    return rules.hashCode();
+    return rules.hashCode() * 31 + excluded.hashCode();
   }
 
   @Override
   public String toString() {
-    return "RuleSet" + rules;
+    return "RuleSet" + rules + (excluded.isEmpty() ? "" : " without default breakers on " + excluded);
   }
 }

@@ -1,6 +1,7 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -12,8 +13,8 @@ import org.jspecify.annotations.Nullable;
  * Each threshold is optional; a null one does not limit.
  *
  * <pre>{@code
- * engine.loadSystemRules(List.of(
- *     SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8)));
+ * engine.apply(engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(
+ *     SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8))));
  * }</pre>
  *
  * <p>An engine merges all its system rules into one: for every threshold the smallest value any
@@ -24,15 +25,14 @@ import org.jspecify.annotations.Nullable;
  * the field and the value, so an invalid threshold is never silently ignored.
  *
  * @param maxInboundQps the most inbound calls per second (counting this one); from 0 (refuses
- *     every inbound call) to {@link RuleLimits#MAX_COUNT}
+ *     every inbound call) to 10<sup>9</sup>
  * @param maxConcurrency the most inbound calls running at once; {@code >= 0}
  * @param maxAverageRt the longest average response time of inbound calls (in the second-level
- *     window) at which calls are still admitted; from zero to {@link RuleLimits#MAX_DURATION};
+ *     window) at which calls are still admitted; from zero to one day;
  *     compared in milliseconds
  * @param maxSystemLoad the 1-minute load average per usable CPU above which the capacity test
  *     runs: calls are refused only while more inbound calls run than the measured capacity (peak
- *     completions per second × minimum response time) can serve; from 0 to {@link
- *     RuleLimits#MAX_SYSTEM_LOAD}
+ *     completions per second × minimum response time) can serve; from 0 to 10,000
  * @param maxCpuUsage the share of the CPU the process may use above which inbound calls are
  *     refused; in {@code [0, 1]}
  */

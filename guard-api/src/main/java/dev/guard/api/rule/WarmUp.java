@@ -1,6 +1,7 @@
 package dev.guard.api.rule;
 
-import dev.guard.api.Checks;
+import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.internal.Checks;
 import java.time.Duration;
 
 /**
@@ -12,10 +13,8 @@ import java.time.Duration;
  * FlowRule rule = FlowRule.qps("createOrder", 100).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
  * }</pre>
  *
- * @param period how long full traffic takes to warm a cold resource; positive, at most {@link
- *     RuleLimits#MAX_DURATION}
- * @param coldFactor the cold rate is {@code count / coldFactor}; from 2 to {@link
- *     RuleLimits#MAX_COLD_FACTOR}
+ * @param period how long full traffic takes to warm a cold resource; positive, at most one day
+ * @param coldFactor the cold rate is {@code count / coldFactor}; from 2 to 100
  */
 public record WarmUp(Duration period, int coldFactor) {
 

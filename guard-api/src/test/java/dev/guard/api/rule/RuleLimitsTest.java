@@ -1,5 +1,6 @@
 package dev.guard.api.rule;
 
+import dev.guard.api.internal.RuleLimits;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

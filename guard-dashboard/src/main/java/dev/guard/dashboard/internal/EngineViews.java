@@ -11,7 +11,6 @@ import dev.guard.api.RefusalKind;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.PeriodStats;
-import dev.guard.engine.ResourceStats;
 import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.rule.RuleState;
 import dev.guard.spi.TokenService;
@@ -54,7 +53,7 @@ final class EngineViews {
   Map<String, Object> resources(String sort) {
     List<Map<String, Object>> rows = new ArrayList<>();
     for (String name : engine.resources()) {
-      rows.add(resourceRow(engine.stats(name)));
+      rows.add(resourceRow(name, engine.stats(name)));
     }
     String key = switch (sort) {
       case "refused" -> "refusedQps";
@@ -77,9 +76,9 @@ final class EngineViews {
     return view;
   }
 
-  private static Map<String, Object> resourceRow(ResourceStats stats) {
+  private static Map<String, Object> resourceRow(String name, NodeStats stats) {
     Map<String, Object> row = new LinkedHashMap<>();
-    row.put("name", stats.resource());
+    row.put("name", name);
     row.putAll(live(stats));
     return row;
   }
@@ -166,7 +165,7 @@ final class EngineViews {
         byKind.merge(kind.tag(), second.refused(kind), Long::sum);
       }
     }
-    ResourceStats stats = engine.stats(name);
+    NodeStats stats = engine.stats(name);
     Map<String, Long> byOrigin = new TreeMap<>();
     for (String origin : stats.origins()) {
       stats.origin(origin).map(NodeStats::totalRefused).filter(count -> count > 0)
@@ -285,10 +284,10 @@ final class EngineViews {
       row.put("appliedAt", revision.appliedAt().toString());
       row.put("source", revision.source());
       row.put("rules", revision.rules().size());
-      row.put("resources", List.copyOf(revision.diff().resources()));
-      row.put("added", revision.diff().added().size());
-      row.put("removed", revision.diff().removed().size());
-      row.put("diff", revision.diff().toString());
+      row.put("resources", List.copyOf(revision.changedResources()));
+      row.put("added", revision.added().size());
+      row.put("removed", revision.removed().size());
+      row.put("diff", revision.changes());
       rows.add(0, row);
     }
     return rows;

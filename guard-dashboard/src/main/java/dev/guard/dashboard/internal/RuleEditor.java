@@ -1,5 +1,6 @@
 package dev.guard.dashboard.internal;
 
+import dev.guard.spi.RulePart;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.rule.RuleRevision;
@@ -40,7 +41,7 @@ final class RuleEditor {
     WritableRuleSource current = source;
     if (current == null) {
       WritableRuleSource own = RuleSources.memory(OWN_SOURCE, engine.ruleSet());
-      engine.attach(own);
+      engine.attach(own, RulePart.all());
       source = own;
       current = own;
     }

@@ -256,45 +256,6 @@ public final class EngineCore {
   }
 
   /**
-   * Replaces the rules of a resource; see {@link RuleBook#load}.
-   *
-   * @param name the resource
-   * @param rules the new rules
-   */
-  public void load(String name, List<? extends Rule> rules) {
-    ruleBook.load(name, rules);
-  }
-
-  /**
-   * Replaces the system rules; see {@link RuleBook#loadSystemRules}.
-   *
-   * @param rules the new system rules
-   */
-  public void loadSystemRules(List<SystemRule> rules) {
-    ruleBook.loadSystemRules(rules);
-  }
-
-  /**
-   * Replaces the default circuit breaker rules; see {@link RuleBook#loadDefaultCircuitBreakerRules}.
-   *
-   * @param rules rules with resource {@code "*"}
-   * @param excluded resources that get no default breakers
-   */
-  public void loadDefaultCircuitBreakerRules(List<CircuitBreakerRule> rules, Set<String> excluded) {
-    ruleBook.loadDefaultCircuitBreakerRules(rules, excluded);
-  }
-
-  /** The default circuit breaker rules in force. */
-  public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
-    return ruleBook.defaultCircuitBreakerRules();
-  }
-
-  /** The system rules in force. */
-  public List<SystemRule> systemRules() {
-    return ruleBook.systemRules();
-  }
-
-  /**
    * The rules in force on a resource.
    *
    * @param name the resource

@@ -29,7 +29,6 @@ import dev.guard.engine.internal.chain.SlotKind;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
@@ -129,7 +128,7 @@ class InternalFailureTest {
   @Test
   void enter_whenASlotThrows_admitsTheCallAndReportsIt() {
     EngineCore core = engine(failingFlow(Failure.ENTER));
-    core.load("r", List.of(FlowRule.qps("r", 1)));
+    core.ruleBook().apply(RuleSet.of(List.of(FlowRule.qps("r", 1))), "test");
 
     CallEntry entry = enter(core, "r", EntryType.OUT);
 
@@ -144,7 +143,7 @@ class InternalFailureTest {
   @Test
   void exit_whenASlotThrows_completesTheExitAndReportsIt() {
     EngineCore core = engine(failingFlow(Failure.EXIT));
-    core.load("r", List.of(FlowRule.qps("r", 1)));
+    core.ruleBook().apply(RuleSet.of(List.of(FlowRule.qps("r", 1))), "test");
     CallEntry entry = enter(core, "r", EntryType.IN);
 
     entry.close();
@@ -157,12 +156,10 @@ class InternalFailureTest {
   void exit_whenAnEarlySlotThrows_stillLetsTheLaterSlotsGiveBackWhatTheyHold() {
     EngineCore core = engine(new FailingKind<>(
         new dev.guard.engine.internal.origin.OriginSlotKind(), Failure.EXIT, null));
-    core.load("r", List.of(OriginRule.deny("r", "bot"), PerValueRule.concurrency("r", 0, 1)));
+    core.ruleBook().apply(RuleSet.of(List.of(OriginRule.deny("r", "bot"), PerValueRule.concurrency("r", 0, 1))), "test");
 
     for (int call = 0; call < 3; call++) {
-      CallEntry entry = core.enter(
-          new CallSite(core.resolve("r"), EntryType.OUT, 1, false, null, ""), false,
-          new Object[] {"v"});
+      CallEntry entry = core.enter(new CallSite(core.resolve("r"), EntryType.OUT, 1, false, null, ""), false, new Object[] {"v"});
       assertThat(entry.refusal()).as("call %d", call).isNull();
       entry.close();
     }
@@ -173,12 +170,12 @@ class InternalFailureTest {
   @Test
   void enter_whenALateSlotThrows_theEarlierSlotsGiveBackWhatTheyGranted() {
     EngineCore core = engine(failingFlow(Failure.ENTER));
-    core.load("r", List.of(FlowRule.qps("r", 1), PerValueRule.concurrency("r", 0, 1)));
+    core.ruleBook().apply(RuleSet.of(List.of(FlowRule.qps("r", 1), PerValueRule.concurrency("r", 0, 1))), "test");
     Object[] value = {"v"};
     CallSite site = new CallSite(core.resolve("r"), EntryType.OUT, 1, false, null, "");
 
     CallEntry unguarded = core.enter(site, false, value);
-    core.load("r", List.of(PerValueRule.concurrency("r", 0, 1))); // the failing slot is gone
+    core.ruleBook().apply(RuleSet.of(List.of(PerValueRule.concurrency("r", 0, 1))), "test"); // the failing slot is gone
     CallEntry next = core.enter(site, false, value);
 
     assertThat(unguarded.refusal()).isNull();
@@ -192,7 +189,7 @@ class InternalFailureTest {
   void load_whenCompilingThrows_isRefusedAsInvalidRulesAndChangesNothing() {
     EngineCore core = engine(failingFlow(Failure.COMPILE));
 
-    assertThatThrownBy(() -> core.load("r", List.of(FlowRule.qps("r", 1))))
+    assertThatThrownBy(() -> core.ruleBook().apply(RuleSet.of(List.of(FlowRule.qps("r", 1))), "test"))
         .isInstanceOf(InvalidRulesException.class)
         .hasMessageContaining("r: its rules could not be compiled (an internal error of guard");
     assertThat(core.rules("r")).isEmpty();
@@ -227,7 +224,7 @@ class InternalFailureTest {
   void firstUseOfAResource_whenItsFirstChainThrows_failsOpenAndReportsIt() {
     EngineCore core = engine(new FailingKind<>(
         dev.guard.engine.internal.breaker.BreakerSlotKind.INSTANCE, Failure.COMPILE, "late"));
-    core.loadDefaultCircuitBreakerRules(List.of(CircuitBreakerRule.errorRatio("*", 0.5)), Set.of());
+    core.ruleBook().apply(RuleSet.of(CircuitBreakerRule.errorRatio("*", 0.5)), "test");
 
     CallEntry entry = enter(core, "late", EntryType.IN);
 
@@ -243,10 +240,10 @@ class InternalFailureTest {
         new dev.guard.engine.internal.system.SystemSlotKind(
             new dev.guard.engine.internal.system.SystemProtection(SystemStatus.host())), Failure.COMPILE, null));
 
-    assertThatThrownBy(() -> core.loadSystemRules(List.of(SystemRule.of().withMaxConcurrency(5))))
+    assertThatThrownBy(() -> core.ruleBook().apply(RuleSet.of(SystemRule.of().withMaxConcurrency(5)), "test"))
         .isInstanceOf(InvalidRulesException.class);
 
-    assertThat(core.systemRules()).isEmpty();
+    assertThat(core.ruleBook().current().rulesOf(SystemRule.class)).isEmpty();
     for (EntryType type : EntryType.values()) {
       CallEntry entry = enter(core, "api-" + type, type);
       assertThat(entry.refusal()).isNull();
@@ -266,7 +263,7 @@ class InternalFailureTest {
             RuleSet.of(List.of(SystemRule.of().withMaxConcurrency(5))), "test"))
         .isInstanceOf(InvalidRulesException.class);
 
-    assertThat(core.systemRules()).isEmpty();
+    assertThat(core.ruleBook().current().rulesOf(SystemRule.class)).isEmpty();
     assertThat(enter(core, "api", EntryType.IN).refusal()).isNull();
   }
 }

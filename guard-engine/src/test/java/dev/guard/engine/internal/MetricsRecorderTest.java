@@ -44,8 +44,7 @@ class MetricsRecorderTest {
   void eachPass_recordsTheSecondsThatClosed_withoutAnyReader() {
     EngineCore core = engine();
     recorder.add(core);
-    CallEntry entry = core.enter(new CallSite(core.resolve("r"), EntryType.IN, 1, false, null, ""),
-        false, null);
+    CallEntry entry = core.enter(new CallSite(core.resolve("r"), EntryType.IN, 1, false, null, ""), false, null);
     entry.close(entry.generation());
     nowNanos.addAndGet(1_500_000_000L);
 

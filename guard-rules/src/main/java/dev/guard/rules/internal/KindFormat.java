@@ -1,5 +1,6 @@
 package dev.guard.rules.internal;
 
+import dev.guard.api.internal.RuleLimits;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.Rule;
 import org.jspecify.annotations.Nullable;
@@ -37,7 +38,7 @@ public interface KindFormat<R extends Rule> {
 
   /**
    * The most distinct rules of this kind one resource may have, as an engine takes them (see
-   * {@link dev.guard.api.rule.RuleLimits}); a document with more is refused at the first rule over.
+   * {@link dev.guard.api.internal.RuleLimits}); a document with more is refused at the first rule over.
    */
   default int maxPerResource() {
     return Integer.MAX_VALUE;

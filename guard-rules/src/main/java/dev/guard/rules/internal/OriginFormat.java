@@ -2,7 +2,7 @@ package dev.guard.rules.internal;
 
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.OriginPolicy;
 import java.util.LinkedHashSet;

@@ -3,7 +3,7 @@ package dev.guard.rules.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;

@@ -1,6 +1,5 @@
 package dev.guard.engine.internal.call;
 
-import dev.guard.api.EntryOrderException;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.node.EntranceNode;
@@ -241,7 +240,7 @@ public final class CallPath {
     if (context.implicit) {
       context.owner.discard(context);
     }
-    throw new EntryOrderException(
+    throw new IllegalStateException(
         "entries must be closed in reverse order: closed " + entry + " while " + current
             + " was open; every entry of the context has been exited");
   }

@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.call;
 
 import dev.guard.engine.internal.registry.ResourceState;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import org.jspecify.annotations.Nullable;
 

@@ -2,7 +2,7 @@ package dev.guard.engine.internal.call;
 
 import dev.guard.engine.internal.registry.Entrance;
 import dev.guard.engine.internal.registry.Overflows;
-import dev.guard.api.Checks;
+import dev.guard.api.internal.Checks;
 import dev.guard.spi.Cap;
 import dev.guard.engine.internal.node.EntranceNode;
 import java.util.Objects;

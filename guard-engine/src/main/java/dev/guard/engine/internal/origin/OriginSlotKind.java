@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.origin;
 
 import dev.guard.api.rule.OriginRule;
-import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;

@@ -2,7 +2,7 @@ package dev.guard.engine.internal.pervalue;
 
 import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
-import dev.guard.api.rule.RuleLimits;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import org.jspecify.annotations.Nullable;

@@ -62,7 +62,7 @@ public final class ChainCompiler {
       if (kind != null && kind.engineWide()) {
         throw new IllegalArgumentException(rule.getClass().getSimpleName() + " " + rule
             + " covers every inbound call of the engine, not resource '" + resource
-            + "': load it with GuardEngine.loadSystemRules(..)");
+            + "': apply it in the rule set with GuardEngine.apply(..)");
       }
       if (!rule.resource().equals(resource)) {
         throw new IllegalArgumentException(

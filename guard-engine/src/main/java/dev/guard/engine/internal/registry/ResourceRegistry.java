@@ -180,25 +180,36 @@ public final class ResourceRegistry {
    *
    * @param perResource the rules of every resource (no system rules)
    * @param wantedSystem the system rules
+   * @param wantedDefaults the default circuit breaker rules (resource {@code "*"})
+   * @param wantedExcluded the resources that get no default breakers
    * @return the resources whose rules changed, and {@link SystemRule#INBOUND} if the system rules
    *     did
    * @throws InvalidRulesException if a chain does not compile; no chain changed then
    */
-  public List<Replaced> apply(RuleSet perResource, List<SystemRule> wantedSystem) {
+  public List<Replaced> apply(RuleSet perResource, List<SystemRule> wantedSystem,
+      List<CircuitBreakerRule> wantedDefaults, Set<String> wantedExcluded) {
     synchronized (rulesLock) {
       createAll(perResource);
       List<SystemRule> previousSystem = system.rules();
       boolean systemChanged = !previousSystem.equals(wantedSystem);
+      List<CircuitBreakerRule> previousDefaults = defaultCircuitBreakerRules;
+      Set<String> previousExcluded = excludedFromDefaults;
+      boolean defaultsChanged = !previousDefaults.equals(wantedDefaults)
+          || !previousExcluded.equals(wantedExcluded);
       if (systemChanged) {
         system.load(wantedSystem); // read only by compiling chains, which happens next
       }
+      defaultCircuitBreakerRules = List.copyOf(wantedDefaults);
+      excludedFromDefaults = Set.copyOf(wantedExcluded);
       List<Change> changes;
       try {
-        changes = compileAll(perResource, systemChanged);
+        changes = compileAll(perResource, systemChanged || defaultsChanged);
       } catch (RuntimeException refused) {
         if (systemChanged) {
           system.load(previousSystem);
         }
+        defaultCircuitBreakerRules = previousDefaults;
+        excludedFromDefaults = previousExcluded;
         throw refused;
       }
       publish(changes);
@@ -212,67 +223,12 @@ public final class ResourceRegistry {
         replaced.add(new Replaced(
             SystemRule.INBOUND, List.copyOf(previousSystem), List.copyOf(wantedSystem)));
       }
+      if (!previousDefaults.equals(wantedDefaults)) {
+        replaced.add(new Replaced(RuleSet.EVERY_RESOURCE, List.copyOf(previousDefaults),
+            List.copyOf(wantedDefaults)));
+      }
       return replaced;
     }
-  }
-
-  /**
-   * Replaces the system rules alone and recompiles every chain with them.
-   *
-   * @param wanted the new system rules
-   * @return the change as rules of {@link SystemRule#INBOUND}, or null when they are the same
-   * @throws InvalidRulesException if a chain does not compile with them; nothing changed then
-   */
-  public @Nullable Replaced changeSystem(List<SystemRule> wanted) {
-    List<SystemRule> loaded = List.copyOf(wanted);
-    synchronized (rulesLock) {
-      List<SystemRule> previous = system.rules();
-      if (previous.equals(loaded)) {
-        return null;
-      }
-      system.load(loaded);
-      recompileEvery(() -> system.load(previous));
-      return new Replaced(SystemRule.INBOUND, List.copyOf(previous), List.copyOf(loaded));
-    }
-  }
-
-  /**
-   * Replaces the default circuit breaker rules and the resources they do not apply to, and
-   * recompiles every chain (breakers of unchanged rules carry over).
-   *
-   * @param rules rules with resource {@code "*"}
-   * @param excluded resources that get no default breakers
-   * @throws InvalidRulesException if a chain does not compile with them; nothing changed then
-   */
-  public void changeDefaults(List<CircuitBreakerRule> rules, Set<String> excluded) {
-    synchronized (rulesLock) {
-      List<CircuitBreakerRule> previousRules = defaultCircuitBreakerRules;
-      Set<String> previousExcluded = excludedFromDefaults;
-      defaultCircuitBreakerRules = List.copyOf(rules);
-      excludedFromDefaults = Set.copyOf(excluded);
-      recompileEvery(() -> {
-        defaultCircuitBreakerRules = previousRules;
-        excludedFromDefaults = previousExcluded;
-      });
-    }
-  }
-
-  /** Recompiles every chain after an engine-wide change (held under the rule lock). */
-  private void recompileEvery(Runnable undo) {
-    List<Change> changes = new ArrayList<>();
-    String compiling = PROBE;
-    try {
-      compile(PROBE, List.of(), Chain.EMPTY);
-      for (ResourceState state : resources.values()) {
-        compiling = state.name();
-        Chain old = state.chain();
-        changes.add(new Change(compiling, state, old, compile(compiling, old.rules(), old)));
-      }
-    } catch (RuntimeException failure) {
-      undo.run();
-      throw new InvalidRulesException(List.of(refusal(compiling, failure)));
-    }
-    publish(changes);
   }
 
   /**
@@ -287,7 +243,8 @@ public final class ResourceRegistry {
         all.addAll(state.chain().rules());
       }
       all.addAll(system.rules());
-      return RuleSet.of(all);
+      all.addAll(defaultCircuitBreakerRules);
+      return RuleSet.of(all).withDefaultBreakerExclusions(excludedFromDefaults);
     }
   }
 

@@ -3,7 +3,6 @@ package dev.guard.engine.internal.rules;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleDiff;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.rule.RuleSet;
@@ -13,14 +12,16 @@ import dev.guard.engine.internal.registry.EngineParts;
 import dev.guard.engine.internal.registry.Listeners;
 import dev.guard.engine.internal.registry.ResourceRegistry;
 import dev.guard.engine.internal.registry.ResourceRegistry.Replaced;
-import dev.guard.engine.internal.system.SystemProtection;
 import dev.guard.spi.EngineListener;
+import dev.guard.spi.RulePart;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -33,8 +34,14 @@ import org.jspecify.annotations.Nullable;
  * reads its resource's chain once, so it is decided by the old set or by the new one; and since
  * one write switches every resource, a call that saw the new set on any resource cannot see the
  * old set on another afterwards. Engine-wide rules (system protection) are compiled into every
- * chain, so a set that changes them recompiles every resource and publishes all at once too. Changes of rules (sets, single loads, declarations) hold one lock
- * and so never interleave; the call path takes no lock.
+ * chain, so a set that changes them recompiles every resource and publishes all at once too;
+ * default breaker rules (resource {@code "*"}) are engine-wide in the same way. Changes of rules
+ * (sets, sources' parts, declarations) hold one lock and so never interleave; the call path
+ * takes no lock.
+ *
+ * <p>Attached sources own parts of the set ({@link RulePart}); their parts never overlap. A
+ * source's delivery replaces its part only, and a guard's declaration leaves out the rules that
+ * lie in some source's part.
  *
  * <p>Every rule change enters the engine here, and reaches the registry only from here; the rule
  * book tells the listeners what changed once the change is done.
@@ -42,7 +49,6 @@ import org.jspecify.annotations.Nullable;
 public final class RuleBook {
 
   private final ResourceRegistry registry;
-  private final SystemProtection system;
   private final EngineClock clock;
   private final Listeners listeners;
   private final int historySize;
@@ -50,6 +56,10 @@ public final class RuleBook {
   private final ArrayDeque<RuleRevision> history = new ArrayDeque<>();
   /** Guarded by this. */
   private long lastNumber;
+  /** The parts of attached sources, with their sources; guarded by this. */
+  private final Map<RulePart, Owner> parts = new LinkedHashMap<>();
+
+  private record Owner(Object source, String name) {}
 
   /**
    * Creates the rule book of an engine.
@@ -59,7 +69,6 @@ public final class RuleBook {
    */
   public RuleBook(EngineParts parts, ResourceRegistry registry) {
     this.registry = registry;
-    this.system = parts.system();
     this.clock = parts.clock();
     this.listeners = parts.listeners();
     this.historySize = parts.config().ruleHistory();
@@ -77,10 +86,105 @@ public final class RuleBook {
    */
   public Optional<RuleRevision> apply(RuleSet rules, String source) {
     Objects.requireNonNull(rules, "rules");
+    return change(current -> rules, source);
+  }
+
+  /**
+   * Replaces the part of the rule set an attached source owns with {@code delivered}.
+   *
+   * @param part the source's part
+   * @param delivered the rules the source delivered
+   * @param source the source's name
+   * @return the new revision, or empty if the rules in force were already equal
+   * @throws InvalidRulesException if {@code delivered} holds rules outside the part, or cannot be
+   *     applied; listeners hear of it too
+   */
+  public Optional<RuleRevision> applyPart(RulePart part, RuleSet delivered, String source) {
+    Objects.requireNonNull(delivered, "rules");
+    List<RuleError> outside = outside(part, delivered);
+    if (!outside.isEmpty()) {
+      invalid(source, outside);
+      throw new InvalidRulesException(outside);
+    }
+    return change(current -> merge(current, part, delivered), source);
+  }
+
+  /**
+   * The errors naming each rule of {@code set} that lies outside {@code part}.
+   *
+   * @param part the part
+   * @param set the rules
+   * @return one error per rule outside the part; empty when all lie in it
+   */
+  public static List<RuleError> outside(RulePart part, RuleSet set) {
+    List<RuleError> errors = new ArrayList<>();
+    for (Rule rule : set.rules()) {
+      if (!part.contains(rule)) {
+        errors.add(new RuleError(rule.getClass().getSimpleName() + "[" + rule.resource() + "]",
+            "must lie in the source's part " + part + ", was outside it"));
+      }
+    }
+    if (!set.defaultBreakerExclusions().isEmpty() && !part.holdsDefaultBreakers()) {
+      errors.add(new RuleError("defaultBreakerExclusions",
+          "must lie in the source's part " + part + ", was outside it"));
+    }
+    return errors;
+  }
+
+  private static RuleSet merge(RuleSet current, RulePart part, RuleSet delivered) {
+    List<Rule> rules = new ArrayList<>();
+    for (Rule rule : current.rules()) {
+      if (!part.contains(rule)) {
+        rules.add(rule);
+      }
+    }
+    rules.addAll(delivered.rules());
+    return RuleSet.of(rules).withDefaultBreakerExclusions(part.holdsDefaultBreakers()
+        ? delivered.defaultBreakerExclusions() : current.defaultBreakerExclusions());
+  }
+
+  /**
+   * Gives a source a part of the rule set.
+   *
+   * @param part the part
+   * @param source the source object
+   * @param name the source's name
+   * @return the part the same source was given before (nothing is given then), or empty when the
+   *     part was given now
+   * @throws IllegalArgumentException if the part overlaps the part of another attached source
+   */
+  public synchronized Optional<RulePart> attach(RulePart part, Object source, String name) {
+    Objects.requireNonNull(part, "part");
+    for (Map.Entry<RulePart, Owner> owned : parts.entrySet()) {
+      if (owned.getValue().source() == source) {
+        return Optional.of(owned.getKey());
+      }
+    }
+    for (Map.Entry<RulePart, Owner> owned : parts.entrySet()) {
+      if (owned.getKey().overlaps(part)) {
+        throw new IllegalArgumentException("part must not overlap the part of an attached"
+            + " source: " + part + " of '" + name + "' overlaps " + owned.getKey() + " of '"
+            + owned.getValue().name() + "'");
+      }
+    }
+    parts.put(part, new Owner(source, name));
+    return Optional.empty();
+  }
+
+  /**
+   * Takes a part back from its source (the source could not start).
+   *
+   * @param part the part
+   */
+  public synchronized void detach(RulePart part) {
+    parts.remove(part);
+  }
+
+  private Optional<RuleRevision> change(UnaryOperator<RuleSet> next, String source) {
     Objects.requireNonNull(source, "source");
     Applied applied;
     try {
-      applied = applyLocked(rules, source);
+      applied = changeLocked(next, source);
     } catch (InvalidRulesException refused) {
       invalid(source, refused.errors());
       throw refused;
@@ -93,17 +197,30 @@ public final class RuleBook {
     return Optional.of(applied.revision());
   }
 
+  private synchronized @Nullable Applied changeLocked(UnaryOperator<RuleSet> next, String source) {
+    return applyLocked(next.apply(registry.ruleSet()), source);
+  }
+
   private synchronized @Nullable Applied applyLocked(RuleSet rules, String source) {
     RuleSet before = registry.ruleSet();
     if (before.equals(rules)) {
       return null;
     }
-    List<Rule> own = new ArrayList<>(rules.rules());
-    own.removeIf(SystemRule.class::isInstance);
-    List<Replaced> replaced =
-        registry.apply(RuleSet.of(own), rules.rulesOf(SystemRule.class));
-    RuleRevision revision = new RuleRevision(
-        ++lastNumber, clock.wallTime(), source, rules, RuleDiff.between(before, rules));
+    List<CircuitBreakerRule> defaults = new ArrayList<>();
+    List<Rule> own = new ArrayList<>();
+    for (Rule rule : rules.rules()) {
+      if (rule instanceof CircuitBreakerRule breaker
+          && rule.resource().equals(RuleSet.EVERY_RESOURCE)) {
+        defaults.add(breaker);
+      } else if (!(rule instanceof SystemRule)) {
+        own.add(rule);
+      }
+    }
+    List<Replaced> replaced = registry.apply(RuleSet.of(own), rules.rulesOf(SystemRule.class),
+        defaults, rules.defaultBreakerExclusions());
+    RuleDiff diff = RuleDiff.between(before, rules);
+    RuleRevision revision = new RuleRevision(++lastNumber, clock.wallTime(), source, rules,
+        diff.added(), diff.removed(), diff.resources());
     history.addLast(revision);
     while (history.size() > historySize) {
       history.removeFirst();
@@ -112,22 +229,9 @@ public final class RuleBook {
   }
 
   /**
-   * Replaces the rules of one resource; identical rules are a no-op.
-   *
-   * @param name the resource
-   * @param rules the new rules
-   */
-  public void load(String name, List<? extends Rule> rules) {
-    Replaced replaced;
-    synchronized (this) {
-      replaced = registry.replace(name, rules, false);
-    }
-    tellReplaced(replaced);
-  }
-
-  /**
-   * Declares rules on a resource: they replace its rules of the kinds they belong to and keep the
-   * rest; a declaration that changes nothing is a no-op.
+   * Declares a guard's rules on its resource: they replace its rules of the kinds they belong to
+   * and keep the rest, leaving out those in an attached source's part; a declaration that changes
+   * nothing is a no-op.
    *
    * @param name the resource
    * @param rules the declared rules
@@ -135,45 +239,18 @@ public final class RuleBook {
   public void declare(String name, List<? extends Rule> rules) {
     Replaced replaced;
     synchronized (this) {
-      replaced = registry.replace(name, rules, true);
+      List<Rule> own = new ArrayList<>();
+      for (Rule rule : rules) {
+        if (parts.keySet().stream().noneMatch(part -> part.contains(rule))) {
+          own.add(rule);
+        }
+      }
+      if (own.isEmpty() && !rules.isEmpty()) {
+        return;
+      }
+      replaced = registry.replace(name, own, true);
     }
     tellReplaced(replaced);
-  }
-
-  /**
-   * Replaces the engine's system rules and recompiles every resource's chain with their merged
-   * rule; identical rules are a no-op. Listeners hear of a change as rules of {@link
-   * SystemRule#INBOUND}.
-   *
-   * @param rules the new system rules (empty switches system protection off)
-   */
-  public void loadSystemRules(List<SystemRule> rules) {
-    Replaced replaced;
-    synchronized (this) {
-      replaced = registry.changeSystem(rules);
-    }
-    tellReplaced(replaced);
-  }
-
-  /**
-   * Replaces the default circuit breaker rules and the resources they do not apply to.
-   *
-   * @param rules rules with resource {@code "*"}
-   * @param excluded resources that get no default breakers
-   */
-  public synchronized void loadDefaultCircuitBreakerRules(
-      List<CircuitBreakerRule> rules, Set<String> excluded) {
-    registry.changeDefaults(rules, excluded);
-  }
-
-  /** The system rules in force. */
-  public List<SystemRule> systemRules() {
-    return system.rules();
-  }
-
-  /** The default circuit breaker rules in force. */
-  public List<CircuitBreakerRule> defaultCircuitBreakerRules() {
-    return registry.defaultCircuitBreakerRules();
   }
 
   private void tellReplaced(@Nullable Replaced replaced) {

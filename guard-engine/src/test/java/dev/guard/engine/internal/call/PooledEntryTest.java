@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
-import dev.guard.api.EntryOrderException;
 import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.FrozenTime;
 import dev.guard.engine.internal.registry.ChainCompiler;
@@ -73,7 +72,7 @@ class PooledEntryTest {
     CallEntry outer = core.enter(site("outer"), false, null);
     CallEntry inner = core.enterWithArgument(site("inner"), "secret");
 
-    assertThatThrownBy(outer::close).isInstanceOf(EntryOrderException.class);
+    assertThatThrownBy(outer::close).isInstanceOf(IllegalStateException.class);
 
     assertThat(inner.args()).containsOnlyNulls();
     assertThat(resources.existing("inner").cluster().stats().concurrency()).isZero();
@@ -106,7 +105,7 @@ class PooledEntryTest {
     Thread other = new Thread(() -> {
       try {
         outer.close();
-      } catch (EntryOrderException expected) {
+      } catch (IllegalStateException expected) {
         // the other thread exits the entries it may, and leaves the pooled one to its owner
       }
     });

@@ -1,4 +1,4 @@
-package dev.guard.api;
+package dev.guard.api.internal;
 
 import java.time.Duration;
 import java.util.Objects;

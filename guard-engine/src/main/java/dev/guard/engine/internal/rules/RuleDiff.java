@@ -1,4 +1,7 @@
-package dev.guard.api.rule;
+package dev.guard.engine.internal.rules;
+
+import dev.guard.api.rule.Rule;
+import dev.guard.api.rule.RuleSet;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -20,7 +23,7 @@ import java.util.TreeSet;
  * @param added the rules in the new set that the old one lacks
  * @param removed the rules in the old set that the new one lacks
  */
-public record RuleDiff(Set<String> resources, List<Rule> added, List<Rule> removed) {
+record RuleDiff(Set<String> resources, List<Rule> added, List<Rule> removed) {
 
   /**
    * Copies the fields.

@@ -1,4 +1,4 @@
-package dev.guard.api.rule;
+package dev.guard.api.internal;
 
 import java.time.Duration;
 
