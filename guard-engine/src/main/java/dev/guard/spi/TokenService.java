@@ -59,7 +59,7 @@ public interface TokenService {
    *
    * @param rule the rule with its cluster mode
    * @param permits how many concurrent slots; {@code > 0}
-   * @return OK with a {@link TokenResult#tokenId()}, BLOCKED or a failure
+   * @return OK with a {@link TokenResult#tokenId()}, REFUSED or a failure
    */
   default TokenResult acquireConcurrency(FlowRule rule, int permits) {
     return TokenResult.FAILED;

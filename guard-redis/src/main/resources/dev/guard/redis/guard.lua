@@ -18,14 +18,14 @@
 --   ARGV: op, limit, count per second, per-instance (1/0), bucket ms, buckets, permits,
 --   prioritized (1/0), instance id, instance expiry ms, wanted (>= permits: the lease asked for)
 --   Returns {0, remaining, granted, microseconds left in the bucket, counted at ms} OK,
---   {1, waitMs, counted at ms} SHOULD_WAIT, {2, 0} BLOCKED, {3, 0} TOO_MANY_REQUESTS.
+--   {1, waitMs, counted at ms} SHOULD_WAIT, {2, 0} REFUSED, {3, 0} TOO_MANY_REQUESTS.
 -- 'g' (give back permits of a grant). KEYS: the flow id's windows. ARGV: op, 0, permits, counted
 --   at ms. Takes the permits out of the bucket holding that time in every live window (a bucket
 --   that left its window is not counted any more). Returns {0}.
 -- 'a' (a concurrency token). KEYS: the flow id's held tokens, its instances[, the request counter].
 --   held: a sorted set, "<instance>:<token>:<permits>" -> expiry (ms), trimmed here.
 --   ARGV: op, limit, count, per-instance (1/0), member, permits, lease ms, instance id,
---   instance expiry ms. Returns {0} OK, {2} BLOCKED, {3} TOO_MANY_REQUESTS.
+--   instance expiry ms. Returns {0} OK, {2} REFUSED, {3} TOO_MANY_REQUESTS.
 -- 'l' (count a request only, for Redis Cluster where the counter lives on another node).
 --   KEYS: the request counter. ARGV: op, limit. Returns {0} counted, {3} TOO_MANY_REQUESTS.
 -- Every operation's last argument is the caller's time in microseconds since the epoch, or empty

@@ -391,7 +391,7 @@ public abstract class TokenServiceContract {
     return ok;
   }
 
-  /** Asks for one permit until refused (BLOCKED); returns how many were granted before. */
+  /** Asks for one permit until refused (REFUSED); returns how many were granted before. */
   private static int untilRefused(TokenService service, FlowRule rule) {
     int ok = 0;
     TokenResult answer;

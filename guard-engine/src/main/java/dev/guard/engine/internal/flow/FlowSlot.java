@@ -33,7 +33,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>A cluster rule asks the engine's token service first (docs/BEHAVIOUR.md, "Cluster flow
  * control"): a QPS rule for permits (OK passes, SHOULD_WAIT waits through the engine's time source
- * and passes), a concurrency rule for a concurrency token (OK passes); BLOCKED refuses, and
+ * and passes), a concurrency rule for a concurrency token (OK passes); REFUSED refuses, and
  * anything else (no service, a failure, an exception) either checks the rule locally like any
  * other rule or passes, as the rule's cluster mode says. What the service granted is kept in the
  * same chain as the waits' reservations ({@link Granted}, one small record per cluster grant):
