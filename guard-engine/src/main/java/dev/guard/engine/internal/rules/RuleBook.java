@@ -109,14 +109,8 @@ public final class RuleBook {
     return change(current -> merge(current, part, delivered), source);
   }
 
-  /**
-   * The errors naming each rule of {@code set} that lies outside {@code part}.
-   *
-   * @param part the part
-   * @param set the rules
-   * @return one error per rule outside the part; empty when all lie in it
-   */
-  public static List<RuleError> outside(RulePart part, RuleSet set) {
+  /** The errors naming each rule of {@code set} that lies outside {@code part}. */
+  private static List<RuleError> outside(RulePart part, RuleSet set) {
     List<RuleError> errors = new ArrayList<>();
     for (Rule rule : set.rules()) {
       if (!part.contains(rule)) {
