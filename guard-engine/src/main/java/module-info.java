@@ -7,5 +7,4 @@ module dev.guard.engine {
   requires jdk.management; // OperatingSystemMXBean's process CPU time, when no cgroup is readable
 
   exports dev.guard.engine;
-  exports dev.guard.spi;
 }

@@ -20,6 +20,8 @@ import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.internal.call.CallSite;
+import dev.guard.engine.internal.host.HostSystemStatus;
+import dev.guard.engine.internal.host.SystemTimeSource;
 import dev.guard.engine.internal.registry.EngineConfig;
 import dev.guard.engine.internal.EngineCore;
 import dev.guard.engine.internal.MetricsRecorder;
@@ -99,6 +101,49 @@ public final class GuardEngine implements AutoCloseable {
    */
   public static GuardEngine shared() {
     return SharedEngine.INSTANCE;
+  }
+
+  /**
+   * Returns the time source backed by the JVM's monotonic clock ({@code System.nanoTime()}) that
+   * waits by parking the thread, the default {@linkplain Builder#clock(TimeSource) clock} of every
+   * engine. Its {@link TimeSource#coarseNanoTime()} serves a value refreshed every millisecond by
+   * one daemon thread, which runs only while coarse reads happen (it stops after a second without
+   * one and the next read starts it again); {@link TimeSource#nanoTime()} always reads the clock.
+   *
+   * <pre>{@code
+   * TimeSource time = GuardEngine.systemTime();
+   * long start = time.nanoTime();
+   * }</pre>
+   *
+   * @return the shared system time source
+   */
+  public static TimeSource systemTime() {
+    return SystemTimeSource.INSTANCE;
+  }
+
+  /**
+   * Returns the status of the machine this JVM runs on, the default {@linkplain
+   * Builder#systemStatus(SystemStatus) system status} of every engine, shared by all of them.
+   *
+   * <p>CPU usage comes from the first source that works: the process's cgroup v1 ({@code
+   * cpuacct.usage}, quota {@code cpu.cfs_quota_us / cpu.cfs_period_us}), its cgroup v2 ({@code
+   * cpu.stat}, quota {@code cpu.max}), else {@code OperatingSystemMXBean} (the larger of the
+   * process's CPU time share and the system CPU load); load is {@code
+   * OperatingSystemMXBean.getSystemLoadAverage()} per usable CPU. A daemon thread samples both
+   * once a second while engines read them and ends after three samples in a row that nobody read,
+   * so nothing runs while system protection is idle; the next reading starts it again (values
+   * read unknown until the first new sample, CPU usage until the second). See {@code
+   * docs/BEHAVIOUR.md}.
+   *
+   * <pre>{@code
+   * SystemStatus host = GuardEngine.hostStatus();
+   * log.info("CPU source: {}", host.source());
+   * }</pre>
+   *
+   * @return the host's status
+   */
+  public static SystemStatus hostStatus() {
+    return HostSystemStatus.shared();
   }
 
   /**
@@ -338,7 +383,7 @@ public final class GuardEngine implements AutoCloseable {
    * Returns where this engine's system protection reads CPU usage and load; its {@link
    * SystemStatus#source()} tells which source the machine offered.
    *
-   * @return the status source set on the builder, or {@link SystemStatus#host()}
+   * @return the status source set on the builder, or {@link #hostStatus()}
    */
   public SystemStatus systemStatus() {
     return core.systemStatus();
@@ -530,7 +575,7 @@ public final class GuardEngine implements AutoCloseable {
     Builder() {}
 
     /**
-     * Sets the time source (default: {@link TimeSource#system()}).
+     * Sets the time source (default: {@link #systemTime()}).
      *
      * @param timeSource the time source for every read and wait of the engine
      * @return this builder
@@ -650,7 +695,7 @@ public final class GuardEngine implements AutoCloseable {
     }
 
     /**
-     * Sets where system protection reads CPU usage and load (default {@link SystemStatus#host()}).
+     * Sets where system protection reads CPU usage and load (default {@link #hostStatus()}).
      * Tests pass the test kit's {@code FakeSystemStatus}.
      *
      * @param status the status source
@@ -775,10 +820,10 @@ public final class GuardEngine implements AutoCloseable {
           ruleHistory == null ? 20 : ruleHistory,
           refusalLogger,
           refusalLogLines);
-      TimeSource time = clock == null ? TimeSource.system() : clock;
+      TimeSource time = clock == null ? SystemTimeSource.INSTANCE : clock;
       EngineCore core = new EngineCore(time, config, listeners,
-          systemStatus == null ? SystemStatus.host() : systemStatus, tokenService);
-      if (time == TimeSource.system()) {
+          systemStatus == null ? HostSystemStatus.shared() : systemStatus, tokenService);
+      if (time == SystemTimeSource.INSTANCE) {
         MetricsRecorder.watch(core); // a manual clock's engine records when its test says so
       }
       return new GuardEngine(core);

@@ -2,7 +2,6 @@ package dev.guard.engine;
 
 import dev.guard.api.PeriodStats;
 import dev.guard.api.internal.Checks;
-import dev.guard.spi.TimeSource;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -284,7 +283,7 @@ public final class MetricsLog implements AutoCloseable {
   private void run() {
     while (!closed) {
       try {
-        TimeSource.system().backgroundSleep(intervalNanos);
+        GuardEngine.systemTime().backgroundSleep(intervalNanos);
       } catch (InterruptedException stop) {
         return;
       }

@@ -31,7 +31,7 @@ class LayersTest {
 
   /** Bottom first; packages in one layer must not use each other. */
   static final List<List<String>> LAYERS = List.of(
-      List.of("dev.guard.spi"),
+      List.of(INTERNAL + ".host"),
       List.of(INTERNAL + ".stat"),
       List.of(INTERNAL + ".node"),
       List.of(INTERNAL + ".chain"),

@@ -108,7 +108,7 @@ final class ClusterDemo {
 
   static void run(PrintStream out, Options options) throws InterruptedException {
     quietClientLogs();
-    TimeSource time = TimeSource.system();
+    TimeSource time = GuardEngine.systemTime();
     GuardDashboard.Server dashboard = null;
     RedisClient client = RedisClient.create(options.uri());
     client.setOptions(ClientOptions.builder()

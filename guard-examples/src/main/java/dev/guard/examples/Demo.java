@@ -89,7 +89,7 @@ public final class Demo {
       // the JDK server sends headers and body in two writes; without TCP_NODELAY a client's
       // delayed acknowledgement holds every response back by about 40 ms
       System.setProperty("sun.net.httpserver.nodelay", "true");
-      TimeSource time = TimeSource.system();
+      TimeSource time = GuardEngine.systemTime();
       GuardEngine engine = GuardEngine.builder().clock(time).build();
       ShopServer server = ShopServer.start(engine, time, httpPort(args));
       server.introduce(out);
@@ -102,7 +102,7 @@ public final class Demo {
       ClusterDemo.run(out, ClusterDemo.options(args));
       return;
     }
-    new Demo(out, TimeSource.system(), options(args)).run();
+    new Demo(out, GuardEngine.systemTime(), options(args)).run();
     out.flush();
   }
 

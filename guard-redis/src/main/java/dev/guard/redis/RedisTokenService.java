@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.ClusterThreshold;
@@ -483,7 +484,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     private int failuresBeforeBackOff = 3;
     private Duration backOff = Duration.ofSeconds(1);
     private @Nullable Consumer<Boolean> availability;
-    private TimeSource clock = TimeSource.system();
+    private TimeSource clock = GuardEngine.systemTime();
     private @Nullable TimeSource windowClock;
 
     private Builder(String uri, String namespace) {
@@ -649,7 +650,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
     /**
      * Sets the time source of the back-off period, of the connection's retry schedule and of
-     * leases (default {@link TimeSource#system()}); the shared windows run on the Redis server's
+     * leases (default {@link GuardEngine#systemTime()}); the shared windows run on the Redis server's
      * clock unless {@link #windowClock} says otherwise.
      *
      * @param timeSource the time source

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * the clients connected to the namespace.
  *
  * <pre>{@code
- * InMemoryTokenService service = new InMemoryTokenService(TimeSource.system());
+ * InMemoryTokenService service = new InMemoryTokenService(GuardEngine.systemTime());
  * GuardEngine a = GuardEngine.builder().tokenService(service.connect("shop")).build();
  * GuardEngine b = GuardEngine.builder().tokenService(service.connect("shop")).build();
  * }</pre>

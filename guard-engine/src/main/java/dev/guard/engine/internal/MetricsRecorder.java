@@ -1,6 +1,6 @@
 package dev.guard.engine.internal;
 
-import dev.guard.spi.TimeSource;
+import dev.guard.engine.internal.host.SystemTimeSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
  * thread ends when no engine is left (woken at once when the last one is removed; the next engine
  * starts a new one). Each loop carries the generation it was started in, so a loop woken after a
  * newer one started ends instead of running beside it. It waits through {@link
- * TimeSource#system()}, the time of the engines it records.
+ * SystemTimeSource#INSTANCE}, the time of the engines it records.
  */
 public final class MetricsRecorder {
 
@@ -97,7 +97,7 @@ public final class MetricsRecorder {
     }
     while (recordAll(mine)) {
       try {
-        TimeSource.system().backgroundSleep(INTERVAL_NANOS);
+        SystemTimeSource.INSTANCE.backgroundSleep(INTERVAL_NANOS);
       } catch (InterruptedException stop) {
         stopped(mine);
         return;

@@ -20,7 +20,7 @@ import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.EngineListener;
-import dev.guard.spi.SystemStatus;
+import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.chain.Call;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.registry.EngineParts;
@@ -103,7 +103,7 @@ class InternalFailureTest {
     EngineParts parts = EngineParts.of(FROZEN,
         new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000,
             20, null, 1),
-        List.of(listener), SystemStatus.host(), null);
+        List.of(listener), GuardEngine.hostStatus(), null);
     return new EngineCore(parts, shared -> {
       List<SlotKind<?>> kinds = new ArrayList<>();
       for (SlotKind<?> kind : ChainCompiler.kinds(shared.system())) {
@@ -238,7 +238,7 @@ class InternalFailureTest {
   void loadSystemRules_whenNoChainCompiles_isRefusedBeforeAnyResourceExistsAndCallsPass() {
     EngineCore core = engine(new FailingKind<>(
         new dev.guard.engine.internal.system.SystemSlotKind(
-            new dev.guard.engine.internal.system.SystemProtection(SystemStatus.host())), Failure.COMPILE, null));
+            new dev.guard.engine.internal.system.SystemProtection(GuardEngine.hostStatus())), Failure.COMPILE, null));
 
     assertThatThrownBy(() -> core.ruleBook().apply(RuleSet.of(SystemRule.of().withMaxConcurrency(5)), "test"))
         .isInstanceOf(InvalidRulesException.class);
@@ -257,7 +257,7 @@ class InternalFailureTest {
   void applyRules_withSystemRulesNoChainCompiles_isRefusedAndKeepsTheRulesInForce() {
     EngineCore core = engine(new FailingKind<>(
         new dev.guard.engine.internal.system.SystemSlotKind(
-            new dev.guard.engine.internal.system.SystemProtection(SystemStatus.host())), Failure.COMPILE, null));
+            new dev.guard.engine.internal.system.SystemProtection(GuardEngine.hostStatus())), Failure.COMPILE, null));
 
     assertThatThrownBy(() -> core.ruleBook().apply(
             RuleSet.of(List.of(SystemRule.of().withMaxConcurrency(5))), "test"))

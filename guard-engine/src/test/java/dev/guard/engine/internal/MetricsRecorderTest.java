@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
-import dev.guard.spi.SystemStatus;
+import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +37,7 @@ class MetricsRecorderTest {
     return new EngineCore(clock,
         new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20,
             null, 1),
-        List.of(), SystemStatus.host());
+        List.of(), GuardEngine.hostStatus());
   }
 
   @Test

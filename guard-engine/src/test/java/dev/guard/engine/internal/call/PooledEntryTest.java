@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
-import dev.guard.spi.SystemStatus;
+import dev.guard.engine.GuardEngine;
 import dev.guard.engine.internal.FrozenTime;
 import dev.guard.engine.internal.registry.ChainCompiler;
 import dev.guard.engine.internal.registry.EngineConfig;
@@ -28,7 +28,7 @@ class PooledEntryTest {
       new EngineConfig(WindowGeometry.SECOND_DEFAULT, 100, 100, 100, 500, false, 300, 300_000, 20,
           null, 1),
       List.of(),
-      SystemStatus.host(),
+      GuardEngine.hostStatus(),
       null);
   private final ResourceRegistry resources =
       new ResourceRegistry(parts, ChainCompiler.kinds(parts.system()));

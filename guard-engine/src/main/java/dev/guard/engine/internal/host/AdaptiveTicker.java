@@ -1,4 +1,4 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 import java.util.function.Consumer;
 import java.util.function.LongConsumer;

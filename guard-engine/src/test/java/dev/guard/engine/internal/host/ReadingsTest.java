@@ -1,9 +1,9 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import dev.guard.spi.Readings.Reading;
+import dev.guard.engine.internal.host.Readings.Reading;
 import org.junit.jupiter.api.Test;
 
 class ReadingsTest {

@@ -1,4 +1,4 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

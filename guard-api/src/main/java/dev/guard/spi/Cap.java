@@ -2,13 +2,13 @@ package dev.guard.spi;
 
 /**
  * The bounded collections of an engine. When one is full the engine applies the policy documented
- * on each constant, counts the event ({@link dev.guard.engine.GuardEngine#overflows(Cap)}) and tells its {@link
+ * on each constant, counts the event ({@code GuardEngine#overflows(Cap)}) and tells its {@link
  * EngineListener}s; it is never silent.
  */
 public enum Cap {
   /**
    * Resources with statistics. Entering an unknown resource when full runs the call on the one
-   * shared {@link dev.guard.engine.GuardEngine#OVERFLOW_RESOURCE}: engine-wide rules and the overflow resource's
+   * shared {@code GuardEngine#OVERFLOW_RESOURCE}: engine-wide rules and the overflow resource's
    * own rules decide it, and it is measured there and in the inbound statistics. Loading rules for
    * an unknown resource when full throws {@link IllegalStateException}, so configured protection
    * is never dropped.

@@ -11,7 +11,7 @@ import java.time.Instant;
  * ({@code now - start >= d}), never by absolute value, so overflow of the counter is harmless.
  *
  * <pre>{@code
- * TimeSource time = TimeSource.system();
+ * TimeSource time = GuardEngine.systemTime();
  * long start = time.nanoTime();
  * time.sleep(1_000_000);                 // one millisecond
  * long elapsed = time.nanoTime() - start;
@@ -97,18 +97,5 @@ public interface TimeSource {
    */
   default void backgroundSleep(long nanos) throws InterruptedException {
     sleep(nanos);
-  }
-
-  /**
-   * Returns the time source backed by the JVM's monotonic clock ({@code System.nanoTime()}) that
-   * waits by parking the thread. Its {@link #coarseNanoTime()} serves a value refreshed every
-   * millisecond by one daemon thread, which runs only while coarse reads happen (it stops after a
-   * second without one and the next read starts it again); {@link
-   * #nanoTime()} always reads the clock.
-   *
-   * @return the shared system time source
-   */
-  static TimeSource system() {
-    return SystemTimeSource.INSTANCE;
   }
 }

@@ -1,5 +1,6 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
+import dev.guard.spi.TimeSource;
 import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
@@ -19,9 +20,9 @@ import java.util.concurrent.locks.LockSupport;
  * thread), a coarse reading is still never older than the last refresh, and correctness never
  * depends on it: precise reads bypass the cache.
  */
-final class SystemTimeSource implements TimeSource {
+public final class SystemTimeSource implements TimeSource {
 
-  static final SystemTimeSource INSTANCE = new SystemTimeSource();
+  public static final SystemTimeSource INSTANCE = new SystemTimeSource();
 
   private static final long TICK_NANOS = 1_000_000L;
 
@@ -72,6 +73,6 @@ final class SystemTimeSource implements TimeSource {
 
   @Override
   public String toString() {
-    return "TimeSource.system()";
+    return "GuardEngine.systemTime()";
   }
 }

@@ -7,7 +7,7 @@ package dev.guard.spi;
  * cores).
  *
  * <pre>{@code
- * SystemStatus host = SystemStatus.host();
+ * SystemStatus host = GuardEngine.hostStatus();
  * log.info("CPU source: {}; usage {}, load per CPU {}", host.source(), host.cpuUsage(), host.systemLoad());
  *
  * GuardEngine engine = GuardEngine.builder().systemStatus(host).build();  // the default
@@ -43,22 +43,4 @@ public interface SystemStatus {
    * @return a description for people
    */
   String source();
-
-  /**
-   * Returns the status of the machine this JVM runs on, shared by every engine that uses it.
-   *
-   * <p>CPU usage comes from the first source that works: the process's cgroup v1 ({@code
-   * cpuacct.usage}, quota {@code cpu.cfs_quota_us / cpu.cfs_period_us}), its cgroup v2 ({@code
-   * cpu.stat}, quota {@code cpu.max}), else {@code OperatingSystemMXBean} (the larger of the
-   * process's CPU time share and the system CPU load); load is {@code
-   * OperatingSystemMXBean.getSystemLoadAverage()} per usable CPU. A daemon thread samples both
-   * once a second while engines read them and ends after three samples in a row that nobody read,
-   * so nothing runs while system protection is idle; the next reading starts it again (values
-   * read unknown until the first new sample, CPU usage until the second). See {@code docs/BEHAVIOUR.md}.
-   *
-   * @return the host's status
-   */
-  static SystemStatus host() {
-    return HostSystemStatus.shared();
-  }
 }

@@ -1,4 +1,4 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 /**
  * Where the CPU time used by the process's share of the machine is read, and how many CPUs that

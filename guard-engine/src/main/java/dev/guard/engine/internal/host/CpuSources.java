@@ -1,6 +1,6 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
-import dev.guard.spi.Cgroups.Mount;
+import dev.guard.engine.internal.host.Cgroups.Mount;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -1,9 +1,9 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.spi.Cgroups.Mount;
+import dev.guard.engine.internal.host.Cgroups.Mount;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,7 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
+import dev.guard.spi.SystemStatus;
+import dev.guard.spi.TimeSource;
 import java.nio.file.Path;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -21,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * of a run has none, unless its source reports a usage by itself); see {@link Readings}. The CPU
  * source is detected once, on first use.
  */
-final class HostSystemStatus implements SystemStatus {
+public final class HostSystemStatus implements SystemStatus {
 
   static final long INTERVAL_NANOS = 1_000_000_000L;
 
@@ -30,7 +32,7 @@ final class HostSystemStatus implements SystemStatus {
 
   private static final class Shared {
     static final HostSystemStatus INSTANCE =
-        new HostSystemStatus(Path.of("/"), OsProbe.platform(), TimeSource.system(), INTERVAL_NANOS);
+        new HostSystemStatus(Path.of("/"), OsProbe.platform(), SystemTimeSource.INSTANCE, INTERVAL_NANOS);
 
     private Shared() {}
   }

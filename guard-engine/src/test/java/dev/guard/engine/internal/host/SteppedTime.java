@@ -1,4 +1,4 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 import dev.guard.spi.TimeSource;
 import java.util.concurrent.BlockingQueue;

@@ -1,4 +1,4 @@
-package dev.guard.spi;
+package dev.guard.engine.internal.host;
 
 import java.util.concurrent.atomic.AtomicLong;
 
