@@ -12,9 +12,9 @@ import dev.guard.engine.GuardEngine
 import dev.guard.testkit.InMemoryTokenService
 import dev.guard.spi.TokenResult
 import dev.guard.testkit.ArrivalSchedule
-import dev.guard.testkit.GuardAssertions
+import dev.guard.testkit.traffic.GuardAssertions
 import dev.guard.testkit.ManualClock
-import dev.guard.testkit.TrafficSimulator
+import dev.guard.testkit.traffic.TrafficSimulator
 import java.time.Duration
 import java.util.concurrent.CompletableFuture
 import org.assertj.core.api.Assertions.assertThat

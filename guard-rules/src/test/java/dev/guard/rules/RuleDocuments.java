@@ -15,7 +15,7 @@ import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.rule.WarmUp;
-import dev.guard.testkit.FlowArbitraries;
+import dev.guard.testkit.traffic.FlowArbitraries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;

@@ -6,7 +6,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.FlowArbitraries;
+import dev.guard.testkit.traffic.FlowArbitraries;
 import dev.guard.testkit.ManualClock;
 import java.util.List;
 import net.jqwik.api.Arbitraries;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
+import dev.guard.testkit.traffic.TrafficSimulator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.module.ModuleDescriptor;
@@ -32,7 +33,8 @@ import org.junit.jupiter.api.Test;
 class PublicApiSurfaceTest {
 
   private static final List<Class<?>> MODULE_ANCHORS =
-      List.of(EntryType.class, GuardEngine.class, Guard.class, ManualClock.class);
+      List.of(EntryType.class, GuardEngine.class, Guard.class, ManualClock.class,
+          TrafficSimulator.class);
 
   @Test
   void publicTypesInExportedPackages_areExactlyTheReviewedList() throws Exception {
