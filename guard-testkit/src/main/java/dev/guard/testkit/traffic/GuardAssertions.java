@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * reports, with failure messages that name the resource and state the expected and actual values.
  *
  * <pre>{@code
- * import static dev.guard.testkit.GuardAssertions.assertThat;
+ * import static dev.guard.testkit.traffic.GuardAssertions.assertThat;
  *
  * assertThat(engine.stats("createOrder"))
  *     .hasPassQps(5)
