@@ -94,7 +94,7 @@ public final class CallPath {
    * @return the entry, admitted unless {@link CallEntry#refusal()} is non-null
    */
   public CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
-    return decide(open(site, pooled, args));
+    return enter(site, pooled, args, 0, null, null);
   }
 
   /**
@@ -102,9 +102,7 @@ public final class CallPath {
    * array, so passing it allocates nothing.
    */
   public CallEntry enterWithArgument(CallSite site, @Nullable Object argument) {
-    CallEntry entry = open(site, true, null);
-    entry.holdArgument(argument);
-    return decide(entry);
+    return enter(site, true, null, 1, argument, null);
   }
 
   /**
@@ -113,9 +111,7 @@ public final class CallPath {
    */
   public CallEntry enterWithArguments(
       CallSite site, @Nullable Object first, @Nullable Object second) {
-    CallEntry entry = open(site, true, null);
-    entry.holdArguments(first, second);
-    return decide(entry);
+    return enter(site, true, null, 2, first, second);
   }
 
   /**
@@ -134,42 +130,71 @@ public final class CallPath {
     entry.parent = null;
   }
 
-  /** Creates (or reuses) the entry of a call in the thread's context; nothing is decided yet. */
-  private CallEntry open(CallSite site, boolean pooled, @Nullable Object @Nullable [] args) {
+  /**
+   * The whole entry of a call, in order: open its entry in the thread's context, place it on its
+   * nodes, let its resource's chain decide, record the outcome.
+   *
+   * <p>It is one method on purpose, and must stay longer than 325 bytes of bytecode (HotSpot's
+   * {@code FreqInlineSize}), which {@code CallPathShapeTest} checks: the JIT then never inlines it
+   * into the small methods that call it (the resource handle, the DSL's decorators), so those stay
+   * small enough to be inlined into the application's own method, and a refusal they throw is
+   * compiled there as a jump to the application's {@code catch} instead of unwinding a frame
+   * (docs/PERFORMANCE.md, "Why a refusal is cheap").
+   *
+   * @param held how many of {@code first} and {@code second} a pooled entry holds as its
+   *     arguments (0, 1 or 2)
+   */
+  private CallEntry enter(CallSite site, boolean pooled, @Nullable Object @Nullable [] args,
+      int held, @Nullable Object first, @Nullable Object second) {
     long now = clock.nowNanos();
     ThreadState thread = contexts.thread();
     Context context = contexts.currentOrImplicit(thread, site.entrance(), site.origin());
-    if (!pooled) {
-      return new CallEntry(this, false, site, context, args, now);
+    CallEntry entry;
+    if (pooled) {
+      CallEntry top = context.current;
+      int depth = top == null ? 0 : top.depth + 1;
+      CallEntry reused = thread.pooled(depth);
+      if (reused != null) {
+        reused.reuse(site, context, args, now);
+        entry = reused;
+      } else {
+        entry = new CallEntry(this, true, site, context, args, now);
+        thread.pool(depth, entry);
+      }
+      if (held == 1) {
+        entry.holdArgument(first);
+      } else if (held == 2) {
+        entry.holdArguments(first, second);
+      }
+    } else {
+      entry = new CallEntry(this, false, site, context, args, now);
     }
-    CallEntry top = context.current;
-    int depth = top == null ? 0 : top.depth + 1;
-    CallEntry reused = thread.pooled(depth);
-    if (reused != null) {
-      reused.reuse(site, context, args, now);
-      return reused;
-    }
-    CallEntry fresh = new CallEntry(this, true, site, context, args, now);
-    thread.pool(depth, fresh);
-    return fresh;
-  }
-
-  /** Runs an opened entry through its resource's chain and records the outcome. */
-  private CallEntry decide(CallEntry entry) {
-    ResourceState resource = entry.resource;
-    Context context = entry.context;
     if (closed) {
       entry.unchecked = true;
       context.current = entry;
       return entry;
     }
+
+    ResourceState resource = entry.resource;
+    StatisticNode origins = null;
+    if (!context.origin.isEmpty()) {
+      origins = resource.cluster().originNode(context.origin);
+      if (origins == null) {
+        overflows.report(Cap.ORIGINS, context.origin);
+      }
+    }
     CallEntry parent = entry.parent;
     entry.place(resource.nodeFor(context.entrance, parent == null ? null : parent.node()),
-        contextStatistics || entry.chain.measuresContexts(), originNode(resource, context.origin));
+        contextStatistics || entry.chain.measuresContexts(), origins);
+
     try {
       RefusedException refused = entry.chain.enter(entry);
       if (refused != null) {
-        recordRefused(entry, refused);
+        entry.refusal = refused;
+        statistics.refused(entry, refused);
+        entry.markExitedUnseen();
+        entry.dropArgument();
+        discardIfIdle(context);
         return entry;
       }
     } catch (RuntimeException unexpected) {
@@ -183,25 +208,6 @@ public final class CallPath {
     statistics.pass(entry);
     context.current = entry; // pushed only once admitted: a refused entry is never seen by others
     return entry;
-  }
-
-  private @Nullable StatisticNode originNode(ResourceState resource, String origin) {
-    if (origin.isEmpty()) {
-      return null;
-    }
-    StatisticNode node = resource.cluster().originNode(origin);
-    if (node == null) {
-      overflows.report(Cap.ORIGINS, origin);
-    }
-    return node;
-  }
-
-  private void recordRefused(CallEntry entry, RefusedException refused) {
-    entry.refusal = refused;
-    statistics.refused(entry, refused);
-    entry.markExitedUnseen();
-    entry.dropArgument();
-    discardIfIdle(entry.context);
   }
 
   private static void discardIfIdle(Context context) {
