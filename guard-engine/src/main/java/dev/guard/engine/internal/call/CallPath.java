@@ -1,7 +1,10 @@
 package dev.guard.engine.internal.call;
 
+import dev.guard.api.EntryType;
+import dev.guard.api.RefusalKind;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.internal.chain.Chain;
+import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.registry.EngineClock;
 import dev.guard.engine.internal.registry.EngineParts;
@@ -11,18 +14,39 @@ import dev.guard.engine.internal.registry.Overflows;
 import dev.guard.engine.internal.registry.ResourceState;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.spi.Cap;
+import java.util.Objects;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The path of a call through the engine: opening its entry in the thread's context, deciding it
  * with its resource's chain, recording the outcome, and exiting it exactly once. The pass path
  * allocates nothing (pooled entries, held arguments) and takes no lock.
+ *
+ * <p>What a call records, on every node that measures it (docs/BEHAVIOUR.md, "Statistics"): the
+ * resource-wide node; the per-context node when the call's entry counts on it; the origin node
+ * when the caller has one; and the engine's inbound node for {@link EntryType#IN} calls.
+ *
+ * <ul>
+ *   <li>pass: thread +1 and pass +count (a call admitted on a borrowed pass adds no pass: the
+ *       borrowing already accounted it);
+ *   <li>refusal: refused +count, and the refusal's kind on the resource-wide node;
+ *   <li>completion: response time and success +count, exception +count when an error was
+ *       recorded, thread −1.
+ * </ul>
+ *
+ * <p>Per-context nodes cost a second write of every event, so they record only where they are
+ * read: for resources whose rules measure a context (CHAIN flow rules), or everywhere when the
+ * engine is built with {@code contextStatistics(true)}. Whether an entry counts on its per-context
+ * node is fixed when it enters, so gauges stay balanced when rules change in between.
  */
 public final class CallPath {
 
   private final EngineClock clock;
   private final ContextRegistry contexts;
-  private final CallStatistics statistics;
+  private static final int KINDS = RefusalKind.values().length;
+
+  private final StatisticNode inbound;
   private final Overflows overflows;
   private final InternalErrors internalErrors;
   private final boolean contextStatistics;
@@ -38,7 +62,7 @@ public final class CallPath {
     this.overflows = parts.overflows();
     this.internalErrors = parts.internalErrors();
     this.contexts = new ContextRegistry(parts.config().maxContexts(), overflows);
-    this.statistics = new CallStatistics(parts.inbound());
+    this.inbound = parts.inbound();
     this.contextStatistics = parts.config().contextStatistics();
   }
 
@@ -191,7 +215,18 @@ public final class CallPath {
       RefusedException refused = entry.chain.enter(entry);
       if (refused != null) {
         entry.refusal = refused;
-        statistics.refused(entry, refused);
+        long nowMs = entry.nowMs();
+        int count = entry.count();
+        DefaultNode node = Objects.requireNonNull(entry.node());
+        node.cluster().stats().addRefused(nowMs, count);
+        node.cluster().refusalKinds(KINDS).add(nowMs, RefusalKind.of(refused).ordinal(), count);
+        if (entry.onContextNode) {
+          refused(node.stats(), nowMs, count);
+        }
+        refused(entry.originNode(), nowMs, count);
+        if (entry.type() == EntryType.IN) {
+          refused(inbound, nowMs, count);
+        }
         entry.markExitedUnseen();
         entry.dropArgument();
         discardIfIdle(context);
@@ -205,9 +240,101 @@ public final class CallPath {
       discardIfIdle(context);
       throw fatal;
     }
-    statistics.pass(entry);
+    long nowMs = entry.nowMs();
+    int count = entry.count();
+    boolean borrowed = entry.borrowed();
+    DefaultNode node = Objects.requireNonNull(entry.node());
+    pass(node.cluster().stats(), nowMs, count, borrowed);
+    if (entry.onContextNode) {
+      pass(node.stats(), nowMs, count, borrowed);
+    }
+    pass(entry.originNode(), nowMs, count, borrowed);
+    if (entry.type() == EntryType.IN) {
+      pass(inbound, nowMs, count, borrowed);
+    }
     context.current = entry; // pushed only once admitted: a refused entry is never seen by others
     return entry;
+  }
+
+  /**
+   * Exits an entry exactly once (see {@link dev.guard.api.Entry#close()}), with the failure its
+   * body threw, if any: it counts as the call's error unless {@code errorFilter} says it does not.
+   *
+   * <p>Like {@link #enter(CallSite, boolean, Object[], int, Object, Object)}, this is one method on
+   * purpose, longer than the JIT inlines, so that the methods around a call stay small.
+   *
+   * @param entry the entry
+   * @param failure what the call's body threw, or null
+   * @param errorFilter which failures count as errors; null: all of them
+   */
+  public void exit(CallEntry entry, @Nullable Throwable failure,
+      @Nullable Predicate<? super Throwable> errorFilter) {
+    if (failure != null) {
+      boolean counts;
+      try {
+        counts = errorFilter == null || errorFilter.test(failure);
+      } catch (RuntimeException broken) {
+        counts = true; // a broken filter must not hide the failure
+      }
+      if (counts) {
+        entry.recordError(failure);
+      }
+    }
+    Context context = entry.context;
+    CallEntry current = context.current;
+    if (current != entry && current != null) {
+      if (entry.isExited()) {
+        return;
+      }
+      // Closed out of order: every open entry of the context exits, top first, then this throws.
+      // Another thread leaves the owner's pooled (decorator) entries to the owner, which exits
+      // them when its calls return: only the owner thread ever exits a pooled entry.
+      boolean byOwner = context.owner.thread == Thread.currentThread();
+      for (CallEntry open = current; open != null; ) {
+        CallEntry below = open.parent;
+        if (byOwner || !open.pooled) {
+          context.current = open;
+          exit(open, null, null);
+        }
+        open = below;
+      }
+      context.current = null;
+      if (context.implicit) {
+        context.owner.discard(context);
+      }
+      throw new IllegalStateException(
+          "entries must be closed in reverse order: closed " + entry + " while " + current
+              + " was open; every entry of the context has been exited");
+    }
+    if (!entry.tryMarkExited()) {
+      return;
+    }
+    if (!entry.unchecked) {
+      long nowMs = clock.nowMs();
+      entry.completedAt(nowMs);
+      long rt = entry.rtMs();
+      int count = entry.count();
+      boolean failed = entry.error() != null;
+      DefaultNode node = Objects.requireNonNull(entry.node());
+      complete(node.cluster().stats(), nowMs, rt, count, failed);
+      if (entry.onContextNode) {
+        complete(node.stats(), nowMs, rt, count, failed);
+      }
+      complete(entry.originNode(), nowMs, rt, count, failed);
+      if (entry.type() == EntryType.IN) {
+        complete(inbound, nowMs, rt, count, failed);
+      }
+      try {
+        entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
+      } catch (RuntimeException unexpected) {
+        internalErrors.report(entry.resource(), unexpected); // the caller never sees it
+      }
+    }
+    entry.dropArgument();
+    if (context.current == entry) {
+      context.current = entry.parent;
+    }
+    discardIfIdle(context);
   }
 
   private static void discardIfIdle(Context context) {
@@ -216,59 +343,39 @@ public final class CallPath {
     }
   }
 
-  /**
-   * Exits an entry exactly once; see {@link dev.guard.api.Entry#close()}.
-   *
-   * @param entry the entry
-   */
-  public void exit(CallEntry entry) {
-    Context context = entry.context;
-    CallEntry current = context.current;
-    if (current == entry || current == null) {
-      if (entry.tryMarkExited()) {
-        complete(entry);
-        pop(entry);
-      }
-      return;
-    }
-    if (entry.isExited()) {
-      return;
-    }
-    // Another thread leaves the owner's pooled (decorator) entries to the owner, which exits
-    // them when its calls return: only the owner thread ever exits a pooled entry.
-    boolean byOwner = context.owner.thread == Thread.currentThread();
-    for (CallEntry open = current; open != null; open = open.parent) {
-      if ((byOwner || !open.pooled) && open.tryMarkExited()) {
-        complete(open);
-      }
-    }
-    context.current = null;
-    if (context.implicit) {
-      context.owner.discard(context);
-    }
-    throw new IllegalStateException(
-        "entries must be closed in reverse order: closed " + entry + " while " + current
-            + " was open; every entry of the context has been exited");
-  }
-
-  /** Records an exit; the entry lets go of a held argument however it exited. */
-  private void complete(CallEntry entry) {
-    if (!entry.unchecked) {
-      entry.completedAt(clock.nowMs());
-      statistics.complete(entry);
-      try {
-        entry.chain.exit(entry); // slots read the arguments at exit, so drop them afterwards
-      } catch (RuntimeException unexpected) {
-        internalErrors.report(entry.resource(), unexpected); // the caller never sees it
-      }
-    }
-    entry.dropArgument();
-  }
-
   private static void pop(CallEntry entry) {
     Context context = entry.context;
     if (context.current == entry) {
       context.current = entry.parent;
     }
     discardIfIdle(context);
-  }}
+  }
+
+  private static void pass(@Nullable StatisticNode node, long nowMs, int count, boolean borrowed) {
+    if (node == null) {
+      return;
+    }
+    node.increaseThreads();
+    if (!borrowed) {
+      node.addPass(nowMs, count);
+    }
+  }
+
+  private static void refused(@Nullable StatisticNode node, long nowMs, int count) {
+    if (node != null) {
+      node.addRefused(nowMs, count);
+    }
+  }
+
+  private static void complete(
+      @Nullable StatisticNode node, long nowMs, long rtMs, int count, boolean failed) {
+    if (node == null) {
+      return;
+    }
+    node.addRtAndSuccess(nowMs, rtMs, count);
+    if (failed) {
+      node.addException(nowMs, count);
+    }
+    node.decreaseThreads();
+  }
+}

@@ -10,9 +10,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Keeps the entry of a call one method too long for the JIT to inline. HotSpot's C2 never inlines
- * a hot method of more than {@code FreqInlineSize} (325) bytes of bytecode. Because the entry is
- * longer, the resource handle and the DSL's decorators that call it compile to small methods. The
+ * Keeps the entry and the exit of a call each one method too long for the JIT to inline. HotSpot's
+ * C2 never inlines a hot method of more than {@code FreqInlineSize} (325) bytes of bytecode.
+ * Because both are longer, the resource handle and the DSL's decorators that call them compile to
+ * small methods. The
  * JIT can then inline them into the application's method, and a refusal they throw becomes a jump
  * to the application's {@code catch} instead of a frame unwind. That unwind costs about four times
  * the refusal itself (docs/PERFORMANCE.md, "Why a refusal is cheap").
@@ -22,7 +23,7 @@ class CallPathShapeTest {
   private static final int FREQ_INLINE_SIZE = 325;
 
   @Test
-  void enter_isTooLongForTheJitToInline() throws IOException {
+  void enterAndExit_areTooLongForTheJitToInline() throws IOException {
     Map<String, Integer> sizes = codeSizes(CallPath.class);
 
     assertThat(sizes)
@@ -30,6 +31,10 @@ class CallPathShapeTest {
         .hasEntrySatisfying(
             "enter(Ldev/guard/engine/internal/call/CallSite;Z[Ljava/lang/Object;"
                 + "ILjava/lang/Object;Ljava/lang/Object;)",
+            size -> assertThat(size).isGreaterThan(FREQ_INLINE_SIZE + 40))
+        .hasEntrySatisfying(
+            "exit(Ldev/guard/engine/internal/call/CallEntry;Ljava/lang/Throwable;"
+                + "Ljava/util/function/Predicate;)",
             size -> assertThat(size).isGreaterThan(FREQ_INLINE_SIZE + 40));
   }
 
