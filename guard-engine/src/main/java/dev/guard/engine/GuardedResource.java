@@ -337,13 +337,14 @@ public final class GuardedResource {
     CallEntry entry = core.enterWithArguments(site, first, second);
     throwIfRefused(entry);
     long use = entry.generation();
+    Throwable failure = null;
     try {
       return body.apply(first, second);
-    } catch (Throwable failure) {
-      recordIfError(entry, use, failure);
-      throw failure;
+    } catch (Throwable thrown) {
+      failure = thrown;
+      throw thrown;
     } finally {
-      entry.close(use);
+      entry.close(use, failure, errorFilter);
     }
   }
 
@@ -389,13 +390,14 @@ public final class GuardedResource {
     CallEntry entry = core.enter(site, true, null);
     throwIfRefused(entry);
     long use = entry.generation();
+    Throwable failure = null;
     try {
       return body.apply(input);
-    } catch (Throwable failure) {
-      recordIfError(entry, use, failure);
-      throw failure;
+    } catch (Throwable thrown) {
+      failure = thrown;
+      throw thrown;
     } finally {
-      entry.close(use);
+      entry.close(use, failure, errorFilter);
     }
   }
 
@@ -409,27 +411,14 @@ public final class GuardedResource {
   private <I extends @Nullable Object, T extends @Nullable Object> T runAdmitted(
       CallEntry entry, I input, Function<? super I, ? extends T> body) {
     long use = entry.generation();
+    Throwable failure = null;
     try {
       return body.apply(input);
-    } catch (Throwable failure) {
-      recordIfError(entry, use, failure);
-      throw failure;
+    } catch (Throwable thrown) {
+      failure = thrown;
+      throw thrown;
     } finally {
-      entry.close(use);
-    }
-  }
-
-  /** Records a body's failure on its entry unless the error filter says it does not count. */
-  private void recordIfError(CallEntry entry, long use, Throwable failure) {
-    Predicate<? super Throwable> filter = errorFilter;
-    boolean counts;
-    try {
-      counts = filter == null || filter.test(failure);
-    } catch (RuntimeException broken) {
-      counts = true; // a broken filter must not hide the failure
-    }
-    if (counts) {
-      entry.recordError(use, failure);
+      entry.close(use, failure, errorFilter);
     }
   }
 

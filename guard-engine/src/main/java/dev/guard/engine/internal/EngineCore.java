@@ -301,9 +301,9 @@ public final class EngineCore {
     return parts.clock().source();
   }
 
-  /** Engine time in milliseconds. */
+  /** Engine time in milliseconds, read precisely: readers off the call path ask for it. */
   public long nowMs() {
-    return parts.clock().nowMs();
+    return parts.clock().preciseNowMs();
   }
 
   /** Where system protection reads CPU usage and load. */

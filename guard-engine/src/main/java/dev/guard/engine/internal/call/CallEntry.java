@@ -9,6 +9,7 @@ import dev.guard.engine.internal.registry.ResourceState;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -103,25 +104,27 @@ public final class CallEntry extends Call implements Entry {
   }
 
   /**
-   * Records an error only if this entry is still in the given use.
-   *
-   * @param use the generation the caller entered with
-   * @param failure the error
-   */
-  public void recordError(long use, Throwable failure) {
-    if (generation == use) {
-      recordError(failure);
-    }
-  }
-
-  /**
    * Exits this entry only if it is still in the given use.
    *
    * @param use the generation the caller entered with
    */
   public void close(long use) {
     if (generation == use) {
-      path.exit(this);
+      path.exit(this, null, null);
+    }
+  }
+
+  /**
+   * Exits this entry only if it is still in the given use, with what the call's body threw.
+   *
+   * @param use the generation the caller entered with
+   * @param failure what the body threw, or null
+   * @param errorFilter which failures count as errors; null: all of them
+   */
+  public void close(long use, @Nullable Throwable failure,
+      @Nullable Predicate<? super Throwable> errorFilter) {
+    if (generation == use) {
+      path.exit(this, failure, errorFilter);
     }
   }
 
@@ -217,7 +220,7 @@ public final class CallEntry extends Call implements Entry {
 
   @Override
   public void close() {
-    path.exit(this);
+    path.exit(this, null, null);
   }
 
   @Override

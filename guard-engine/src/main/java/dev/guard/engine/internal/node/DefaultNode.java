@@ -9,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * The statistics of one resource under one context name. It is created the first time the
  * resource is entered under that name and attached, for display, under the node that was current
  * then (the parent entry's node or the entrance node); it is never re-parented. Calls that count
- * on it are counted on the resource's {@link ClusterNode} too (see {@code CallStatistics}).
+ * on it are counted on the resource's {@link ClusterNode} too (see {@code CallPath}).
  */
 public final class DefaultNode {
 

@@ -6,7 +6,9 @@ import java.time.Instant;
 /**
  * The engine's time: its time source read relative to the moment the engine was built, so engine
  * time starts at 0 and never goes below it. Calls read the coarse clock once, when they are
- * entered; slots that wait read the precise one.
+ * entered; slots that wait read the precise one, and so does everything off the call path (the
+ * metrics recorder, readers of statistics): a coarse read keeps the coarse clock's ticker awake
+ * for another second, so background work that read it once a second would never let it stop.
  */
 public final class EngineClock {
 
@@ -37,6 +39,11 @@ public final class EngineClock {
   /** Engine time in milliseconds from the coarse clock. */
   public long nowMs() {
     return nowNanos() / 1_000_000L;
+  }
+
+  /** Engine time in milliseconds from the precise clock (work off the call path). */
+  public long preciseNowMs() {
+    return preciseNowNanos() / 1_000_000L;
   }
 
   /** Engine time in nanoseconds from the precise clock (waits, snapshots). */

@@ -38,7 +38,7 @@ public final class Telemetry {
   /** Records every second that closed and was not recorded yet. */
   public void collect() {
     history.collect(
-        clock.nowMs(), resources::forEachTracked, refusalLog.active() ? refusalLog : null);
+        clock.preciseNowMs(), resources::forEachTracked, refusalLog.active() ? refusalLog : null);
   }
 
   /**

@@ -86,8 +86,7 @@ class PooledEntryTest {
     CallEntry reused = core.enter(site("r"), true, null);
     assertThat(reused).isSameAs(first);
 
-    reused.recordError(staleUse, new IllegalStateException("stale"));
-    reused.close(staleUse);
+    reused.close(staleUse, new IllegalStateException("stale"), null);
 
     assertThat(reused.error()).isNull();
     assertThat(resources.existing("r").cluster().stats().concurrency()).isEqualTo(1);
