@@ -205,7 +205,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
   /**
    * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
    * that counts as a business error, return {@code recovery}'s result instead. The recovery
-   * receives the {@link RefusedException} (a {@link dev.guard.api.CircuitBreakerRefusedException} while
+   * receives the {@link RefusedException} (a {@link dev.guard.api.RefusedException.CircuitBreaker} while
    * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
    * Guard#ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
    *

@@ -1,9 +1,7 @@
 package dev.guard.http;
 
-import dev.guard.api.CircuitBreakerRefusedException;
 import dev.guard.api.RefusedException;
 import dev.guard.api.internal.Checks;
-import dev.guard.api.RefusalKind;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
@@ -14,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * request: a status, a body with its content type, and optionally a {@code Retry-After} wait.
  *
  * <p>{@link #of(RefusedException)} is the default: {@code 503 Service Unavailable} for an open
- * circuit breaker ({@link CircuitBreakerRefusedException}), {@code 429 Too Many Requests} for every
+ * circuit breaker ({@link RefusedException.CircuitBreaker}), {@code 429 Too Many Requests} for every
  * other refusal, with a small JSON body:
  *
  * <pre>{@code
@@ -24,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Customize it with {@link HttpInbound#refusalResponse}:
  *
  * <pre>{@code
- * HttpInbound.of(engine).refusalResponse(refused -> refused instanceof OriginRefusedException
+ * HttpInbound.of(engine).refusalResponse(refused -> refused instanceof RefusedException.Origin
  *     ? new RefusalResponse(403, "text/plain", "forbidden", null)
  *     : RefusalResponse.of(refused));
  * }</pre>
@@ -70,7 +68,7 @@ public record RefusalResponse(
    * @return the response
    */
   public static RefusalResponse of(RefusedException refused) {
-    int status = refused instanceof CircuitBreakerRefusedException ? 503 : 429;
+    int status = refused instanceof RefusedException.CircuitBreaker ? 503 : 429;
     String reason = status == 503 ? "Service Unavailable" : "Too Many Requests";
     String body = "{\"status\":" + status + ",\"error\":\"" + reason + "\",\"protection\":\""
         + protection(refused) + "\",\"resource\":\"" + jsonEscaped(refused.resource()) + "\"}";
@@ -96,7 +94,7 @@ public record RefusalResponse(
   }
 
   private static String protection(RefusedException refused) {
-    return RefusalKind.of(refused).tag();
+    return RefusedException.Kind.of(refused).tag();
   }
 
   private static String jsonEscaped(String text) {

@@ -3,7 +3,7 @@ package dev.guard.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
@@ -284,7 +284,7 @@ abstract class InboundContract {
 
     clock.advance(Duration.ofSeconds(5));
     assertThat(get("/status/200").statusCode()).isEqualTo(200); // the probe
-    assertThat(engine.breakers(status).get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers(status).get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(get("/status/200").statusCode()).isEqualTo(200);
     assertThat(stats(status).concurrency()).isZero();
   }

@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.List;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
@@ -21,7 +19,7 @@ class RefusalResponseTest {
   @Test
   void of_flowRefusal_is429WithJson() {
     RefusalResponse response =
-        RefusalResponse.of(new FlowRefusedException("GET /a", FlowRule.qps("GET /a", 1)));
+        RefusalResponse.of(new RefusedException.Flow("GET /a", FlowRule.qps("GET /a", 1)));
 
     assertThat(response.status()).isEqualTo(429);
     assertThat(response.contentType()).isEqualTo("application/json");
@@ -37,7 +35,7 @@ class RefusalResponseTest {
         CircuitBreakerRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500)))));
     engine.breakers("GET /a").get(0).forceOpen();
     assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
-    CircuitBreakerRefusedException refused = catchThrowableOfType(CircuitBreakerRefusedException.class,
+    RefusedException.CircuitBreaker refused = catchThrowableOfType(RefusedException.CircuitBreaker.class,
         () -> engine.resource("GET /a").enter().close());
 
     RefusalResponse response = RefusalResponse.of(refused);
@@ -50,7 +48,7 @@ class RefusalResponseTest {
 
   @Test
   void of_hotParameterRefusal_is429WithItsRetryTime() {
-    RefusalResponse response = RefusalResponse.of(new PerValueRefusedException(
+    RefusalResponse response = RefusalResponse.of(new RefusedException.PerValue(
         "GET /a", PerValueRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
 
     assertThat(response.status()).isEqualTo(429);
@@ -63,7 +61,7 @@ class RefusalResponseTest {
   void of_escapesTheResourceForJson() {
     String resource = "GET /a\"b\\c\u0001";
     RefusalResponse response =
-        RefusalResponse.of(new FlowRefusedException(resource, FlowRule.qps(resource, 1)));
+        RefusalResponse.of(new RefusedException.Flow(resource, FlowRule.qps(resource, 1)));
 
     assertThat(response.body()).contains("\"resource\":\"GET /a\\\"b\\\\c\\u0001\"");
   }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Call;
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,11 +29,11 @@ class RecordedFailureTest {
         });
 
     assertThat(quote.get()).isEqualTo("unavailable");
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(quote.get()).isEqualTo("unavailable");
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(quote::get).isInstanceOf(CircuitBreakerRefusedException.class);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThatThrownBy(quote::get).isInstanceOf(RefusedException.CircuitBreaker.class);
   }
 
   @Test
@@ -58,7 +58,7 @@ class RecordedFailureTest {
 
     quote.get();
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -71,7 +71,7 @@ class RecordedFailureTest {
 
     assertThatThrownBy(quote::get).isSameAs(down);
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -86,7 +86,7 @@ class RecordedFailureTest {
     quote.get();
     kept.get().recordFailure(new IllegalStateException("late"));
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(engine.stats("pricing").exceptionQps()).isZero();
   }
 
@@ -99,7 +99,7 @@ class RecordedFailureTest {
           return "x";
         });
 
-    assertThatThrownBy(quote::get).isInstanceOf(dev.guard.api.FlowRefusedException.class);
+    assertThatThrownBy(quote::get).isInstanceOf(dev.guard.api.RefusedException.Flow.class);
     assertThat(runs).hasValue(0);
   }
 
@@ -114,8 +114,8 @@ class RecordedFailureTest {
 
     both.get();
 
-    assertThat(engine.breakers("outer").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThat(engine.breakers("inner").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("outer").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(engine.breakers("inner").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -124,7 +124,7 @@ class RecordedFailureTest {
     Guard inner = Guard.of("inner").qps(0);
     Supplier<String> both = outer.andThen(inner).on(engine).decorateWithCall(call -> "x");
 
-    assertThatThrownBy(both::get).isInstanceOf(dev.guard.api.FlowRefusedException.class);
+    assertThatThrownBy(both::get).isInstanceOf(dev.guard.api.RefusedException.Flow.class);
 
     assertThat(engine.stats("outer").concurrency()).isZero();
   }

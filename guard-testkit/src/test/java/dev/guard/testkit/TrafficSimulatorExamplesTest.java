@@ -1,6 +1,6 @@
 package dev.guard.testkit;
 
-import dev.guard.testkit.SimulationReport.CallOutcome;
+import dev.guard.testkit.TrafficSimulator.Report.CallOutcome;
 import static dev.guard.testkit.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -24,7 +24,7 @@ class TrafficSimulatorExamplesTest {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     Guard guard = Guard.of("createOrder").qps(10).warmUp(Duration.ofSeconds(10)).on(engine);
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard,
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard,
         ArrivalSchedule.bursts(12, SECOND).lasting(Duration.ofSeconds(16)));
 
     assertThat(report)
@@ -41,7 +41,7 @@ class TrafficSimulatorExamplesTest {
     Guard guard = Guard.of("export").qps(5).pacing(Duration.ofMillis(500)).on(engine);
 
     // one caller making 7 calls at once: each waits for its 200 ms slot, so none is refused
-    SimulationReport report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(7));
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(7));
 
     assertThat(report).hasTotalPasses(7).neverWaitsLongerThan(Duration.ofMillis(200));
     assertThat(report.outcomes()).extracting(CallOutcome::finishedAt).containsExactly(
@@ -56,7 +56,7 @@ class TrafficSimulatorExamplesTest {
         GuardEngine.builder().clock(clock).secondWindow(1, SECOND).build();
     Guard guard = Guard.of("search").qps(4).on(engine);
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard,
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard,
         ArrivalSchedule.steady(10, SECOND).lasting(Duration.ofSeconds(3)));
 
     assertThat(report)

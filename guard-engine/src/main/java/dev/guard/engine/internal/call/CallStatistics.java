@@ -2,7 +2,6 @@ package dev.guard.engine.internal.call;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.RefusalKind;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
@@ -28,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class CallStatistics {
 
-  private static final int KINDS = RefusalKind.values().length;
+  private static final int KINDS = RefusedException.Kind.values().length;
 
   private final StatisticNode inbound;
 
@@ -56,7 +55,7 @@ final class CallStatistics {
     int count = entry.count();
     DefaultNode node = Objects.requireNonNull(entry.node());
     node.cluster().stats().addRefused(nowMs, count);
-    node.cluster().refusalKinds(KINDS).add(nowMs, RefusalKind.of(refusal).ordinal(), count);
+    node.cluster().refusalKinds(KINDS).add(nowMs, RefusedException.Kind.of(refusal).ordinal(), count);
     if (entry.onContextNode) {
       node.stats().addRefused(nowMs, count);
     }
