@@ -393,7 +393,7 @@ abstract class InboundContract {
   @Test
   void refusalResponse_isCustomizable_withRetryAfterInWholeSecondsRoundedUp() throws Exception {
     restart(HttpInbound.of(engine).refusalResponse(
-        refused -> new RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
+        refused -> new HttpInbound.RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
     engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 0))));
 
     HttpResponse<String> refused = get("/orders/1");
