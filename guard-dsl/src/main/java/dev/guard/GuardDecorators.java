@@ -154,7 +154,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
 
   /**
    * Wraps code that judges its own outcome: each {@code get()} runs {@code body} under this guard
-   * and hands it the admitted {@link Call}, on which the code may record a failure without
+   * and hands it the admitted {@link Guard.Call}, on which the code may record a failure without
    * throwing. A body that catches its own exception or returns an error value is otherwise
    * invisible to circuit breakers.
    *
@@ -179,7 +179,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    * @return the guarded supplier; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Supplier<T> decorateWithCall(
-      Function<? super Call, ? extends T> body) {
+      Function<? super Guard.Call, ? extends T> body) {
     Objects.requireNonNull(body, "body");
     Binding bound = bound();
     return () -> bound.runWithCall(body);

@@ -78,7 +78,7 @@ public interface CircuitBreaker {
    * forced states are set only by an operator ({@link CircuitBreaker#forceOpen()}, {@link
    * CircuitBreaker#forceClosed()}) and left only by {@link CircuitBreaker#reset()}.
    */
-  public enum State {
+  enum State {
     /** Calls pass; outcomes are counted and may open the breaker. */
     CLOSED,
     /** Calls are refused until the open duration has passed. */
@@ -115,7 +115,7 @@ public interface CircuitBreaker {
    * @param engineTimeMs when the change happened, in the engine's milliseconds (counted from the
    *     engine's creation)
    */
-  public record Transition(
+  record Transition(
       String resource,
       CircuitBreakerRule rule,
       CircuitBreaker.State from,

@@ -17,7 +17,10 @@ import java.util.Locale;
 /**
  * Thrown when a protection refuses a call: the protected code did not run.
  *
- * <p>Unchecked and sealed: the subclasses name the kind of protection that refused. Every instance
+ * <p>Unchecked and sealed: the nested subclasses name the kind of protection that refused ({@link
+ * Flow}, {@link PerValue}, {@link CircuitBreaker}, {@link SystemProtection}, {@link Origin}), so a
+ * caller catches the one it handles and a pattern {@code switch} (Java 21) covers them all; {@link
+ * Kind} has one constant per subclass. Every instance
  * carries the resource and the rule that refused, and its message names both. No stack trace is
  * captured and suppression is disabled, because refusal sits on the hot path and a trace would
  * carry no information; an engine may therefore throw the same instance for every refusal by one
@@ -30,6 +33,16 @@ import java.util.Locale;
  *   log.info("refused {} by {}", e.resource(), e.rule());
  *   e.retryAfter().ifPresent(wait -> response.setHeader("Retry-After", seconds(wait)));
  * }
+ * }</pre>
+ *
+ * <pre>{@code
+ * String reason = switch (refused) {
+ *   case RefusedException.Flow flow -> "rate";
+ *   case RefusedException.PerValue perValue -> "value " + perValue.argumentIndex();
+ *   case RefusedException.CircuitBreaker breaker -> "breaker " + breaker.state();
+ *   case RefusedException.SystemProtection system -> "system " + system.limit();
+ *   case RefusedException.Origin origin -> "origin " + origin.origin();
+ * };
  * }</pre>
  *
  * <p>{@link #retryAfter()} tells how long until a retry could pass, where the refusing rule can

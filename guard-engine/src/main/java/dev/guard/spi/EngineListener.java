@@ -115,7 +115,7 @@ public interface EngineListener {
    * @param byKind refused permits per kind; kinds that refused nothing are left out
    * @param byOrigin refused permits per calling origin; origins that had nothing refused are left out
    */
-  public record Refusals(
+  record Refusals(
       String resource, long secondMs, long refused, Map<RefusedException.Kind, Long> byKind,
       Map<String, Long> byOrigin) {
 

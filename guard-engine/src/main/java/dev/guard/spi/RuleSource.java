@@ -58,7 +58,7 @@ public interface RuleSource extends AutoCloseable {
    * {@linkplain #part() part} of the engine's rule set; every delivery replaces that part, and is
    * recorded under the source's name. Thread-safe.
    */
-  public interface Sink {
+  interface Sink {
 
     /**
      * Returns the engine's time source: polling sources wait on it between two looks, with {@link
@@ -109,7 +109,7 @@ public interface RuleSource extends AutoCloseable {
    * source.write(RuleSet.of(List.of(FlowRule.qps("search", 80))));   // applied, then saved
    * }</pre>
    */
-  public interface Writable extends RuleSource {
+  interface Writable extends RuleSource {
 
     /**
      * Writes a whole rule set to the source. When the source is attached to an engine, the set is

@@ -137,7 +137,7 @@ public interface TokenService {
    *     request ({@code OK}, {@code SHOULD_WAIT}): the service's own id of the grant, which {@link
    *     TokenService#giveBack} reads (0: none); otherwise 0
    */
-  public record Result(Status status, long remaining, long waitMs, long tokenId) {
+  record Result(Status status, long remaining, long waitMs, long tokenId) {
 
     /** What a token service decided. */
     public enum Status {

@@ -3,7 +3,6 @@ package dev.guard.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.Call;
 import dev.guard.Guard;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.RefusedException;
@@ -76,7 +75,7 @@ class RecordedFailureTest {
 
   @Test
   void recordFailure_afterTheBodyReturned_doesNothing() {
-    AtomicReference<Call> kept = new AtomicReference<>();
+    AtomicReference<Guard.Call> kept = new AtomicReference<>();
     Supplier<String> quote = Guard.of("pricing").errorCount(0).minCalls(1).on(engine)
         .decorateWithCall(call -> {
           kept.set(call);
