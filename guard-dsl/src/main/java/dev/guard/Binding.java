@@ -168,7 +168,7 @@ final class Binding {
   }
 
   /** Runs a body that receives its call, through entries: see {@code Guard.decorateWithCall}. */
-  <T extends @Nullable Object> T runWithCall(Function<? super Call, ? extends T> body) {
+  <T extends @Nullable Object> T runWithCall(Function<? super Guard.Call, ? extends T> body) {
     return runEntered(NO_ARGUMENTS, null, body::apply);
   }
 
@@ -181,7 +181,7 @@ final class Binding {
   private <T extends @Nullable Object> T runEntered(
       @Nullable Object[] args,
       @Nullable Function<? super RefusedException, ? extends T> onRefused,
-      CheckedFunction<Call, T> body) {
+      CheckedFunction<Guard.Call, T> body) {
     try {
       return runEnteredChecked(args, onRefused, body);
     } catch (RuntimeException | Error failure) {
@@ -199,7 +199,7 @@ final class Binding {
   private <T extends @Nullable Object> T runEnteredChecked(
       @Nullable Object[] args,
       @Nullable Function<? super RefusedException, ? extends T> onRefused,
-      CheckedFunction<Call, T> body) throws Exception {
+      CheckedFunction<Guard.Call, T> body) throws Exception {
     EnteredCall call;
     try {
       call = EnteredCall.enter(resources, tracings, args);

@@ -11,7 +11,7 @@ import org.jspecify.annotations.Nullable;
  * that record failures themselves or whose results are judged: one entry per part, entered in
  * order and exited in reverse, each failure recorded on the entries of the parts it counts for.
  */
-final class EnteredCall implements Call {
+final class EnteredCall implements Guard.Call {
 
   private final Entry[] entries;
   private final ErrorTracing[] tracings;

@@ -2,7 +2,6 @@ package dev.guard;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 
 /** The flow-rule changes that {@link QpsGuard} and {@link ConcurrencyGuard} share. */
 final class FlowSteps {
@@ -22,10 +21,10 @@ final class FlowSteps {
   }
 
   static FlowRule relatedTo(FlowRule rule, String otherResource) {
-    return rule.withStrategy(FlowStrategy.RELATED, otherResource);
+    return rule.withStrategy(FlowRule.Strategy.RELATED, otherResource);
   }
 
   static FlowRule fromEntrance(FlowRule rule, String contextName) {
-    return rule.withStrategy(FlowStrategy.ENTRANCE, contextName);
+    return rule.withStrategy(FlowRule.Strategy.ENTRANCE, contextName);
   }
 }

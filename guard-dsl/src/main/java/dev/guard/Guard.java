@@ -142,7 +142,7 @@ public sealed class Guard extends GuardDecorators
    * array argument is limited per element. The arguments are those of {@link #decorateFunction}
    * (its input is argument 0), {@link #decorateKeyedFunction} (the key),
    * {@link #decorateBiFunction} (arguments 0 and 1) and {@link #callWithKey} (the key); other
-   * shapes have none. A refusal throws {@link dev.guard.api.PerValueRefusedException}.
+   * shapes have none. A refusal throws {@link dev.guard.api.RefusedException.PerValue}.
    *
    * @param argumentIndex the argument holding the value; negative counts from the end
    * @param count calls per second per value; {@code >= 0}
@@ -187,7 +187,7 @@ public sealed class Guard extends GuardDecorators
    *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5));
    * }</pre>
    *
-   * <p>An open breaker refuses calls with a {@link dev.guard.api.CircuitBreakerRefusedException}, whose
+   * <p>An open breaker refuses calls with a {@link dev.guard.api.RefusedException.CircuitBreaker}, whose
    * {@code retryAfter()} tells when the next probe is allowed.
    *
    * @param ratio the share of slow calls, in {@code [0, 1]}; 1.0 opens when every call is slow
@@ -234,7 +234,7 @@ public sealed class Guard extends GuardDecorators
 
   /**
    * Admits only calls from the listed caller origins (a white list); calls without an origin pass
-   * too. Other origins are refused with {@link dev.guard.api.OriginRefusedException}, which
+   * too. Other origins are refused with {@link dev.guard.api.RefusedException.Origin}, which
    * names the origin. The origin of a call comes from its context ({@code
    * GuardEngine.enterContext(name, origin)}) or from {@link #origin}.
    *
@@ -255,7 +255,7 @@ public sealed class Guard extends GuardDecorators
 
   /**
    * Refuses calls from the listed caller origins (a black list) with {@link
-   * dev.guard.api.OriginRefusedException}; other calls pass.
+   * dev.guard.api.RefusedException.Origin}; other calls pass.
    *
    * <pre>{@code
    * Guard search = Guard.of("search").denyOrigins("scraper").qps(100);
@@ -545,5 +545,40 @@ public sealed class Guard extends GuardDecorators
   @Override
   public final String toString() {
     return "Guard" + parts;
+  }
+
+  /**
+   * One admitted call of a guard's code, handed to the body of {@link Guard#decorateWithCall} so
+   * that code which does not throw can still tell statistics and circuit breakers that it failed.
+   *
+   * <pre>{@code
+   * Supplier<Quote> quote = Guard.of("pricing").errorRatio(0.5)
+   *     .decorateWithCall(call -> {
+   *       Quote answer = pricing.quoteOrNull(item);
+   *       if (answer == null) {
+   *         call.recordFailure(new IllegalStateException("no quote for " + item));
+   *         return Quote.unavailable();
+   *       }
+   *       return answer;
+   *     });
+   * }</pre>
+   *
+   * <p>The call is valid while the body runs; recording on it afterwards does nothing. It is meant
+   * for the thread running the body.
+   */
+  public sealed interface Call permits EnteredCall {
+
+    /**
+     * Counts this call as failed, on every resource of the guard, for statistics and for circuit
+     * breakers ({@code errorRatio}, {@code errorCount}), exactly as if the body had thrown {@code
+     * cause}; the body goes on, and what it returns is returned to the caller. The guard's exception
+     * filters ({@code recordExceptions}, {@code ignoreExceptions}, {@code recordExceptionsIf}) do
+     * not apply: recording is explicit. When several failures are recorded, the last counts (a call
+     * fails once). A {@link dev.guard.api.RefusedException} is not a failure and is ignored.
+     *
+     * @param cause what went wrong
+     * @throws NullPointerException if {@code cause} is null
+     */
+    void recordFailure(Throwable cause);
   }
 }

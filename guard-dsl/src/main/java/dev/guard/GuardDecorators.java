@@ -154,7 +154,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
 
   /**
    * Wraps code that judges its own outcome: each {@code get()} runs {@code body} under this guard
-   * and hands it the admitted {@link Call}, on which the code may record a failure without
+   * and hands it the admitted {@link Guard.Call}, on which the code may record a failure without
    * throwing. A body that catches its own exception or returns an error value is otherwise
    * invisible to circuit breakers.
    *
@@ -179,7 +179,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    * @return the guarded supplier; throws {@link RefusedException} when refused
    */
   public <T extends @Nullable Object> Supplier<T> decorateWithCall(
-      Function<? super Call, ? extends T> body) {
+      Function<? super Guard.Call, ? extends T> body) {
     Objects.requireNonNull(body, "body");
     Binding bound = bound();
     return () -> bound.runWithCall(body);
@@ -205,7 +205,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
   /**
    * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
    * that counts as a business error, return {@code recovery}'s result instead. The recovery
-   * receives the {@link RefusedException} (a {@link dev.guard.api.CircuitBreakerRefusedException} while
+   * receives the {@link RefusedException} (a {@link dev.guard.api.RefusedException.CircuitBreaker} while
    * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
    * Guard#ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
    *

@@ -60,7 +60,7 @@ public final class PerValueConcurrencyGuard extends Guard {
    * Bounds how many values the engine remembers (default 4000 per started second of the period,
    * at most 200,000). When a new value does not fit, the values used least recently are forgotten
    * and start over as if never seen; the engine counts them ({@code
-   * GuardEngine.overflows(Cap.PARAM_VALUES)}).
+   * GuardEngine.overflows(Cap.VALUES)}).
    *
    * @param max the bound; {@code >= 2}
    * @return the new guard

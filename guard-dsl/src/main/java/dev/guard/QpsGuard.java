@@ -1,9 +1,7 @@
 package dev.guard;
 
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.WarmUp;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.List;
@@ -42,7 +40,7 @@ public final class QpsGuard extends Guard {
    *     rule
    */
   public QpsGuard warmUp(Duration period) {
-    return warmUp(period, WarmUp.DEFAULT_COLD_FACTOR);
+    return warmUp(period, FlowRule.WarmUp.DEFAULT_COLD_FACTOR);
   }
 
   /**
@@ -73,7 +71,7 @@ public final class QpsGuard extends Guard {
   public QpsGuard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
     return next(rule -> rule.withMaxQueueingTime(maxQueueing)
-        .withShaping(Shaping.PACING));
+        .withShaping(FlowRule.Shaping.PACING));
   }
 
   /**

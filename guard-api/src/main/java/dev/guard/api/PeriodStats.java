@@ -45,7 +45,7 @@ public record PeriodStats(
    * @param kind the kind
    * @return the count
    */
-  public long refused(RefusalKind kind) {
+  public long refused(RefusedException.Kind kind) {
     return switch (kind) {
       case FLOW -> flowRefused;
       case PER_VALUE -> perValueRefused;

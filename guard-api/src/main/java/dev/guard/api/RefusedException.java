@@ -6,11 +6,21 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.LongSupplier;
 import org.jspecify.annotations.Nullable;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.internal.Checks;
+import dev.guard.api.rule.SystemRule;
+import dev.guard.api.rule.OriginRule;
+import java.util.Locale;
 
 /**
  * Thrown when a protection refuses a call: the protected code did not run.
  *
- * <p>Unchecked and sealed: the subclasses name the kind of protection that refused. Every instance
+ * <p>Unchecked and sealed: the nested subclasses name the kind of protection that refused ({@link
+ * Flow}, {@link PerValue}, {@link CircuitBreaker}, {@link SystemProtection}, {@link Origin}), so a
+ * caller catches the one it handles and a pattern {@code switch} (Java 21) covers them all; {@link
+ * Kind} has one constant per subclass. Every instance
  * carries the resource and the rule that refused, and its message names both. No stack trace is
  * captured and suppression is disabled, because refusal sits on the hot path and a trace would
  * carry no information; an engine may therefore throw the same instance for every refusal by one
@@ -25,17 +35,27 @@ import org.jspecify.annotations.Nullable;
  * }
  * }</pre>
  *
+ * <pre>{@code
+ * String reason = switch (refused) {
+ *   case RefusedException.Flow flow -> "rate";
+ *   case RefusedException.PerValue perValue -> "value " + perValue.argumentIndex();
+ *   case RefusedException.CircuitBreaker breaker -> "breaker " + breaker.state();
+ *   case RefusedException.SystemProtection system -> "system " + system.limit();
+ *   case RefusedException.Origin origin -> "origin " + origin.origin();
+ * };
+ * }</pre>
+ *
  * <p>{@link #retryAfter()} tells how long until a retry could pass, where the refusing rule can
  * tell. Because one instance serves every refusal by a rule, the wait is computed from the rule's
  * state when {@code retryAfter()} is called, not stored at the refusal: read it while handling the
  * refusal. Refusing therefore costs nothing extra; only asking allocates (the {@code Optional}).
  */
 public abstract sealed class RefusedException extends RuntimeException
-    permits FlowRefusedException,
-        CircuitBreakerRefusedException,
-        PerValueRefusedException,
-        SystemRefusedException,
-        OriginRefusedException {
+    permits RefusedException.Flow,
+        RefusedException.CircuitBreaker,
+        RefusedException.PerValue,
+        RefusedException.SystemProtection,
+        RefusedException.Origin {
 
   private static final long serialVersionUID = 1L;
 
@@ -137,5 +157,452 @@ public abstract sealed class RefusedException extends RuntimeException
     }
     long nanos = reader.getAsLong();
     return nanos < 0 ? -1L : nanos;
+  }
+
+  /** Thrown when a flow rule (QPS or concurrency limit, warm-up or pacing) refuses a call. See {@link RefusedException} for the common contract. */
+  public static final class Flow extends RefusedException {
+
+    private static final long serialVersionUID = 1L;
+
+    /**
+     * Creates the exception for a refused call.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the rule that refused it
+     */
+    public Flow(String resource, FlowRule rule) {
+      super("flow control", resource, rule);
+    }
+
+    /**
+     * Creates the exception for the refusals of one rule, with a reading of the wait until a retry
+     * could pass.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the rule that refused it
+     * @param retryAfterNanos read by {@link #retryAfter()} when it is called: nanoseconds until a
+     *     retry could pass, negative when unknown
+     */
+    public Flow(String resource, FlowRule rule, LongSupplier retryAfterNanos) {
+      super("flow control", resource, rule, null,
+          Objects.requireNonNull(retryAfterNanos, "retryAfterNanos"));
+    }
+
+    /**
+     * Returns the flow rule that refused the call.
+     *
+     * @return the refusing flow rule
+     */
+    @Override
+    public FlowRule rule() {
+      return (FlowRule) super.rule();
+    }
+  }
+
+  /**
+   * Thrown when a per-value rule refuses a call because one value of an argument is over its
+   * limit. See {@link RefusedException} for the common contract.
+   *
+   * <pre>{@code
+   * try {
+   *   loadCart.apply(userId);
+   * } catch (RefusedException.PerValue refused) {
+   *   refused.retryAfter().ifPresent(wait -> response.header("Retry-After", wait.toSeconds() + 1));
+   *   audit.note(refused.value());                 // the value itself, for code that asks for it
+   * }
+   * }</pre>
+   *
+   * <p>The message names the resource, the rule and the argument index, but never the value: values
+   * are often user ids or tokens that do not belong in logs. {@link #value()} gives it to code that
+   * asks. Because the value and the wait differ from call to call, each refusal by a hot-parameter
+   * rule is its own instance (other refusals share one instance per rule); it has no stack trace
+   * and builds its message only when the message is read.
+   */
+  public static final class PerValue extends RefusedException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The position of the refused argument in the call. */
+    private final int argumentIndex;
+    private final transient Object value;
+    /** Nanoseconds until the value has a token again; negative when unknown. */
+    private final long retryAfterNanos;
+
+    /**
+     * Creates the exception for a refused call.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the rule that refused it
+     * @param argumentIndex the index of the argument in this call (a negative rule index resolved)
+     * @param value the refused value: the argument, or the element of a collection or array
+     *     argument that was over its limit
+     * @param retryAfterNanos how long until the value has a token again, in nanoseconds; negative
+     *     when unknown (a concurrency limit, a threshold of 0)
+     */
+    public PerValue(String resource, PerValueRule rule, int argumentIndex,
+        Object value, long retryAfterNanos) {
+      super(resource, rule);
+      this.argumentIndex = argumentIndex;
+      this.value = Objects.requireNonNull(value, "value");
+      this.retryAfterNanos = retryAfterNanos;
+    }
+
+    /**
+     * Returns the per-value rule that refused the call.
+     *
+     * @return the refusing rule
+     */
+    @Override
+    public PerValueRule rule() {
+      return (PerValueRule) super.rule();
+    }
+
+    /**
+     * Returns the index of the refused argument in the call's arguments: the rule's index, or for a
+     * negative rule index the position it resolved to in this call.
+     *
+     * @return the argument index, {@code >= 0}
+     */
+    public int argumentIndex() {
+      return argumentIndex;
+    }
+
+    /**
+     * Returns the refused value (the argument, or the element of a collection or array argument that
+     * was over its limit). It is deliberately not part of the message; treat it as the caller's
+     * data. Like the rule, it is not serialized.
+     *
+     * @return the value
+     */
+    public Object value() {
+      return value;
+    }
+
+    /**
+     * Returns how long after the refusal the value has a token again, where the rule can tell: for
+     * a token bucket the time until its next refill gives enough tokens, for pacing the time until
+     * the call would fit in the queue. Empty for concurrency limits and for values that are never
+     * admitted (threshold 0, or more permits than the bucket holds).
+     *
+     * @return the wait, if known
+     */
+    @Override
+    public Optional<Duration> retryAfter() {
+      return super.retryAfter();
+    }
+
+    @Override
+    long retryAfterNanos() {
+      return retryAfterNanos < 0 ? -1L : retryAfterNanos;
+    }
+
+    @Override
+    public String getMessage() {
+      PerValueRule rule = rule();
+      StringBuilder message = new StringBuilder("hot-parameter limiting refused a call to '")
+          .append(resource()).append("' by PerValueRule(argument ").append(rule.argumentIndex())
+          .append(", ");
+      if (rule.metric() == FlowRule.Metric.CONCURRENCY) {
+        message.append(rule.threshold()).append(" running per value");
+      } else {
+        message.append(rule.threshold()).append(" per ").append(rule.period().toMillis()).append(" ms");
+        if (rule.shaping() == FlowRule.Shaping.PACING) {
+          message.append(", paced, queue ").append(rule.maxQueueingTime().toMillis()).append(" ms");
+        }
+        if (rule.burst() > 0) {
+          message.append(", burst ").append(rule.burst());
+        }
+      }
+      if (!rule.exceptions().isEmpty()) {
+        message.append(", ").append(rule.exceptions().size()).append(" exception(s)");
+      }
+      message.append("): the value of argument ").append(argumentIndex).append(" is over its limit");
+      if (retryAfterNanos >= 0) {
+        message.append("; retry after ").append(Duration.ofNanos(retryAfterNanos).toMillis())
+            .append(" ms");
+      }
+      return message.toString();
+    }
+  }
+
+  /**
+   * Thrown when a circuit breaker refuses a call: it is open, or half-open with all its probes
+   * taken. See {@link RefusedException} for the common contract.
+   *
+   * <pre>{@code
+   * } catch (RefusedException.CircuitBreaker refused) {
+   *   response.setHeader("Retry-After", String.valueOf(refused.retryAfterMillis() / 1000 + 1));
+   * }
+   * }</pre>
+   *
+   * <p>An engine throws the same instance for every refusal by one breaker, so that refusing
+   * allocates nothing. {@link #state()} and {@link #retryAfter()} therefore read the breaker when
+   * they are called, not when the call was refused: read them while handling the refusal.
+   */
+  public static final class CircuitBreaker extends RefusedException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient dev.guard.api.CircuitBreaker breaker;
+
+    /**
+     * Creates the exception for the refusals of one breaker.
+     *
+     * @param breaker the refusing breaker
+     */
+    public CircuitBreaker(dev.guard.api.CircuitBreaker breaker) {
+      super("a circuit breaker", breaker.resource(), breaker.rule());
+      this.breaker = Objects.requireNonNull(breaker, "breaker");
+    }
+
+    /**
+     * Returns the rule of the breaker that refused the call.
+     *
+     * @return the refusing rule
+     */
+    @Override
+    public CircuitBreakerRule rule() {
+      return (CircuitBreakerRule) super.rule();
+    }
+
+    /**
+     * Returns the breaker that refused the call, for reading or operator controls.
+     *
+     * @return the breaker
+     */
+    public dev.guard.api.CircuitBreaker breaker() {
+      return breaker;
+    }
+
+    /**
+     * Returns the refusing breaker's state now (usually {@link
+     * dev.guard.api.CircuitBreaker.State#OPEN}, {@link dev.guard.api.CircuitBreaker.State#HALF_OPEN}
+     * or {@link dev.guard.api.CircuitBreaker.State#FORCED_OPEN}).
+     *
+     * @return the state
+     */
+    public dev.guard.api.CircuitBreaker.State state() {
+      return breaker.state();
+    }
+
+    /**
+     * Returns how long until the refusing breaker lets a probe through; see {@link
+     * dev.guard.api.CircuitBreaker#retryAfter()}. Always present for a breaker (zero once a probe may pass).
+     *
+     * @return the wait
+     */
+    @Override
+    public Optional<Duration> retryAfter() {
+      return super.retryAfter();
+    }
+
+    @Override
+    long retryAfterNanos() {
+      return breaker.retryAfter().toNanos();
+    }
+  }
+
+  /**
+   * Thrown when system protection refuses an inbound call: the engine's inbound traffic as a whole
+   * is over a threshold of its (merged) {@link SystemRule}. {@link #limit()} says which threshold.
+   * See {@link RefusedException} for the common contract.
+   *
+   * <pre>{@code
+   * catch (RefusedException.SystemProtection overloaded) {
+   *   log.warn("shed {}: {} over {}", overloaded.resource(), overloaded.limit(), overloaded.threshold());
+   * }
+   * }</pre>
+   *
+   * <p>An engine shares one instance among all refusals of a resource by one threshold, so the
+   * exception carries the threshold but not the value measured at one refusal; the engine's
+   * inbound statistics and system status report those.
+   */
+  public static final class SystemProtection extends RefusedException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The refusing threshold (part of the serialized form). */
+    private final SystemRule.Limit limit;
+
+    /** The refusing threshold's value (part of the serialized form). */
+    private final double threshold;
+
+    /**
+     * Creates the exception for refusals of one resource by one threshold.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the merged system rule in force
+     * @param limit the threshold that refused; it must be set in {@code rule}
+     * @throws IllegalArgumentException if {@code rule} does not set {@code limit}
+     */
+    public SystemProtection(String resource, SystemRule rule, SystemRule.Limit limit) {
+      this(resource, rule, limit, () -> -1L);
+    }
+
+    /**
+     * Creates the exception for refusals of one resource by one threshold, with a reading of the
+     * wait until a retry could pass.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the merged system rule in force
+     * @param limit the threshold that refused; it must be set in {@code rule}
+     * @param retryAfterNanos read by {@link #retryAfter()} when it is called: nanoseconds until a
+     *     retry could pass, negative when unknown
+     * @throws IllegalArgumentException if {@code rule} does not set {@code limit}
+     */
+    public SystemProtection(String resource, SystemRule rule, SystemRule.Limit limit,
+        LongSupplier retryAfterNanos) {
+      super("system protection", resource, rule, describe(rule, limit),
+          Objects.requireNonNull(retryAfterNanos, "retryAfterNanos"));
+      this.limit = limit;
+      this.threshold = Objects.requireNonNull(rule.threshold(limit));
+    }
+
+    private static String describe(SystemRule rule, SystemRule.Limit limit) {
+      Double value = Objects.requireNonNull(rule, "rule").threshold(Objects.requireNonNull(limit, "limit"));
+      if (value == null) {
+        throw Checks.invalid("limit", limit, "must be a threshold the rule sets");
+      }
+      return switch (limit) {
+        case QPS -> "inbound QPS over " + value;
+        case CONCURRENCY -> "inbound concurrency at " + value.longValue();
+        case RT -> "inbound average RT over " + value + " ms";
+        case LOAD -> "system load per CPU over " + value + " and inbound calls over capacity";
+        case CPU -> "CPU usage over " + value;
+      };
+    }
+
+    /**
+     * Returns the threshold that refused the call.
+     *
+     * @return the limit type: qps, concurrency, rt, load or cpu
+     */
+    public SystemRule.Limit limit() {
+      return limit;
+    }
+
+    /**
+     * Returns the value of the refusing threshold in the rule: calls per second, calls,
+     * milliseconds, load per CPU or a share of the CPU.
+     *
+     * @return the threshold
+     */
+    public double threshold() {
+      return threshold;
+    }
+
+    /**
+     * Returns the merged system rule that refused the call.
+     *
+     * @return the refusing rule
+     */
+    @Override
+    public SystemRule rule() {
+      return (SystemRule) super.rule();
+    }
+  }
+
+  /**
+   * Thrown when an origin white or black list refuses a call; {@link #origin()} names the caller.
+   * See {@link RefusedException} for the common contract.
+   *
+   * <pre>{@code
+   * catch (RefusedException.Origin forbidden) {
+   *   return Response.status(403).entity("not allowed for " + forbidden.origin());
+   * }
+   * }</pre>
+   */
+  public static final class Origin extends RefusedException {
+
+    private static final long serialVersionUID = 1L;
+
+    /** The refused caller's origin (part of the serialized form). */
+    private final String origin;
+
+    /**
+     * Creates the exception for refusals of one origin.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the rule that refused it
+     * @param origin the caller's origin
+     */
+    public Origin(String resource, OriginRule rule, String origin) {
+      super("origin rule", resource, rule, "origin '" + Objects.requireNonNull(origin, "origin")
+          + "'");
+      this.origin = origin;
+    }
+
+    /**
+     * Returns the origin of the refused caller.
+     *
+     * @return the origin
+     */
+    public String origin() {
+      return origin;
+    }
+
+    /**
+     * Returns the origin rule that refused the call.
+     *
+     * @return the refusing rule
+     */
+    @Override
+    public OriginRule rule() {
+      return (OriginRule) super.rule();
+    }
+  }
+
+  /**
+   * The kind of protection that refused a call: one constant per {@link RefusedException} subtype.
+   * Statistics count refusals per kind ({@link PeriodStats#refused(Kind)}), and the refusal log
+   * groups by it.
+   */
+  public enum Kind {
+    /** A flow rule ({@link RefusedException.Flow}). */
+    FLOW,
+    /** A per-value rule ({@link RefusedException.PerValue}). */
+    PER_VALUE,
+    /** A circuit breaker ({@link RefusedException.CircuitBreaker}). */
+    CIRCUIT_BREAKER,
+    /** System protection ({@link RefusedException.SystemProtection}). */
+    SYSTEM,
+    /** An origin white or black list ({@link RefusedException.Origin}). */
+    ORIGIN;
+
+
+    private final String tag = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
+    /**
+     * Returns the kind of a refusal.
+     *
+     * @param refusal the refusal
+     * @return its kind
+     */
+    public static Kind of(RefusedException refusal) {
+      if (refusal instanceof RefusedException.Flow) {
+        return FLOW;
+      }
+      if (refusal instanceof RefusedException.PerValue) {
+        return PER_VALUE;
+      }
+      if (refusal instanceof RefusedException.CircuitBreaker) {
+        return CIRCUIT_BREAKER;
+      }
+      if (refusal instanceof RefusedException.SystemProtection) {
+        return SYSTEM;
+      }
+      return ORIGIN;
+    }
+
+    /**
+     * Returns the kind's name in lower case with dashes ({@code flow}, {@code per-value}, {@code
+     * circuit-breaker}, {@code system}, {@code origin}): the value of metric tags and of the history line
+     * format.
+     *
+     * @return the tag value
+     */
+    public String tag() {
+      return tag;
+    }
   }
 }

@@ -32,7 +32,7 @@ public enum Cap {
    * listeners hear of it with the resource's name (never the value). Values with calls running
    * under a per-value concurrency limit are never forgotten.
    */
-  PARAM_VALUES,
+  VALUES,
   /**
    * Seconds held by the metrics history of all resources together ({@code
    * GuardEngine.Builder.metricsHistory}). A resource whose history cannot grow keeps the seconds it has

@@ -1,10 +1,12 @@
 package dev.guard.spi;
 
-import dev.guard.api.rule.RuleRevision;
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.InvalidRulesException;
 import java.util.List;
+import dev.guard.api.RefusedException;
+import java.util.Map;
 
 /**
  * Receives notable engine events. Listeners are registered on the {@code GuardEngine.Builder} and
@@ -39,16 +41,16 @@ public interface EngineListener {
    *
    * @param transition the change
    */
-  default void onBreakerStateChanged(BreakerTransition transition) {}
+  default void onBreakerStateChanged(CircuitBreaker.Transition transition) {}
 
   /**
    * Called when a whole rule set took effect ({@code GuardEngine#apply}, a {@link
    * RuleSource}'s delivery of its part, or {@code GuardEngine#rollBack}), after {@link #onRulesReplaced} was called for
    * each resource it changed.
    *
-   * @param revision the applied set, its source and what it changed ({@link RuleRevision#changes()})
+   * @param revision the applied set, its source and what it changed ({@link RuleSet.Revision#changes()})
    */
-  default void onRulesApplied(RuleRevision revision) {}
+  default void onRulesApplied(RuleSet.Revision revision) {}
 
   /**
    * Called when a rule set was refused: the rules in force did not change.
@@ -56,7 +58,7 @@ public interface EngineListener {
    * @param source who offered the set (a rule source's name, or the caller's label)
    * @param errors every reason, each with where the problem is
    */
-  default void onRulesInvalid(String source, List<RuleError> errors) {}
+  default void onRulesInvalid(String source, List<InvalidRulesException.Error> errors) {}
 
   /**
    * Called each time a bounded collection is full and the engine applies its overflow policy.
@@ -73,7 +75,7 @@ public interface EngineListener {
    *
    * @param entry the refusals of one resource in one second, by kind and by origin
    */
-  default void onRefusals(RefusalLogEntry entry) {}
+  default void onRefusals(EngineListener.Refusals entry) {}
 
   /**
    * Called when guard itself failed: a protection threw while deciding a call, while seeing it
@@ -99,4 +101,36 @@ public interface EngineListener {
    * @param service the engine's token service
    */
   default void onTokenServiceAvailability(boolean available, TokenService service) {}
+
+  /**
+   * The refusals of one resource during one whole second, as the refusal log reports them ({@link
+   * EngineListener#onRefusals}): how many permits each kind of protection refused and how many each
+   * calling origin had refused. Kinds and origins are counted separately (not as pairs); origins are
+   * those the resource measures (its origin cap applies), and calls without an origin are not in
+   * {@code byOrigin}. docs/BEHAVIOUR.md, "Refusal log", has the rules.
+   *
+   * @param resource the resource
+   * @param secondMs the second's start in engine time (milliseconds since the engine was built)
+   * @param refused refused permits in the second, all kinds together
+   * @param byKind refused permits per kind; kinds that refused nothing are left out
+   * @param byOrigin refused permits per calling origin; origins that had nothing refused are left out
+   */
+  record Refusals(
+      String resource, long secondMs, long refused, Map<RefusedException.Kind, Long> byKind,
+      Map<String, Long> byOrigin) {
+
+    /**
+     * Copies the maps.
+     *
+     * @param resource the resource
+     * @param secondMs the second's start
+     * @param refused refused permits
+     * @param byKind refused permits per kind
+     * @param byOrigin refused permits per origin
+     */
+    public Refusals {
+      byKind = Map.copyOf(byKind);
+      byOrigin = Map.copyOf(byOrigin);
+    }
+  }
 }

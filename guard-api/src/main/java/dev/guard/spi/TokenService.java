@@ -2,6 +2,7 @@ package dev.guard.spi;
 
 import dev.guard.api.rule.FlowRule;
 import java.util.OptionalInt;
+import java.util.Objects;
 
 /**
  * Decides cluster-mode flow rules ({@link FlowRule#cluster()} not null) for several instances at
@@ -10,9 +11,9 @@ import java.util.OptionalInt;
  * of a cluster rule asks it, and a call that a later rule or slot refuses gives its grant back
  * ({@link #giveBack}, {@link #releaseConcurrency}).
  *
- * <p>How the engine acts on an answer: {@link TokenResult.Status#OK} passes, {@link
- * TokenResult.Status#SHOULD_WAIT} waits through the engine's time source and passes, {@link
- * TokenResult.Status#REFUSED} refuses, and anything else (including an exception thrown by the
+ * <p>How the engine acts on an answer: {@link TokenService.Result.Status#OK} passes, {@link
+ * TokenService.Result.Status#SHOULD_WAIT} waits through the engine's time source and passes, {@link
+ * TokenService.Result.Status#REFUSED} refuses, and anything else (including an exception thrown by the
  * service) falls back as the rule's {@link dev.guard.api.rule.ClusterMode#fallbackToLocal()} says:
  * check the rule against this instance's statistics, or pass.
  *
@@ -32,14 +33,14 @@ public interface TokenService {
    * @param permits how many passes; {@code > 0}
    * @param prioritized whether the call may take passes from the next bucket and wait for them
    * @return the answer; never null. A granted answer ({@code OK}, {@code SHOULD_WAIT}) may carry
-   *     a {@link TokenResult#tokenId()} that {@link #giveBack} uses to find where it was counted
+   *     a {@link TokenService.Result#tokenId()} that {@link #giveBack} uses to find where it was counted
    */
-  TokenResult requestToken(FlowRule rule, int permits, boolean prioritized);
+  TokenService.Result requestToken(FlowRule rule, int permits, boolean prioritized);
 
   /**
    * Gives back the permits of a QPS grant whose call never ran (a later rule or slot refused it),
    * so the shared window does not count them. Exact where the service can tell where the grant
-   * was counted (its {@link TokenResult#tokenId()}): the permits leave that bucket, as if never
+   * was counted (its {@link TokenService.Result#tokenId()}): the permits leave that bucket, as if never
    * granted; a grant whose bucket has left the window is not counted any more and nothing
    * changes. A service may return the permits to a local share instead (leased mode). Never
    * throws; failures are ignored (the permits then stay counted). The default does nothing.
@@ -48,21 +49,21 @@ public interface TokenService {
    * @param permits the permits granted; {@code > 0}
    * @param grant the granted answer of {@link #requestToken}
    */
-  default void giveBack(FlowRule rule, int permits, TokenResult grant) {}
+  default void giveBack(FlowRule rule, int permits, TokenService.Result grant) {}
 
   /**
    * Asks for a concurrency token of a cluster concurrency rule: granted while the flow id's held
    * permits plus {@code permits} stay within the threshold. A token not given back (its holder
    * died) expires after the rule's {@link dev.guard.api.rule.ClusterMode#leaseTime()}. The
    * engine asks on entry and gives the token back on exit. The default answers {@link
-   * TokenResult#FAILED} (the rule falls back).
+   * TokenService.Result#FAILED} (the rule falls back).
    *
    * @param rule the rule with its cluster mode
    * @param permits how many concurrent slots; {@code > 0}
-   * @return OK with a {@link TokenResult#tokenId()}, REFUSED or a failure
+   * @return OK with a {@link TokenService.Result#tokenId()}, REFUSED or a failure
    */
-  default TokenResult acquireConcurrency(FlowRule rule, int permits) {
-    return TokenResult.FAILED;
+  default TokenService.Result acquireConcurrency(FlowRule rule, int permits) {
+    return TokenService.Result.FAILED;
   }
 
   /**
@@ -118,5 +119,120 @@ public interface TokenService {
      *     back), true when it reaches it again
      */
     void availabilityChanged(boolean available);
+  }
+
+  /**
+   * A token service's answer to one request.
+   *
+   * <p>The constants {@link #OK}, {@link #REFUSED}, {@link #FAILED} and {@link #TOO_MANY_REQUESTS}
+   * let a service answer without allocating; {@link #ok(long)} and {@link #shouldWait(long)} carry
+   * numbers.
+   *
+   * @param status the decision
+   * @param remaining for {@link Status#OK}: how many more permits the window had left after this
+   *     request (rounded down; {@code -1} when the service does not say); otherwise 0
+   * @param waitMs for {@link Status#SHOULD_WAIT}: how long the caller waits before it passes;
+   *     otherwise 0
+   * @param tokenId for a granted concurrency token: the id that gives it back; for a granted QPS
+   *     request ({@code OK}, {@code SHOULD_WAIT}): the service's own id of the grant, which {@link
+   *     TokenService#giveBack} reads (0: none); otherwise 0
+   */
+  record Result(Status status, long remaining, long waitMs, long tokenId) {
+
+    /** What a token service decided. */
+    public enum Status {
+      /** Pass now. */
+      OK,
+      /** Pass after waiting {@link Result#waitMs()}: the permits were taken from the future. */
+      SHOULD_WAIT,
+      /** Refuse the call: the shared threshold is reached. */
+      REFUSED,
+      /** The service refused to decide: its own request limit is reached (the caller falls back). */
+      TOO_MANY_REQUESTS,
+      /** The service could not decide: unreachable, slow, misconfigured (the caller falls back). */
+      FAILED
+    }
+
+    /** Pass now, remaining unknown. */
+    public static final Result OK = new Result(Status.OK, -1, 0, 0);
+
+    /** Refuse the call. */
+    public static final Result REFUSED = new Result(Status.REFUSED, 0, 0, 0);
+
+    /** The service could not decide. */
+    public static final Result FAILED = new Result(Status.FAILED, 0, 0, 0);
+
+    /** The service's request limit is reached. */
+    public static final Result TOO_MANY_REQUESTS =
+        new Result(Status.TOO_MANY_REQUESTS, 0, 0, 0);
+
+    /**
+     * Validates the fields.
+     *
+     * @param status the decision
+     * @param remaining permits left after an OK
+     * @param waitMs the wait of a SHOULD_WAIT
+     * @param tokenId the id of a granted concurrency token
+     * @throws IllegalArgumentException if {@code waitMs} is negative, or set for another status
+     */
+    public Result {
+      Objects.requireNonNull(status, "status");
+      if (waitMs < 0 || (waitMs > 0 && status != Status.SHOULD_WAIT)) {
+        throw new IllegalArgumentException(
+            "waitMs must be >= 0 and only set for SHOULD_WAIT, was " + waitMs + " for " + status);
+      }
+    }
+
+    /**
+     * Pass now, with the permits left in the window.
+     *
+     * @param remaining permits left after this request
+     * @return the answer
+     */
+    public static Result ok(long remaining) {
+      return new Result(Status.OK, remaining, 0, 0);
+    }
+
+    /**
+     * Pass after a wait.
+     *
+     * @param waitMs how long to wait, in ms; {@code >= 0}
+     * @return the answer
+     */
+    public static Result shouldWait(long waitMs) {
+      return new Result(Status.SHOULD_WAIT, 0, waitMs, 0);
+    }
+
+    /**
+     * A granted QPS request that the service can take back.
+     *
+     * @param remaining permits left after this request ({@code -1}: not said)
+     * @param grantId the service's id of the grant, for {@link TokenService#giveBack}
+     * @return the answer
+     */
+    public static Result granted(long remaining, long grantId) {
+      return new Result(Status.OK, remaining, 0, grantId);
+    }
+
+    /**
+     * A granted prioritized request that passes after a wait and that the service can take back.
+     *
+     * @param waitMs how long to wait, in ms; {@code >= 0}
+     * @param grantId the service's id of the grant, for {@link TokenService#giveBack}
+     * @return the answer
+     */
+    public static Result grantedAfter(long waitMs, long grantId) {
+      return new Result(Status.SHOULD_WAIT, 0, waitMs, grantId);
+    }
+
+    /**
+     * A granted concurrency token.
+     *
+     * @param tokenId the id that gives it back
+     * @return the answer
+     */
+    public static Result token(long tokenId) {
+      return new Result(Status.OK, -1, 0, tokenId);
+    }
   }
 }

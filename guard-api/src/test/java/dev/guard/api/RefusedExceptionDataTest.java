@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.OriginRule;
-import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import org.junit.jupiter.api.Test;
 
@@ -13,9 +12,9 @@ class RefusedExceptionDataTest {
   @Test
   void systemRefusal_carriesTheLimitAndItsThreshold() {
     SystemRule rule = SystemRule.of().withMaxInboundQps(5000).withMaxCpuUsage(0.8);
-    SystemRefusedException refused = new SystemRefusedException("orders", rule, SystemLimit.CPU);
+    RefusedException.SystemProtection refused = new RefusedException.SystemProtection("orders", rule, SystemRule.Limit.CPU);
 
-    assertThat(refused.limit()).isEqualTo(SystemLimit.CPU);
+    assertThat(refused.limit()).isEqualTo(SystemRule.Limit.CPU);
     assertThat(refused.threshold()).isEqualTo(0.8);
     assertThat(refused.rule()).isEqualTo(rule);
     assertThat(refused.resource()).isEqualTo("orders");
@@ -27,7 +26,7 @@ class RefusedExceptionDataTest {
   @Test
   void systemRefusal_byAThresholdTheRuleDoesNotSet_isAnError() {
     assertThatThrownBy(() ->
-        new SystemRefusedException("orders", SystemRule.of().withMaxCpuUsage(0.8), SystemLimit.QPS))
+        new RefusedException.SystemProtection("orders", SystemRule.of().withMaxCpuUsage(0.8), SystemRule.Limit.QPS))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("limit must be a threshold the rule sets, was QPS");
   }
@@ -35,7 +34,7 @@ class RefusedExceptionDataTest {
   @Test
   void authorityRefusal_namesTheOrigin() {
     OriginRule rule = OriginRule.deny("admin", "scraper");
-    OriginRefusedException refused = new OriginRefusedException("admin", rule, "scraper");
+    RefusedException.Origin refused = new RefusedException.Origin("admin", rule, "scraper");
 
     assertThat(refused.origin()).isEqualTo("scraper");
     assertThat(refused.rule()).isEqualTo(rule);

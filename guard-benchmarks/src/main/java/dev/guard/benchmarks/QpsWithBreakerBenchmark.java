@@ -1,7 +1,6 @@
 package dev.guard.benchmarks;
 
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
 import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
 import com.alibaba.csp.sentinel.slots.block.degrade.DegradeRule;
@@ -54,7 +53,7 @@ public class QpsWithBreakerBenchmark {
       Sanity.require(
           engine.breakers("bench-qps-breaker").size() == 1
               && engine.breakers("bench-qps-breaker").get(0).state()
-                  == BreakerState.CLOSED,
+                  == dev.guard.api.CircuitBreaker.State.CLOSED,
           "the guard breaker is missing or not closed: " + engine.breakers("bench-qps-breaker"));
     }
 

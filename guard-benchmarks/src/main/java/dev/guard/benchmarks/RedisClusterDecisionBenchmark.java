@@ -5,7 +5,7 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.redis.RedisTokenService;
 import java.io.File;
 import java.io.IOException;
@@ -77,7 +77,7 @@ public class RedisClusterDecisionBenchmark {
       FlowRule rule = FlowRule.qps("bench-redis", Calls.HUGE_RATE)
           .withCluster(ClusterMode.global("bench").withFallbackToLocal(false));
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (service.requestToken(rule, 1, true).status() != TokenResult.Status.OK) {
+      while (service.requestToken(rule, 1, true).status() != TokenService.Result.Status.OK) {
         if (System.nanoTime() - deadline > 0 || !server.isAlive()) {
           throw new IllegalStateException("redis-server did not answer on port " + port + ": "
               + Files.readString(dir.resolve("redis.log")));

@@ -1,7 +1,6 @@
 package dev.guard.benchmarks;
 
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import com.alibaba.csp.sentinel.slots.block.RuleConstant;
@@ -77,7 +76,7 @@ public class RefusalBenchmark {
     public void check() {
       engine.breakers("bench-breaker-open").forEach(dev.guard.api.CircuitBreaker::forceOpen);
       Sanity.require(
-          engine.breakers("bench-breaker-open").get(0).state() == BreakerState.FORCED_OPEN,
+          engine.breakers("bench-breaker-open").get(0).state() == dev.guard.api.CircuitBreaker.State.FORCED_OPEN,
           "the guard breaker did not open");
       Sanity.requireMostlyRefused("guard open circuit breaker", this::call);
     }
@@ -192,7 +191,7 @@ public class RefusalBenchmark {
     }
   }
 
-  /** {@code decorate(body).get()} throws {@code FlowRefusedException}, which is caught. */
+  /** {@code decorate(body).get()} throws {@code RefusedException.Flow}, which is caught. */
   @Benchmark
   public Object guardThrowingSupplier(GuardThrowingState state) {
     try {

@@ -4,7 +4,7 @@ import dev.guard.dashboard.internal.Access;
 import dev.guard.dashboard.internal.DashboardCore;
 import dev.guard.dashboard.internal.JdkServer;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.URI;
@@ -58,7 +58,7 @@ public final class GuardDashboard {
   private final @Nullable String accessToken;
   private final @Nullable String user;
   private final @Nullable String password;
-  private final @Nullable WritableRuleSource ruleSource;
+  private final RuleSource.@Nullable Writable ruleSource;
   private final Duration requestTimeout;
   private final Access access;
   private final DashboardCore core;
@@ -176,7 +176,7 @@ public final class GuardDashboard {
     private @Nullable String accessToken;
     private @Nullable String user;
     private @Nullable String password;
-    private @Nullable WritableRuleSource ruleSource;
+    private RuleSource.@Nullable Writable ruleSource;
     private @Nullable Duration requestTimeout;
 
     private Builder(GuardEngine engine) {
@@ -272,7 +272,7 @@ public final class GuardDashboard {
      * @return this builder
      * @throws IllegalStateException if already set
      */
-    public Builder ruleSource(WritableRuleSource source) {
+    public Builder ruleSource(RuleSource.Writable source) {
       Objects.requireNonNull(source, "ruleSource");
       this.ruleSource = once("ruleSource", this.ruleSource, source);
       return this;

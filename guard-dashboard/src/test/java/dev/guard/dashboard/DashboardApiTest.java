@@ -12,9 +12,8 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
-import dev.guard.api.Entry;
 import dev.guard.rules.RuleSources;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.rules.RuleFormat;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -234,7 +233,7 @@ class DashboardApiTest {
 
   @Test
   void rules_putWithTheApplicationsSource_writesThroughIt() {
-    WritableRuleSource source = RuleSources.memory("ops", RuleSet.empty());
+    RuleSource.Writable source = RuleSources.memory("ops", RuleSet.empty());
     fixture.engine.attach(source, RulePart.all());
     try (GuardDashboard.Server other = GuardDashboard.builder(fixture.engine)
         .accessToken(Fixture.TOKEN).ruleSource(source).build().start()) {

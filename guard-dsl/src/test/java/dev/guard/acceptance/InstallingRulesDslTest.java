@@ -7,13 +7,10 @@ import dev.guard.Guard;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.spi.RulePart;
-import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,8 +27,8 @@ class InstallingRulesDslTest {
   /** A source that delivers what the test hands it. */
   static final class HandedSource implements RuleSource {
     private final String name;
-    @Nullable RuleSink sink;
-    final List<List<RuleError>> invalid = new ArrayList<>();
+    RuleSource.@Nullable Sink sink;
+    final List<List<InvalidRulesException.Error>> invalid = new ArrayList<>();
 
     HandedSource(String name) {
       this.name = name;
@@ -43,15 +40,15 @@ class InstallingRulesDslTest {
     }
 
     @Override
-    public void start(RuleSink target) {
+    public void start(RuleSource.Sink target) {
       sink = target;
     }
 
     void deliver(RuleSet rules) {
-      List<RuleError> outside = new ArrayList<>();
+      List<InvalidRulesException.Error> outside = new ArrayList<>();
       for (var rule : rules.rules()) {
         if (!target().part().contains(rule)) {
-          outside.add(new RuleError("rules[" + rule.resource() + "]", "outside the part"));
+          outside.add(new InvalidRulesException.Error("rules[" + rule.resource() + "]", "outside the part"));
         }
       }
       if (outside.isEmpty()) {
@@ -62,8 +59,8 @@ class InstallingRulesDslTest {
       }
     }
 
-    RuleSink target() {
-      RuleSink attached = sink;
+    RuleSource.Sink target() {
+      RuleSource.Sink attached = sink;
       assertThat(attached).as("attached").isNotNull();
       return attached;
     }

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;

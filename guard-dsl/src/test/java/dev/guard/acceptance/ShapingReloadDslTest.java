@@ -1,13 +1,11 @@
 package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.api.rule.WarmUp;
+import dev.guard.api.rule.FlowRule;
 
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
@@ -76,7 +75,7 @@ class BreakerConcurrencyTest {
 
     for (int round = 0; round < 25; round++) {
       breaker = engine.breakers("flaky").isEmpty() ? null : engine.breakers("flaky").get(0);
-      if (breaker == null || breaker.state() == BreakerState.CLOSED) {
+      if (breaker == null || breaker.state() == CircuitBreaker.State.CLOSED) {
         bodies.incrementAndGet();
         guard.tryCall(() -> {
           throw new IllegalStateException("down");
@@ -129,7 +128,7 @@ class BreakerConcurrencyTest {
       }
       pool.shutdownNow();
       assertThat(engine.breakers("flaky").get(0).state())
-          .isEqualTo(fail ? BreakerState.OPEN : BreakerState.CLOSED);
+          .isEqualTo(fail ? CircuitBreaker.State.OPEN : CircuitBreaker.State.CLOSED);
     }
 
     assertThat(mostRunning.get()).isEqualTo(3);

@@ -5,10 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.CircuitBreakerGuard;
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -39,7 +38,7 @@ class CircuitBreakerDslTest {
     Guard guard = Guard.of("r").errorCount(3)
         .window(Duration.ofSeconds(2), 1).probes(2).probeTimeout(Duration.ofMillis(700));
 
-    assertThat(guard.rules()).containsExactly(new CircuitBreakerRule("r", CircuitBreakerStrategy.ERROR_COUNT, 3,
+    assertThat(guard.rules()).containsExactly(new CircuitBreakerRule("r", CircuitBreakerRule.Strategy.ERROR_COUNT, 3,
         null, 5, Duration.ofSeconds(2), 1, Duration.ofSeconds(10), 2, Duration.ofMillis(700)));
   }
 
@@ -101,7 +100,7 @@ class CircuitBreakerDslTest {
     assertThatThrownBy(broken::get).isInstanceOf(IllegalStateException.class);
 
     assertThat(engine.rules("r")).hasSize(2).first().isEqualTo(FlowRule.qps("r", 5));
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(limited::get).isInstanceOf(CircuitBreakerRefusedException.class);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThatThrownBy(limited::get).isInstanceOf(RefusedException.CircuitBreaker.class);
   }
 }

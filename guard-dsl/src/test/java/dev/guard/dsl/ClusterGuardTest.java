@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -18,7 +17,7 @@ class ClusterGuardTest {
         .containsExactly(FlowRule.qps("orders", 10).withCluster(ClusterMode.global("orders")));
     assertThat(Guard.of("orders").qps(10).perInstance().rules().get(0))
         .extracting(rule -> ((FlowRule) rule).cluster().threshold())
-        .isEqualTo(ClusterThreshold.PER_INSTANCE);
+        .isEqualTo(ClusterMode.Threshold.PER_INSTANCE);
     ClusterMode mode = ClusterMode.global("all-orders").withFallbackToLocal(false);
     assertThat(Guard.of("orders").qps(10).cluster(mode).rules())
         .containsExactly(FlowRule.qps("orders", 10).withCluster(mode));

@@ -3,7 +3,7 @@ package dev.guard.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.concurrent.CompletableFuture;
@@ -32,7 +32,7 @@ class CompletionStageTest {
     assertThat(engine.stats("async").concurrency()).isEqualTo(1);
     assertThat(second.toCompletableFuture()).isCompletedExceptionally();
     assertThat(second.toCompletableFuture().handle((v, e) -> e).join())
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
     clock.advanceMillis(30);
     pending.complete("done");
     assertThat(first.toCompletableFuture().join()).isEqualTo("done");

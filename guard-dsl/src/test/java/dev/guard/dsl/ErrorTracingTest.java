@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
-import dev.guard.api.CircuitBreakerRefusedException;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
@@ -45,7 +44,7 @@ class ErrorTracingTest {
 
     assertThat(engine.stats("r").exceptionQps()).isZero();
     assertThat(engine.stats("r").successQps()).isEqualTo(1.0);
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -57,7 +56,7 @@ class ErrorTracingTest {
 
     assertThatThrownBy(guarded::get).isInstanceOf(NumberFormatException.class);
 
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -79,7 +78,7 @@ class ErrorTracingTest {
     })).isSameAs(invalid);
 
     assertThat(engine.stats("r").exceptionQps()).isZero();
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -91,9 +90,9 @@ class ErrorTracingTest {
     });
 
     assertThatThrownBy(other::get).isInstanceOf(IllegalStateException.class);
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThatThrownBy(io::call).isInstanceOf(IOException.class);
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -109,8 +108,8 @@ class ErrorTracingTest {
     assertThatThrownBy(guarded::get).isInstanceOf(UncheckedIOException.class);
     assertThatThrownBy(clientError::get).isInstanceOf(IllegalStateException.class);
 
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThat(engine.breakers("c").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(engine.breakers("c").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -121,7 +120,7 @@ class ErrorTracingTest {
     }).decorate(throwing(failure));
 
     assertThatThrownBy(guarded::get).isSameAs(failure);
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -142,7 +141,7 @@ class ErrorTracingTest {
 
     guarded.get().toCompletableFuture().handle((v, e) -> e).join();
 
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(engine.stats("r").exceptionQps()).isZero();
   }
 
@@ -153,7 +152,7 @@ class ErrorTracingTest {
         .decorateOrRecover(throwing(down), failure -> "cached after " + failure.getClass().getSimpleName());
 
     assertThat(guarded.get()).isEqualTo("cached after IllegalStateException");
-    assertThat(guarded.get()).isEqualTo("cached after CircuitBreakerRefusedException");
+    assertThat(guarded.get()).isEqualTo("cached after CircuitBreaker");
     clock.advance(Duration.ofSeconds(10));
     assertThat(guarded.get()).as("the failed probe recovers too")
         .isEqualTo("cached after IllegalStateException");
@@ -178,7 +177,7 @@ class ErrorTracingTest {
 
     Object seen = guard.callOrRecover(() -> "ok", failure -> failure);
 
-    assertThat(seen).isInstanceOf(FlowRefusedException.class);
+    assertThat(seen).isInstanceOf(RefusedException.Flow.class);
     assertThat(fragile("s").callOrRecover(() -> "ok", failure -> "recovered")).isEqualTo("ok");
   }
 
@@ -189,6 +188,6 @@ class ErrorTracingTest {
 
     assertThatThrownBy(guarded::get).isSameAs(down);
     assertThat(guarded.get()).isEqualTo("fallback");
-    assertThatThrownBy(() -> fragile("r").call(() -> "x")).isInstanceOf(CircuitBreakerRefusedException.class);
+    assertThatThrownBy(() -> fragile("r").call(() -> "x")).isInstanceOf(RefusedException.CircuitBreaker.class);
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -33,11 +33,11 @@ class FailsWhenTest {
 
     assertThat(fetch.get()).isEqualTo(503);
     assertThat(fetch.get()).isEqualTo(503);
-    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(fetch.get()).isEqualTo(503);
 
-    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(fetch::get).isInstanceOf(CircuitBreakerRefusedException.class);
+    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThatThrownBy(fetch::get).isInstanceOf(RefusedException.CircuitBreaker.class);
   }
 
   @Test
@@ -51,10 +51,10 @@ class FailsWhenTest {
     for (int i = 0; i < 4; i++) {
       fetch.get();
     }
-    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(fetch.get()).isEqualTo(503); // 3 of 5 failed: more than half
 
-    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(engine.stats("catalog").exceptionQps()).isEqualTo(3.0);
     assertThat(engine.stats("catalog").successQps()).isEqualTo(5.0);
   }
@@ -69,7 +69,7 @@ class FailsWhenTest {
     fetch.get();
 
     assertThat(engine.stats("catalog").exceptionQps()).isZero();
-    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -80,7 +80,7 @@ class FailsWhenTest {
 
     assertThat(lookup.get()).isNull();
 
-    assertThat(engine.breakers("lookup").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("lookup").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -93,7 +93,7 @@ class FailsWhenTest {
 
     assertThat(lookup.get()).isEqualTo("value");
 
-    assertThat(engine.breakers("lookup").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("lookup").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -107,7 +107,7 @@ class FailsWhenTest {
 
     assertThatThrownBy(broken::get).isSameAs(down);
 
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -135,7 +135,7 @@ class FailsWhenTest {
     pending.complete("bad");
 
     assertThat(stage.toCompletableFuture().join()).isEqualTo("bad");
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -146,8 +146,8 @@ class FailsWhenTest {
 
     assertThat(both.get()).isEqualTo("bad");
 
-    assertThat(engine.breakers("inner").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThat(engine.breakers("outer").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("inner").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(engine.breakers("outer").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -161,7 +161,7 @@ class FailsWhenTest {
         .isEqualTo("fallback");
     clock.advance(Duration.ofSeconds(5));
     assertThat(guard.callOrElse(() -> "good", refused -> "fallback")).isEqualTo("good");
-    assertThat(engine.breakers("r").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test

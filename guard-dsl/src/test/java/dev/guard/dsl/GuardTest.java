@@ -6,8 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.spi.EngineListener;
@@ -36,7 +34,7 @@ class GuardTest {
 
     assertThat(limited.get()).isEqualTo("ok");
     assertThat(limited.get()).isEqualTo("ok");
-    assertThatThrownBy(limited::get).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(limited::get).isInstanceOf(RefusedException.Flow.class);
     clock.advance(Duration.ofSeconds(1));
     assertThat(limited.get()).isEqualTo("ok");
   }
@@ -124,9 +122,9 @@ class GuardTest {
     Runnable counted = Guard.of("g").qps(1).on(engine).decorateRunnable(runs::incrementAndGet);
 
     assertThat(twice.apply(21)).isEqualTo(42);
-    assertThatThrownBy(() -> twice.apply(1)).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> twice.apply(1)).isInstanceOf(RefusedException.Flow.class);
     counted.run();
-    assertThatThrownBy(counted::run).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(counted::run).isInstanceOf(RefusedException.Flow.class);
     assertThat(runs).hasValue(1);
   }
 
@@ -139,8 +137,8 @@ class GuardTest {
     Either<RefusedException, String> third = guard.tryEither(() -> "c");
 
     assertThat(first.get()).isEqualTo("a");
-    assertThat(second.getCause()).isInstanceOf(FlowRefusedException.class);
-    assertThat(third.getLeft()).isInstanceOf(FlowRefusedException.class);
+    assertThat(second.getCause()).isInstanceOf(RefusedException.Flow.class);
+    assertThat(third.getLeft()).isInstanceOf(RefusedException.Flow.class);
     clock.advance(Duration.ofSeconds(1));
     assertThat(guard.tryEither(() -> "d").get()).isEqualTo("d");
   }
@@ -153,7 +151,7 @@ class GuardTest {
         .isEqualTo("fallback:r");
     assertThat(guard.decorateOrElse(() -> "body", refused -> "later").get()).isEqualTo("later");
     List<String> ran = new ArrayList<>();
-    assertThatThrownBy(() -> guard.run(() -> ran.add("x"))).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> guard.run(() -> ran.add("x"))).isInstanceOf(RefusedException.Flow.class);
     assertThat(ran).isEmpty();
   }
 
@@ -164,8 +162,8 @@ class GuardTest {
 
     both.run(() -> trail.add("first"));
     assertThatThrownBy(() -> both.run(() -> trail.add("second")))
-        .isInstanceOf(FlowRefusedException.class)
-        .satisfies(e -> assertThat(((FlowRefusedException) e).resource()).isEqualTo("inner"));
+        .isInstanceOf(RefusedException.Flow.class)
+        .satisfies(e -> assertThat(((RefusedException.Flow) e).resource()).isEqualTo("inner"));
 
     assertThat(trail).containsExactly("first");
     assertThat(engine.stats("outer").concurrency()).isZero();
@@ -196,7 +194,7 @@ class GuardTest {
     engine.apply(engine.ruleSet().withRulesOf("r", List.of(FlowRule.qps("r", 0))));
 
     assertThatThrownBy(() -> Guard.of("r").on(engine).call(() -> "x"))
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
   }
 
   @Test
@@ -205,7 +203,7 @@ class GuardTest {
     Guard web = Guard.of("r").qps(1).fromOrigin("mobile").origin("web").on(engine);
 
     mobile.call(() -> 1);
-    assertThatThrownBy(() -> mobile.call(() -> 1)).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> mobile.call(() -> 1)).isInstanceOf(RefusedException.Flow.class);
     assertThat(web.call(() -> 2)).isEqualTo(2);
   }
 
@@ -223,7 +221,7 @@ class GuardTest {
     Guard viaJob = Guard.of("c").qps(1).fromEntrance("api").entrance("job").on(engine);
 
     viaApi.call(() -> 1);
-    assertThatThrownBy(() -> viaApi.call(() -> 1)).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> viaApi.call(() -> 1)).isInstanceOf(RefusedException.Flow.class);
     assertThat(viaJob.call(() -> 2)).isEqualTo(2);
     assertThat(viaJob.call(() -> 3)).isEqualTo(3);
   }
@@ -235,7 +233,7 @@ class GuardTest {
 
     assertThat(writes.call(() -> "w")).isEqualTo("w");
     reads.call(() -> "r");
-    assertThatThrownBy(() -> writes.call(() -> "w")).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> writes.call(() -> "w")).isInstanceOf(RefusedException.Flow.class);
   }
 
   @Test

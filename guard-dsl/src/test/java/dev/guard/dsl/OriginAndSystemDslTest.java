@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
-import dev.guard.api.OriginRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
@@ -28,7 +27,7 @@ class OriginAndSystemDslTest {
   private String callAs(String origin, Supplier<String> guarded) {
     try (ContextScope ignored = engine.resource("web").context("web", origin).openContext()) {
       return guarded.get();
-    } catch (OriginRefusedException refused) {
+    } catch (RefusedException.Origin refused) {
       return "refused " + refused.origin();
     }
   }
@@ -60,7 +59,7 @@ class OriginAndSystemDslTest {
     Supplier<String> asScraper =
         Guard.of("admin").allowOrigins("ops").origin("scraper").on(engine).decorate(() -> "ok");
 
-    assertThatThrownBy(asScraper::get).isInstanceOf(OriginRefusedException.class);
+    assertThatThrownBy(asScraper::get).isInstanceOf(RefusedException.Origin.class);
   }
 
   @Test
@@ -87,7 +86,7 @@ class OriginAndSystemDslTest {
     Supplier<String> inbound = Guard.of("api").entryType(EntryType.IN).on(engine).decorate(() -> "ok");
     Supplier<String> outbound = Guard.of("downstream").on(engine).decorate(() -> "ok");
 
-    assertThatThrownBy(inbound::get).isInstanceOf(SystemRefusedException.class);
+    assertThatThrownBy(inbound::get).isInstanceOf(RefusedException.SystemProtection.class);
     assertThat(outbound.get()).isEqualTo("ok");
     status.cpuUsage(0.5);
     assertThat(inbound.get()).isEqualTo("ok");

@@ -3,10 +3,9 @@ package dev.guard.dsl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.Call;
 import dev.guard.Guard;
-import dev.guard.api.BreakerState;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -29,11 +28,11 @@ class RecordedFailureTest {
         });
 
     assertThat(quote.get()).isEqualTo("unavailable");
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(quote.get()).isEqualTo("unavailable");
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThatThrownBy(quote::get).isInstanceOf(CircuitBreakerRefusedException.class);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThatThrownBy(quote::get).isInstanceOf(RefusedException.CircuitBreaker.class);
   }
 
   @Test
@@ -58,7 +57,7 @@ class RecordedFailureTest {
 
     quote.get();
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -71,12 +70,12 @@ class RecordedFailureTest {
 
     assertThatThrownBy(quote::get).isSameAs(down);
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
   void recordFailure_afterTheBodyReturned_doesNothing() {
-    AtomicReference<Call> kept = new AtomicReference<>();
+    AtomicReference<Guard.Call> kept = new AtomicReference<>();
     Supplier<String> quote = Guard.of("pricing").errorCount(0).minCalls(1).on(engine)
         .decorateWithCall(call -> {
           kept.set(call);
@@ -86,7 +85,7 @@ class RecordedFailureTest {
     quote.get();
     kept.get().recordFailure(new IllegalStateException("late"));
 
-    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(engine.stats("pricing").exceptionQps()).isZero();
   }
 
@@ -99,7 +98,7 @@ class RecordedFailureTest {
           return "x";
         });
 
-    assertThatThrownBy(quote::get).isInstanceOf(dev.guard.api.FlowRefusedException.class);
+    assertThatThrownBy(quote::get).isInstanceOf(dev.guard.api.RefusedException.Flow.class);
     assertThat(runs).hasValue(0);
   }
 
@@ -114,8 +113,8 @@ class RecordedFailureTest {
 
     both.get();
 
-    assertThat(engine.breakers("outer").get(0).state()).isEqualTo(BreakerState.OPEN);
-    assertThat(engine.breakers("inner").get(0).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(engine.breakers("outer").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
+    assertThat(engine.breakers("inner").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -124,7 +123,7 @@ class RecordedFailureTest {
     Guard inner = Guard.of("inner").qps(0);
     Supplier<String> both = outer.andThen(inner).on(engine).decorateWithCall(call -> "x");
 
-    assertThatThrownBy(both::get).isInstanceOf(dev.guard.api.FlowRefusedException.class);
+    assertThatThrownBy(both::get).isInstanceOf(dev.guard.api.RefusedException.Flow.class);
 
     assertThat(engine.stats("outer").concurrency()).isZero();
   }

@@ -9,11 +9,10 @@ import dev.guard.Guard;
 import dev.guard.PerValueConcurrencyGuard;
 import dev.guard.PerValueGuard;
 import dev.guard.QpsGuard;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -60,9 +59,9 @@ class StagesTest {
     assertThat(guard.flowRules()).containsExactly(FlowRule.qps("r", 10)
         .withWarmUp(Duration.ofSeconds(10), 4)
         .withMaxQueueingTime(Duration.ofMillis(500))
-        .withShaping(dev.guard.api.rule.Shaping.PACING)
+        .withShaping(dev.guard.api.rule.FlowRule.Shaping.PACING)
         .withOrigin("mobile")
-        .withStrategy(FlowStrategy.RELATED, "other"));
+        .withStrategy(FlowRule.Strategy.RELATED, "other"));
   }
 
   @Test
@@ -72,7 +71,7 @@ class StagesTest {
 
     assertThat(guard.flowRules()).containsExactly(FlowRule.concurrency("export", 4)
         .withOrigin("batch")
-        .withStrategy(FlowStrategy.ENTRANCE, "nightly")
+        .withStrategy(FlowRule.Strategy.ENTRANCE, "nightly")
         .withCluster(ClusterMode.global("export")));
   }
 
@@ -130,7 +129,7 @@ class StagesTest {
         .decorate(() -> "ok");
 
     assertThat(limited.get()).isEqualTo("ok");
-    assertThatThrownBy(limited::get).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(limited::get).isInstanceOf(RefusedException.Flow.class);
     assertThat(Guard.of("s").concurrency(1).call(() -> "direct")).isEqualTo("direct");
   }
 

@@ -2,12 +2,11 @@ package dev.guard.engine;
 
 import dev.guard.api.Entry;
 import dev.guard.api.PeriodStats;
-import dev.guard.api.rule.RuleRevision;
+import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.RuleState;
 import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.RulePart;
-import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import dev.guard.spi.SystemStatus;
 import dev.guard.spi.TokenService;
@@ -17,8 +16,6 @@ import dev.guard.api.EntryType;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
-import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.internal.call.CallSite;
 import dev.guard.engine.internal.host.HostSystemStatus;
 import dev.guard.engine.internal.host.SystemTimeSource;
@@ -246,7 +243,7 @@ public final class GuardEngine implements AutoCloseable {
    * @throws InvalidRulesException if the set cannot be applied (the reasons are in the exception
    *     and listeners hear them); nothing changed
    */
-  public Optional<RuleRevision> apply(RuleSet rules) {
+  public Optional<RuleSet.Revision> apply(RuleSet rules) {
     return core.ruleBook().apply(rules, APPLIED);
   }
 
@@ -267,7 +264,7 @@ public final class GuardEngine implements AutoCloseable {
    *
    * @return the revisions, oldest first
    */
-  public List<RuleRevision> ruleHistory() {
+  public List<RuleSet.Revision> ruleHistory() {
     return core.ruleBook().history();
   }
 
@@ -284,7 +281,7 @@ public final class GuardEngine implements AutoCloseable {
    * @throws IllegalArgumentException if the revision is not in the history
    * @throws InvalidRulesException if the set can no longer be applied
    */
-  public Optional<RuleRevision> rollBack(long revision) {
+  public Optional<RuleSet.Revision> rollBack(long revision) {
     return core.ruleBook().rollBack(revision);
   }
 
@@ -328,7 +325,7 @@ public final class GuardEngine implements AutoCloseable {
     }
   }
 
-  private record EngineSink(EngineCore core, String name, RulePart part) implements RuleSink {
+  private record EngineSink(EngineCore core, String name, RulePart part) implements RuleSource.Sink {
 
     @Override
     public TimeSource clock() {
@@ -341,12 +338,12 @@ public final class GuardEngine implements AutoCloseable {
     }
 
     @Override
-    public Optional<RuleRevision> apply(RuleSet rules) {
+    public Optional<RuleSet.Revision> apply(RuleSet rules) {
       return core.ruleBook().applyPart(part, rules, name);
     }
 
     @Override
-    public void invalid(List<RuleError> errors) {
+    public void invalid(List<InvalidRulesException.Error> errors) {
       core.ruleBook().invalid(name, errors);
     }
   }

@@ -4,12 +4,9 @@ import static dev.guard.acceptance.BreakerScenariosTest.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.CircuitBreakerRefusedException;
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -23,11 +20,11 @@ class BreakerControlsTest {
   private final List<String> events = new ArrayList<>();
   private final Scenario s = new Scenario(GuardEngine.builder().listener(new EngineListener() {
     @Override
-    public void onBreakerStateChanged(BreakerTransition t) {
+    public void onBreakerStateChanged(CircuitBreaker.Transition t) {
       events.add(t.from() + "->" + t.to());
     }
   }));
-  private final CircuitBreakerRule rule = rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
+  private final CircuitBreakerRule rule = rule(CircuitBreakerRule.Strategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
 
   private CircuitBreaker breaker() {
     return s.engine.breakers("R").get(0);
@@ -41,7 +38,7 @@ class BreakerControlsTest {
 
     assertThat(s.call("R")).isEqualTo("B");
     assertThat(s.at(60_000).call("R")).isEqualTo("B");
-    assertThat(breaker().state()).isEqualTo(BreakerState.FORCED_OPEN);
+    assertThat(breaker().state()).isEqualTo(CircuitBreaker.State.FORCED_OPEN);
     assertThat(breaker().retryAfter()).as("a hint: the open duration").isEqualTo(Duration.ofSeconds(1));
   }
 
@@ -55,21 +52,21 @@ class BreakerControlsTest {
       assertThat(s.call("R", 0, true)).isEqualTo("P");
     }
 
-    assertThat(breaker().state()).isEqualTo(BreakerState.FORCED_CLOSED);
+    assertThat(breaker().state()).isEqualTo(CircuitBreaker.State.FORCED_CLOSED);
     assertThat(breaker().retryAfter()).isZero();
   }
 
   @Test
   void reset_closesAnOpenBreaker_withAnEmptyWindow() {
-    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule(CircuitBreakerRule.Strategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
     s.call("R", 0, true);
     s.call("R", 0, true);
 
     breaker().reset();
 
-    assertThat(breaker().state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(breaker().state()).isEqualTo(CircuitBreaker.State.CLOSED);
     s.call("R", 0, true);
-    assertThat(breaker().state()).as("one error since the reset").isEqualTo(BreakerState.CLOSED);
+    assertThat(breaker().state()).as("one error since the reset").isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -92,11 +89,11 @@ class BreakerControlsTest {
     s.at(2000);
 
     assertThatThrownBy(() -> s.engine.resource("R").enter())
-        .isInstanceOfSatisfying(CircuitBreakerRefusedException.class, refused -> {
+        .isInstanceOfSatisfying(RefusedException.CircuitBreaker.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule.withOpenFor(Duration.ofSeconds(5)));
           assertThat(refused.breaker()).isSameAs(breaker());
-          assertThat(refused.state()).isEqualTo(BreakerState.OPEN);
+          assertThat(refused.state()).isEqualTo(CircuitBreaker.State.OPEN);
           assertThat(refused.retryAfter()).contains(Duration.ofSeconds(3));
           assertThat(refused.retryAfterMillis()).isEqualTo(3000);
           assertThat(refused.getStackTrace()).isEmpty();
@@ -111,7 +108,7 @@ class BreakerControlsTest {
     Throwable first = null;
     try {
       s.engine.resource("R").enter();
-    } catch (CircuitBreakerRefusedException refused) {
+    } catch (RefusedException.CircuitBreaker refused) {
       first = refused;
     }
     Throwable firstRefusal = first;

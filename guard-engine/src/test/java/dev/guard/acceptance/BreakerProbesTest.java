@@ -4,11 +4,9 @@ import static dev.guard.acceptance.BreakerScenariosTest.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.List;
@@ -22,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class BreakerProbesTest {
 
   private static final CircuitBreakerRule OPENS_AT_ONCE =
-      rule(CircuitBreakerStrategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
+      rule(CircuitBreakerRule.Strategy.ERROR_COUNT, 0, 0, 1, 10_000, 1000);
 
   private static CircuitBreaker breaker(Scenario s) {
     return s.engine.breakers("R").get(0);
@@ -32,7 +30,7 @@ class BreakerProbesTest {
     Scenario s = new Scenario();
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
     s.at(0).call("R", 0, true);
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
     return s;
   }
 
@@ -44,16 +42,16 @@ class BreakerProbesTest {
   void probeThatNeverReturns_countsAsFailedAtItsDeadline_andTheBreakerProbesAgain() {
     Scenario s = openedAt0(OPENS_AT_ONCE);
     Entry hung = s.at(1000).engine.resource("R").enterAsync();
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.HALF_OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
     assertThat(breaker(s).retryAfter()).isEqualTo(Duration.ofSeconds(1));
 
     assertThat(s.at(1999).call("R")).isEqualTo("B");
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.HALF_OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
     assertThat(s.at(2000).call("R")).as("deadline 2000: failed, retry at 3000").isEqualTo("B");
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(s.at(2999).call("R")).isEqualTo("B");
     assertThat(s.at(3000).call("R", 0, false)).isEqualTo("P");
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.CLOSED);
 
     hung.close();
     assertThat(s.engine.stats("R").concurrency()).isZero();
@@ -65,13 +63,13 @@ class BreakerProbesTest {
     Entry hung = s.at(1000).engine.resource("R").enterAsync();
     s.at(3000);
     Entry probe = enter(s);
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.HALF_OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
 
     hung.close();
-    assertThat(breaker(s).state()).as("a stale probe is only counted").isEqualTo(BreakerState.HALF_OPEN);
+    assertThat(breaker(s).state()).as("a stale probe is only counted").isEqualTo(CircuitBreaker.State.HALF_OPEN);
     probe.recordError(new IllegalStateException("still down"));
     probe.close();
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -81,7 +79,7 @@ class BreakerProbesTest {
 
     assertThat(s.call("R", 1000, false)).isEqualTo("P");
 
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(s.at(2999).call("R")).isEqualTo("B");
     assertThat(s.at(3000).call("R")).isEqualTo("P");
   }
@@ -93,7 +91,7 @@ class BreakerProbesTest {
 
     assertThat(s.call("R", 999, false)).isEqualTo("P");
 
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -102,9 +100,9 @@ class BreakerProbesTest {
     Entry hung = s.at(1000).engine.resource("R").enterAsync();
 
     assertThat(s.at(1199).call("R")).isEqualTo("B");
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.HALF_OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
     assertThat(s.at(1200).call("R")).isEqualTo("B");
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(breaker(s).retryAfter()).isEqualTo(Duration.ofMillis(1000));
     assertThat(s.at(2200).call("R")).isEqualTo("P");
     hung.close();
@@ -118,12 +116,12 @@ class BreakerProbesTest {
     Entry second = enter(s);
     Entry third = enter(s);
 
-    assertThatThrownBy(() -> enter(s)).isInstanceOf(CircuitBreakerRefusedException.class);
+    assertThatThrownBy(() -> enter(s)).isInstanceOf(RefusedException.CircuitBreaker.class);
     first.close();
     second.close();
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.HALF_OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);
     third.close();
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -137,9 +135,9 @@ class BreakerProbesTest {
     first.close();
     second.recordError(new IllegalStateException("down"));
     second.close();
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
     third.close();
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(s.at(1999).call("R")).isEqualTo("B");
     assertThat(s.at(2000).call("R")).isEqualTo("P");
   }
@@ -151,6 +149,6 @@ class BreakerProbesTest {
     s.at(1500).call("R", 0, false);
 
     assertThat(s.at(2000).call("R")).isEqualTo("B");
-    assertThat(breaker(s).state()).isEqualTo(BreakerState.OPEN);
+    assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.OPEN);
   }
 }

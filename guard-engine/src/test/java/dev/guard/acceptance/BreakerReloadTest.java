@@ -3,10 +3,8 @@ package dev.guard.acceptance;
 import static dev.guard.acceptance.BreakerScenariosTest.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardedResource;
 import java.time.Duration;
@@ -16,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** A reload keeps the breaker of every unchanged rule, with its state and window. */
 class BreakerReloadTest {
 
-  private final CircuitBreakerRule rule = rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000);
+  private final CircuitBreakerRule rule = rule(CircuitBreakerRule.Strategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000);
 
   @Test
   void equalRule_keepsTheOpenBreakerAndItsHandle() {
@@ -29,7 +27,7 @@ class BreakerReloadTest {
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 100), rule)));
 
     assertThat(s.engine.breakers("R")).containsExactly(before);
-    assertThat(before.state()).isEqualTo(BreakerState.OPEN);
+    assertThat(before.state()).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(s.call("R")).isEqualTo("B");
   }
 
@@ -43,7 +41,7 @@ class BreakerReloadTest {
     s.call("R", 0, true);
 
     assertThat(s.engine.breakers("R")).extracting(CircuitBreaker::state)
-        .containsExactly(BreakerState.OPEN, BreakerState.CLOSED);
+        .containsExactly(CircuitBreaker.State.OPEN, CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -56,9 +54,9 @@ class BreakerReloadTest {
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule.withMinCalls(2))));
 
     assertThat(s.engine.breakers("R")).singleElement()
-        .satisfies(b -> assertThat(b.state()).isEqualTo(BreakerState.CLOSED));
+        .satisfies(b -> assertThat(b.state()).isEqualTo(CircuitBreaker.State.CLOSED));
     s.call("R", 0, true);
-    assertThat(s.engine.breakers("R").get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(s.engine.breakers("R").get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -69,7 +67,7 @@ class BreakerReloadTest {
 
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule, FlowRule.qps("R", 10))));
 
-    assertThat(s.engine.breakers("R").get(0).state()).isEqualTo(BreakerState.FORCED_OPEN);
+    assertThat(s.engine.breakers("R").get(0).state()).isEqualTo(CircuitBreaker.State.FORCED_OPEN);
   }
 
   @Test

@@ -2,7 +2,7 @@ package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
 import java.time.Duration;
 import java.util.List;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** The default sliding window: 1 s in 10 buckets of 100 ms. */
 class BreakerWindowTest {
 
-  private static BreakerState state(Scenario s) {
+  private static CircuitBreaker.State state(Scenario s) {
     return s.engine.breakers("R").get(0).state();
   }
 
@@ -22,11 +22,11 @@ class BreakerWindowTest {
 
     s.at(900).call("R", 0, true);
     s.call("R", 0, true);
-    assertThat(state(s)).isEqualTo(BreakerState.CLOSED);
+    assertThat(state(s)).isEqualTo(CircuitBreaker.State.CLOSED);
     s.at(1000).call("R", 0, true);
 
     assertThat(state(s)).as("3 errors within 100 ms (a tumbling window forgets 2)")
-        .isEqualTo(BreakerState.OPEN);
+        .isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -37,9 +37,9 @@ class BreakerWindowTest {
     s.at(0).call("R", 0, true);
     s.at(150).call("R", 0, true);
     s.at(1000).call("R", 0, true);
-    assertThat(state(s)).as("the error at 0 slid out with its bucket").isEqualTo(BreakerState.CLOSED);
+    assertThat(state(s)).as("the error at 0 slid out with its bucket").isEqualTo(CircuitBreaker.State.CLOSED);
     s.at(1099).call("R", 0, true);
-    assertThat(state(s)).as("150, 1000 and 1099 are within the window").isEqualTo(BreakerState.OPEN);
+    assertThat(state(s)).as("150, 1000 and 1099 are within the window").isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -53,10 +53,10 @@ class BreakerWindowTest {
     for (int i = 0; i < 3; i++) {
       s.at(500).call("R", 0, true);
     }
-    assertThat(state(s)).as("3/8").isEqualTo(BreakerState.CLOSED);
+    assertThat(state(s)).as("3/8").isEqualTo(CircuitBreaker.State.CLOSED);
     s.at(1000).call("R", 0, false);
 
-    assertThat(state(s)).as("3/4 once the five good calls slid out").isEqualTo(BreakerState.OPEN);
+    assertThat(state(s)).as("3/4 once the five good calls slid out").isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test
@@ -69,7 +69,7 @@ class BreakerWindowTest {
     s.call("R", 0, true);
     s.at(1000).call("R", 0, true);
 
-    assertThat(state(s)).isEqualTo(BreakerState.CLOSED);
+    assertThat(state(s)).isEqualTo(CircuitBreaker.State.CLOSED);
   }
 
   @Test
@@ -82,6 +82,6 @@ class BreakerWindowTest {
     s.at(4000).call("R", 0, true);
     s.at(9999).call("R", 0, true);
 
-    assertThat(state(s)).isEqualTo(BreakerState.OPEN);
+    assertThat(state(s)).isEqualTo(CircuitBreaker.State.OPEN);
   }
 }

@@ -3,15 +3,13 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.CircuitBreakerRefusedException;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.InMemoryTokenService;
-import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -49,11 +47,11 @@ class ClusterGrantsTest {
     openBreaker(engine, "orders");
     for (int i = 0; i < 20; i++) {
       assertThatThrownBy(() -> engine.resource("orders").enter().close())
-          .isInstanceOf(CircuitBreakerRefusedException.class);
+          .isInstanceOf(RefusedException.CircuitBreaker.class);
     }
     TokenService other = service.connect("shop");
     int granted = 0;
-    while (other.requestToken(QPS, 1, false).status() == TokenResult.Status.OK) {
+    while (other.requestToken(QPS, 1, false).status() == TokenService.Result.Status.OK) {
       granted++;
     }
     assertThat(granted).as("the window holds none of the 20 refused calls").isEqualTo(10);
@@ -67,16 +65,16 @@ class ClusterGrantsTest {
     b.apply(b.ruleSet().withRulesOf("export", List.of(CONCURRENCY)));
     Entry first = a.resource("export").enter();
     Entry second = a.resource("export").enter();
-    assertThatThrownBy(() -> b.resource("export").enter()).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> b.resource("export").enter()).isInstanceOf(RefusedException.Flow.class);
     second.close();
     Entry third = b.resource("export").enter();
-    assertThatThrownBy(() -> a.resource("export").enter()).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> a.resource("export").enter()).isInstanceOf(RefusedException.Flow.class);
     third.close();
     first.close();
     a.resource("export").enter().close();
     TokenService probe = service.connect("shop");
     assertThat(probe.acquireConcurrency(CONCURRENCY, 2).status())
-        .as("every token was given back").isEqualTo(TokenResult.Status.OK);
+        .as("every token was given back").isEqualTo(TokenService.Result.Status.OK);
   }
 
   @Test
@@ -86,10 +84,10 @@ class ClusterGrantsTest {
     openBreaker(engine, "export");
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> engine.resource("export").enter().close())
-          .isInstanceOf(CircuitBreakerRefusedException.class);
+          .isInstanceOf(RefusedException.CircuitBreaker.class);
     }
     assertThat(service.connect("shop").acquireConcurrency(CONCURRENCY, 2).status())
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
   }
 
   @Test
@@ -98,7 +96,7 @@ class ClusterGrantsTest {
     engine.apply(engine.ruleSet().withRulesOf("export", List.of(CONCURRENCY)));
     Entry first = engine.resource("export").enter();
     Entry second = engine.resource("export").enter();
-    assertThatThrownBy(() -> engine.resource("export").enter()).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> engine.resource("export").enter()).isInstanceOf(RefusedException.Flow.class);
     second.close();
     first.close();
   }

@@ -9,7 +9,6 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.InMemoryTokenService;
-import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -40,26 +39,26 @@ class ClusterScenariosTest {
 
     List<Long> remaining = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
-      TokenResult ok = client.requestToken(rule, 1, false);
-      assertThat(ok.status()).isEqualTo(TokenResult.Status.OK);
+      TokenService.Result ok = client.requestToken(rule, 1, false);
+      assertThat(ok.status()).isEqualTo(TokenService.Result.Status.OK);
       remaining.add(ok.remaining());
     }
     assertThat(remaining).containsExactly(9L, 8L, 7L, 6L, 5L, 4L, 3L, 2L, 1L, 0L);
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.REFUSED);
     // no older bucket slides out at the next bucket: nothing to take
-    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenResult.REFUSED);
+    assertThat(client.requestToken(rule, 1, true)).isEqualTo(TokenService.Result.REFUSED);
 
     at(900);
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.REFUSED);
     // 10 passed - 10 sliding out + 0 taken + 1 <= 10, then 10 - 10 + 1 + 1 <= 10
     assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.shouldWait(100));
+        .isEqualTo(TokenService.Result.shouldWait(100));
     assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.shouldWait(100));
+        .isEqualTo(TokenService.Result.shouldWait(100));
 
     at(1000); // the 2 taken passes are the new bucket's
     assertThat(client.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(7));
+        .isEqualTo(TokenService.Result.ok(7));
   }
 
   @Test
@@ -71,7 +70,7 @@ class ClusterScenariosTest {
     }
     at(930);
     assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.shouldWait(70));
+        .isEqualTo(TokenService.Result.shouldWait(70));
   }
 
   @Test
@@ -81,15 +80,15 @@ class ClusterScenariosTest {
     FlowRule rule = FlowRule.qps("R", 5)
         .withCluster(ClusterMode.global("orders").withWindow(4, Duration.ofSeconds(2)));
     for (int i = 0; i < 10; i++) {
-      assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
     }
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.REFUSED);
     at(1500); // the oldest bucket (all 10 passes) slides out at T0 + 2000
     assertThat(client.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.shouldWait(500));
+        .isEqualTo(TokenService.Result.shouldWait(500));
     at(2000);
     assertThat(client.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(8));
+        .isEqualTo(TokenService.Result.ok(8));
   }
 
   @Test
@@ -101,12 +100,12 @@ class ClusterScenariosTest {
     FlowRule rebuilt = FlowRule.qps("R", 10)
         .withCluster(ClusterMode.global("orders").withWindow(5, Duration.ofSeconds(1)));
     assertThat(client.requestToken(rebuilt, 1, false))
-        .as("the new version's window starts with the 10 passes").isEqualTo(TokenResult.REFUSED);
+        .as("the new version's window starts with the 10 passes").isEqualTo(TokenService.Result.REFUSED);
     assertThat(client.requestToken(global(10), 1, false))
         .as("the old version's window still holds its 10 passes")
-        .isEqualTo(TokenResult.REFUSED);
+        .isEqualTo(TokenService.Result.REFUSED);
     at(1000);
-    assertThat(client.requestToken(rebuilt, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(client.requestToken(rebuilt, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
     assertThat(client.requestToken(global(10), 1, false).remaining()).isEqualTo(8);
   }
 
@@ -117,17 +116,17 @@ class ClusterScenariosTest {
     FlowRule rule = FlowRule.qps("R", 3).withCluster(ClusterMode.perInstance("orders"));
 
     assertThat(a.requestToken(rule, 4, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(2));
+        .isEqualTo(TokenService.Result.ok(2));
     assertThat(b.requestToken(rule, 2, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(0));
-    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.REFUSED);
+        .isEqualTo(TokenService.Result.ok(0));
+    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.REFUSED);
     assertThat(a.instances("orders")).hasValue(2);
 
     b.close();
     at(1000);
     // a counts itself: never a threshold of 0
     assertThat(a.requestToken(rule, 3, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(0));
+        .isEqualTo(TokenService.Result.ok(0));
     assertThat(service.connected("shop")).isEqualTo(1);
   }
 
@@ -135,10 +134,10 @@ class ClusterScenariosTest {
   void tokenService_namespaces_doNotShareWindows() {
     TokenService shop = service.connect("shop");
     TokenService billing = service.connect("billing");
-    assertThat(shop.requestToken(global(1), 1, false).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(shop.requestToken(global(1), 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
     assertThat(billing.requestToken(global(1), 1, false).status())
-        .isEqualTo(TokenResult.Status.OK);
-    assertThat(shop.requestToken(global(1), 1, false)).isEqualTo(TokenResult.REFUSED);
+        .isEqualTo(TokenService.Result.Status.OK);
+    assertThat(shop.requestToken(global(1), 1, false)).isEqualTo(TokenService.Result.REFUSED);
   }
 
   @Test
@@ -147,11 +146,11 @@ class ClusterScenariosTest {
     TokenService client = limited.connect("shop");
     FlowRule rule = global(100);
     for (int i = 0; i < 3; i++) {
-      assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
     }
-    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenResult.TOO_MANY_REQUESTS);
+    assertThat(client.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.TOO_MANY_REQUESTS);
     at(1000);
-    assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(client.requestToken(rule, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
   }
 
   @Test
@@ -160,23 +159,23 @@ class ClusterScenariosTest {
     InMemoryTokenService.Client b = service.connect("shop");
     FlowRule rule = global(2);
 
-    TokenResult first = a.acquireConcurrency(rule, 1);
-    TokenResult second = b.acquireConcurrency(rule, 1);
-    assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
+    TokenService.Result first = a.acquireConcurrency(rule, 1);
+    TokenService.Result second = b.acquireConcurrency(rule, 1);
+    assertThat(first.status()).isEqualTo(TokenService.Result.Status.OK);
     assertThat(second.tokenId()).isNotEqualTo(first.tokenId());
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.REFUSED);
 
     assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
     assertThat(a.releaseConcurrency(first.tokenId())).isFalse();
-    TokenResult third = a.acquireConcurrency(rule, 1);
-    assertThat(third.status()).isEqualTo(TokenResult.Status.OK);
+    TokenService.Result third = a.acquireConcurrency(rule, 1);
+    assertThat(third.status()).isEqualTo(TokenService.Result.Status.OK);
 
     b.close(); // a disconnected holder gives its tokens back
-    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
+    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenService.Result.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.REFUSED);
 
     at(2000); // leases of 2 s expire
-    assertThat(a.acquireConcurrency(rule, 2).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 2).status()).isEqualTo(TokenService.Result.Status.OK);
   }
 
   // ---- the engine's side ----
@@ -220,7 +219,7 @@ class ClusterScenariosTest {
 
   @Test
   void engine_shouldWait_waitsThroughTheEngineClockThenPasses() {
-    GuardEngine engine = engine((rule, permits, prioritized) -> TokenResult.shouldWait(100));
+    GuardEngine engine = engine((rule, permits, prioritized) -> TokenService.Result.shouldWait(100));
     engine.apply(engine.ruleSet().withRulesOf("R", List.of(global(0))));
     long before = clock.nanoTime();
 
@@ -233,7 +232,7 @@ class ClusterScenariosTest {
     List<Boolean> asked = new ArrayList<>();
     GuardEngine engine = engine((rule, permits, prioritized) -> {
       asked.add(prioritized);
-      return TokenResult.OK;
+      return TokenService.Result.OK;
     });
     engine.apply(engine.ruleSet().withRulesOf("R", List.of(global(0))));
     try (Entry ignored = engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter()) {
@@ -245,7 +244,7 @@ class ClusterScenariosTest {
 
   @Test
   void engine_failure_fallsBackToTheLocalRuleByDefault() {
-    GuardEngine failing = engine((rule, permits, prioritized) -> TokenResult.FAILED);
+    GuardEngine failing = engine((rule, permits, prioritized) -> TokenService.Result.FAILED);
     failing.apply(failing.ruleSet().withRulesOf("R", List.of(global(2))));
     assertThat(calls(failing, 3)).isEqualTo("PPB");
 
@@ -255,14 +254,14 @@ class ClusterScenariosTest {
     throwing.apply(throwing.ruleSet().withRulesOf("R", List.of(global(0))));
     assertThat(calls(throwing, 1)).isEqualTo("B");
 
-    GuardEngine busy = engine((rule, permits, prioritized) -> TokenResult.TOO_MANY_REQUESTS);
+    GuardEngine busy = engine((rule, permits, prioritized) -> TokenService.Result.TOO_MANY_REQUESTS);
     busy.apply(busy.ruleSet().withRulesOf("R", List.of(global(1))));
     assertThat(calls(busy, 2)).isEqualTo("PB");
   }
 
   @Test
   void engine_failure_passesWhenTheRuleDoesNotFallBack() {
-    GuardEngine failing = engine((rule, permits, prioritized) -> TokenResult.FAILED);
+    GuardEngine failing = engine((rule, permits, prioritized) -> TokenService.Result.FAILED);
     failing.apply(failing.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 0)
         .withCluster(ClusterMode.global("orders").withFallbackToLocal(false)))));
     assertThat(calls(failing, 3)).isEqualTo("PPP");
@@ -277,7 +276,7 @@ class ClusterScenariosTest {
 
   @Test
   void engine_blockedByTheService_refusesEvenUnderTheLocalLimit() {
-    GuardEngine engine = engine((rule, permits, prioritized) -> TokenResult.REFUSED);
+    GuardEngine engine = engine((rule, permits, prioritized) -> TokenService.Result.REFUSED);
     engine.apply(engine.ruleSet().withRulesOf("R", List.of(global(100))));
     assertThat(calls(engine, 1)).isEqualTo("B");
     assertThat(engine.stats("R").totalRefused()).isEqualTo(1);

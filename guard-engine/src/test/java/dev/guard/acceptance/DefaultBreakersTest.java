@@ -4,9 +4,8 @@ import dev.guard.api.rule.RuleSet;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
@@ -23,7 +22,7 @@ class DefaultBreakersTest {
 
   private final Scenario s = new Scenario();
 
-  private BreakerState state(String resource) {
+  private CircuitBreaker.State state(String resource) {
     return s.engine.breakers(resource).get(0).state();
   }
 
@@ -33,11 +32,11 @@ class DefaultBreakersTest {
 
     s.call("a", 0, true);
 
-    assertThat(state("a")).isEqualTo(BreakerState.OPEN);
+    assertThat(state("a")).isEqualTo(CircuitBreaker.State.OPEN);
     assertThat(s.call("b", 0, false)).isEqualTo("P");
-    assertThat(state("b")).isEqualTo(BreakerState.CLOSED);
+    assertThat(state("b")).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThatThrownBy(() -> s.engine.resource("a").enter())
-        .isInstanceOfSatisfying(CircuitBreakerRefusedException.class, refused -> {
+        .isInstanceOfSatisfying(RefusedException.CircuitBreaker.class, refused -> {
           assertThat(refused.resource()).isEqualTo("a");
           assertThat(refused.rule()).isEqualTo(ANY);
         });
@@ -85,10 +84,10 @@ class DefaultBreakersTest {
 
     s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY, ANY.withOpenFor(Duration.ofSeconds(1)))).withDefaultBreakerExclusions(Set.of()));
     assertThat(s.engine.breakers("a").get(0)).isSameAs(opened);
-    assertThat(state("a")).isEqualTo(BreakerState.OPEN);
+    assertThat(state("a")).isEqualTo(CircuitBreaker.State.OPEN);
 
     s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of(ANY.withMinCalls(2))).withDefaultBreakerExclusions(Set.of()));
-    assertThat(state("a")).isEqualTo(BreakerState.CLOSED);
+    assertThat(state("a")).isEqualTo(CircuitBreaker.State.CLOSED);
     s.engine.apply(s.engine.ruleSet().withRulesOf(RuleSet.EVERY_RESOURCE, List.of()).withDefaultBreakerExclusions(Set.of()));
     assertThat(s.engine.breakers("a")).isEmpty();
     assertThat(s.engine.ruleSet().rulesOf(RuleSet.EVERY_RESOURCE)).isEmpty();
@@ -101,7 +100,7 @@ class DefaultBreakersTest {
 
     s.engine.apply(s.engine.ruleSet().withRulesOf("a", List.of(FlowRule.qps("a", 10))));
 
-    assertThat(state("a")).isEqualTo(BreakerState.OPEN);
+    assertThat(state("a")).isEqualTo(CircuitBreaker.State.OPEN);
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import java.util.List;
@@ -33,7 +33,7 @@ class FlowScenariosTest {
     Entry e1 = s.engine.resource("R").entryType(EntryType.IN).enter();
     Entry e2 = s.engine.resource("R").entryType(EntryType.IN).enter();
     assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).enter())
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
     e2.close();
     Entry e4 = s.engine.resource("R").entryType(EntryType.IN).enter();
     e4.close();
@@ -52,7 +52,7 @@ class FlowScenariosTest {
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(rule)));
 
     assertThatThrownBy(() -> s.engine.resource("R").enter())
-        .isInstanceOfSatisfying(FlowRefusedException.class, refused -> {
+        .isInstanceOfSatisfying(RefusedException.Flow.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule);
           assertThat(refused.getMessage()).contains("'R'");

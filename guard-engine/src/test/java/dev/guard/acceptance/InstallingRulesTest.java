@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.spi.RulePart;
-import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,8 +29,8 @@ class InstallingRulesTest {
   /** A source that delivers what the test hands it. */
   static final class HandedSource implements RuleSource {
     private final String name;
-    @Nullable RuleSink sink;
-    final List<List<RuleError>> invalid = new ArrayList<>();
+    RuleSource.@Nullable Sink sink;
+    final List<List<InvalidRulesException.Error>> invalid = new ArrayList<>();
 
     HandedSource(String name) {
       this.name = name;
@@ -45,15 +42,15 @@ class InstallingRulesTest {
     }
 
     @Override
-    public void start(RuleSink target) {
+    public void start(RuleSource.Sink target) {
       sink = target;
     }
 
     void deliver(RuleSet rules) {
-      List<RuleError> outside = new ArrayList<>();
+      List<InvalidRulesException.Error> outside = new ArrayList<>();
       for (var rule : rules.rules()) {
         if (!target().part().contains(rule)) {
-          outside.add(new RuleError("rules[" + rule.resource() + "]", "outside the part"));
+          outside.add(new InvalidRulesException.Error("rules[" + rule.resource() + "]", "outside the part"));
         }
       }
       if (outside.isEmpty()) {
@@ -64,8 +61,8 @@ class InstallingRulesTest {
       }
     }
 
-    RuleSink target() {
-      RuleSink attached = sink;
+    RuleSource.Sink target() {
+      RuleSource.Sink attached = sink;
       assertThat(attached).as("attached").isNotNull();
       return attached;
     }
@@ -88,7 +85,7 @@ class InstallingRulesTest {
 
     assertThat(s.engine.ruleSet())
         .isEqualTo(RuleSet.of(FlowRule.qps("search", 10), FlowRule.qps("orders", 5), BREAKER));
-    RuleRevision last = s.engine.ruleHistory().get(s.engine.ruleHistory().size() - 1);
+    RuleSet.Revision last = s.engine.ruleHistory().get(s.engine.ruleHistory().size() - 1);
     assertThat(last.source()).isEqualTo("breakers");
     assertThat(last.added()).containsExactly(BREAKER);
     assertThat(last.removed()).isEmpty();

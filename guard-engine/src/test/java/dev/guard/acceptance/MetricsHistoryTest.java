@@ -6,7 +6,7 @@ import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.api.RefusalKind;
+import dev.guard.api.RefusedException;
 import dev.guard.spi.Cap;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
@@ -49,8 +49,8 @@ class MetricsHistoryTest {
     assertThat(history).containsExactly(new PeriodStats(61_000, 62_000, 3, 3, 2, 0, 0, 0, 1, 3, 0,
         60, 10, 0));
     PeriodStats second = history.get(0);
-    assertThat(second.refused(RefusalKind.FLOW)).isEqualTo(2);
-    assertThat(second.refused(RefusalKind.ORIGIN)).isEqualTo(1);
+    assertThat(second.refused(RefusedException.Kind.FLOW)).isEqualTo(2);
+    assertThat(second.refused(RefusedException.Kind.ORIGIN)).isEqualTo(1);
     assertThat(second.averageRtMs()).isEqualTo(20.0);
     assertThat(second.total()).isEqualTo(6);
     assertThat(s.engine.metricsHistory("R", 62_000, 70_000)).isEmpty();
@@ -129,7 +129,7 @@ class MetricsHistoryTest {
     s.at(1000);
 
     assertThat(s.engine.metricsHistory("R")).singleElement()
-        .satisfies(second -> assertThat(second.refused(RefusalKind.SYSTEM)).isEqualTo(2));
+        .satisfies(second -> assertThat(second.refused(RefusedException.Kind.SYSTEM)).isEqualTo(2));
     assertThat(s.engine.metricsTotals("R").systemRefused()).isEqualTo(2);
   }
 

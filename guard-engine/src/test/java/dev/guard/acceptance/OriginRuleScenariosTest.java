@@ -3,7 +3,7 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.OriginRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
@@ -27,7 +27,7 @@ class OriginRuleScenariosTest {
     GuardedResource handle = s.engine.resource(resource).origin(origin);
     try (Entry ignored = handle.enter()) {
       return "P";
-    } catch (OriginRefusedException refused) {
+    } catch (RefusedException.Origin refused) {
       assertThat(refused.origin()).isEqualTo(origin);
       return "B";
     }
@@ -52,7 +52,7 @@ class OriginRuleScenariosTest {
   void originFromAnEnclosingContext_isChecked() {
     try (var scope = s.engine.resource("web").context("web", "appC").openContext()) {
       assertThatThrownBy(() -> s.engine.resource("Rw").enter())
-          .isInstanceOfSatisfying(OriginRefusedException.class, refused -> {
+          .isInstanceOfSatisfying(RefusedException.Origin.class, refused -> {
             assertThat(refused.origin()).isEqualTo("appC");
             assertThat(refused.rule()).isEqualTo(OriginRule.allow("Rw", "appA", "appB"));
             assertThat(refused).hasMessageContaining("origin 'appC'");
@@ -89,10 +89,10 @@ class OriginRuleScenariosTest {
     assertThat(refusal("Rb", "appA")).isSameAs(refusal("Rb", "appA"));
   }
 
-  private OriginRefusedException refusal(String resource, String origin) {
+  private RefusedException.Origin refusal(String resource, String origin) {
     try (Entry ignored = s.engine.resource(resource).origin(origin).enter()) {
       throw new AssertionError("admitted");
-    } catch (OriginRefusedException refused) {
+    } catch (RefusedException.Origin refused) {
       return refused;
     }
   }

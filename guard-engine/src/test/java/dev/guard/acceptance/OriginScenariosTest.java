@@ -3,9 +3,7 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.engine.GuardEngine;
@@ -60,7 +58,7 @@ class OriginScenariosTest {
   @Test
   void relate_limitsByTheRelatedResource() {
     Scenario s = new Scenario();
-    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 2).withStrategy(FlowStrategy.RELATED, "Rd"))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 2).withStrategy(FlowRule.Strategy.RELATED, "Rd"))));
 
     assertThat(s.calls("W", 3)).isEqualTo("PPP");
     assertThat(s.calls("Rd", 2)).isEqualTo("PP");
@@ -71,7 +69,7 @@ class OriginScenariosTest {
   @Test
   void relate_countZero_refusesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
     Scenario s = new Scenario();
-    FlowRule closed = FlowRule.qps("W", 0).withStrategy(FlowStrategy.RELATED, "Rd");
+    FlowRule closed = FlowRule.qps("W", 0).withStrategy(FlowRule.Strategy.RELATED, "Rd");
     s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(closed)));
 
     assertThat(s.calls("W", 2)).isEqualTo("BB");
@@ -84,7 +82,7 @@ class OriginScenariosTest {
   void relate_pacing_pacesFromTheFirstCall_beforeTheRelatedResourceIsEntered() {
     Scenario s = new Scenario();
     s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 10)
-        .withShaping(Shaping.PACING).withStrategy(FlowStrategy.RELATED, "Rd"))));
+        .withShaping(FlowRule.Shaping.PACING).withStrategy(FlowRule.Strategy.RELATED, "Rd"))));
 
     assertThat(s.calls("W", 2)).isEqualTo("PP");
     assertThat(s.sleeps).as("the second call waits its turn").containsExactly(100_000_000L);
@@ -93,7 +91,7 @@ class OriginScenariosTest {
   @Test
   void relate_relatedResourcePastTheCap_doesNotApply_andNeverMeasuresTheOverflow() {
     Scenario s = new Scenario(GuardEngine.builder().maxResources(1));
-    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 1).withStrategy(FlowStrategy.RELATED, "Rd"))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 1).withStrategy(FlowRule.Strategy.RELATED, "Rd"))));
     assertThat(s.calls("sprayed-1", 1) + s.calls("sprayed-2", 1)).as("on the overflow resource")
         .isEqualTo("PP");
 
@@ -106,7 +104,7 @@ class OriginScenariosTest {
     Scenario known = new Scenario();
     Scenario unknown = new Scenario();
     for (Scenario s : List.of(known, unknown)) {
-      s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 0.5).withStrategy(FlowStrategy.RELATED, "Rd"))));
+      s.engine.apply(s.engine.ruleSet().withRulesOf("W", List.of(FlowRule.qps("W", 0.5).withStrategy(FlowRule.Strategy.RELATED, "Rd"))));
     }
     known.engine.resource("Rd");
 
@@ -116,7 +114,7 @@ class OriginScenariosTest {
   @Test
   void chain_appliesOnlyUnderItsEntrance() {
     Scenario s = new Scenario();
-    s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 1).withStrategy(FlowStrategy.ENTRANCE, "entranceA"))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 1).withStrategy(FlowRule.Strategy.ENTRANCE, "entranceA"))));
 
     assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("P");
     assertThat(callIn(s, "entranceA", "", "C")).isEqualTo("B");

@@ -3,7 +3,6 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.spi.TimeSource;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -44,7 +43,7 @@ class PacingDeadlineTest {
   void pacedCall_timePassesBeforeItSleeps_sleepsOnlyWhatIsLeft() {
     SlowClock clock = new SlowClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING))));
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(FlowRule.Shaping.PACING))));
 
     try (Entry first = engine.resource("R").enter()) {
       assertThat(clock.sleeps).isEmpty();

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.Test;
 class PacingScenariosTest {
 
   private static FlowRule pacing(double count, Duration maxQueueing) {
-    return FlowRule.qps("R", count).withShaping(Shaping.PACING)
+    return FlowRule.qps("R", count).withShaping(FlowRule.Shaping.PACING)
         .withMaxQueueingTime(maxQueueing);
   }
 
@@ -90,7 +89,7 @@ class PacingScenariosTest {
   void warmUpPacing_cold_spacesAtTheColdRate() {
     Scenario s = new Scenario();
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(pacing(10, Duration.ofMillis(500))
-        .withShaping(Shaping.PACING).withWarmUp(Duration.ofSeconds(10), 3))));
+        .withShaping(FlowRule.Shaping.PACING).withWarmUp(Duration.ofSeconds(10), 3))));
 
     assertThat(burst(s.at(0), 3)).isEqualTo("P(0) P(300) B");
     assertThat(burst(s.at(300), 1)).isEqualTo("P(300)");

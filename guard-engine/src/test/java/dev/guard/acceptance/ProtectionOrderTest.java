@@ -3,13 +3,10 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.api.OriginRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.EngineListener;
 import dev.guard.api.Entry;
@@ -39,11 +36,11 @@ class ProtectionOrderTest {
     s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxInboundQps(0))));
 
     assertThatThrownBy(() -> enter("admin", "scraper", EntryType.IN))
-        .isInstanceOf(OriginRefusedException.class);
+        .isInstanceOf(RefusedException.Origin.class);
     assertThatThrownBy(() -> enter("admin", "ops", EntryType.IN))
-        .isInstanceOf(SystemRefusedException.class);
+        .isInstanceOf(RefusedException.SystemProtection.class);
     assertThatThrownBy(() -> enter("admin", "ops", EntryType.OUT)) // system protection skips OUT
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
     assertThat(s.engine.stats("admin").refusedQps()).isEqualTo(3.0);
     assertThat(s.engine.inboundStats().refusedQps()).isEqualTo(2.0);
   }
@@ -55,12 +52,12 @@ class ProtectionOrderTest {
 
     for (int i = 0; i < 3; i++) {
       assertThatThrownBy(() -> enter("closed", "", EntryType.IN))
-          .isInstanceOf(FlowRefusedException.class);
+          .isInstanceOf(RefusedException.Flow.class);
     }
     Entry open = enter("open", "", EntryType.IN);
     assertThatThrownBy(() -> enter("other", "", EntryType.IN))
-        .isInstanceOfSatisfying(SystemRefusedException.class,
-            refused -> assertThat(refused.limit()).isEqualTo(SystemLimit.CONCURRENCY));
+        .isInstanceOfSatisfying(RefusedException.SystemProtection.class,
+            refused -> assertThat(refused.limit()).isEqualTo(SystemRule.Limit.CONCURRENCY));
     open.close();
 
     enter("other", "", EntryType.IN).close();
@@ -79,13 +76,13 @@ class ProtectionOrderTest {
         try {
           held.add(enter("admin", origin, type));
         } catch (RuntimeException refused) {
-          assertThat(refused).isInstanceOfAny(OriginRefusedException.class,
-              FlowRefusedException.class, SystemRefusedException.class);
+          assertThat(refused).isInstanceOfAny(RefusedException.Origin.class,
+              RefusedException.Flow.class, RefusedException.SystemProtection.class);
         }
         try {
           held.add(enter("plain", origin, type));
-        } catch (SystemRefusedException refused) {
-          assertThat(refused.limit()).isEqualTo(SystemLimit.CONCURRENCY);
+        } catch (RefusedException.SystemProtection refused) {
+          assertThat(refused.limit()).isEqualTo(SystemRule.Limit.CONCURRENCY);
         }
       }
     }
@@ -133,7 +130,7 @@ class ProtectionOrderTest {
     Entry admitted = engine.resource("r").entryType(EntryType.IN).enter();
     assertThat(errors).singleElement().hasFieldOrPropertyWithValue("message", "broken probe");
     assertThatThrownBy(() -> engine.resource("r").entryType(EntryType.IN).enter())
-        .isInstanceOf(SystemRefusedException.class);
+        .isInstanceOf(RefusedException.SystemProtection.class);
     admitted.close();
 
     assertThat(engine.inboundStats().concurrency()).isZero();

@@ -4,11 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.RefusalKind;
-import dev.guard.spi.RefusalLogEntry;
+import dev.guard.api.RefusedException;
+import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
-import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ import org.junit.jupiter.api.Test;
  */
 class RefusalLogTest {
 
-  private final List<RefusalLogEntry> entries = new ArrayList<>();
+  private final List<EngineListener.Refusals> entries = new ArrayList<>();
   private final List<String> lines = new ArrayList<>();
 
   private final System.Logger logger = new System.Logger() {
@@ -51,7 +50,7 @@ class RefusalLogTest {
     return new Scenario(GuardEngine.builder()
         .listener(new EngineListener() {
           @Override
-          public void onRefusals(RefusalLogEntry entry) {
+          public void onRefusals(EngineListener.Refusals entry) {
             entries.add(entry);
           }
         })
@@ -78,8 +77,8 @@ class RefusalLogTest {
     s.engine.recordMetrics();
     s.engine.recordMetrics();
 
-    assertThat(entries).containsExactly(new RefusalLogEntry("R", 61_000, 6,
-        Map.of(RefusalKind.FLOW, 4L, RefusalKind.ORIGIN, 2L), Map.of("app", 3L, "bot", 2L)));
+    assertThat(entries).containsExactly(new EngineListener.Refusals("R", 61_000, 6,
+        Map.of(RefusedException.Kind.FLOW, 4L, RefusedException.Kind.ORIGIN, 2L), Map.of("app", 3L, "bot", 2L)));
     assertThat(lines).containsExactly(
         "guard refusals: resource=R second=61 refused=6 flow=4 origin=2 origins={app=3, bot=2}");
   }

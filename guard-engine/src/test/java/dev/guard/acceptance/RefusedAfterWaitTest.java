@@ -4,12 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.NodeStats;
 import java.time.Duration;
@@ -42,7 +40,7 @@ class RefusedAfterWaitTest {
     Entry holder = s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter(); // borrows, waits 300 ms
 
     assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter())
-        .isInstanceOfSatisfying(FlowRefusedException.class,
+        .isInstanceOfSatisfying(RefusedException.Flow.class,
             refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
     holder.close();
 
@@ -54,7 +52,7 @@ class RefusedAfterWaitTest {
   void borrowedPass_refusedByOpenBreaker_isGivenBack() {
     Scenario s = new Scenario();
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 2),
-        BreakerScenariosTest.rule(CircuitBreakerStrategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
+        BreakerScenariosTest.rule(CircuitBreakerRule.Strategy.ERROR_COUNT, 1, 0, 1, 10_000, 1000))));
     CircuitBreaker breaker = s.engine.breakers("R").get(0);
     assertThat(s.at(0).calls("R", 2)).isEqualTo("PP");
     s.at(700);
@@ -62,7 +60,7 @@ class RefusedAfterWaitTest {
 
     assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter())
         .as("the borrowing call still meets the breaker, unlike in Sentinel")
-        .isInstanceOf(CircuitBreakerRefusedException.class);
+        .isInstanceOf(RefusedException.CircuitBreaker.class);
     assertThat(s.sleeps).as("it waited for its borrowed pass first").containsExactly(300_000_000L);
     assertCounted(s, 2, 1);
 
@@ -77,7 +75,7 @@ class RefusedAfterWaitTest {
     Entry holder = s.at(0).engine.resource("R").entryType(EntryType.IN).enter();
 
     assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).enter()) // the QPS rule admits, then refused
-        .isInstanceOfSatisfying(FlowRefusedException.class,
+        .isInstanceOfSatisfying(RefusedException.Flow.class,
             refused -> assertThat(refused.rule()).isEqualTo(ONE_AT_A_TIME));
     holder.close();
 
@@ -88,12 +86,12 @@ class RefusedAfterWaitTest {
   @Test
   void pacedSlot_refusedByLaterRule_goesToTheNextCaller() {
     Scenario s = new Scenario();
-    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(FlowRule.Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500)), ONE_AT_A_TIME)));
     Entry holder = s.at(0).engine.resource("R").entryType(EntryType.IN).enter(); // slot T0
 
     assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).enter()) // slot T0 + 100, then refused
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
     holder.close();
     s.sleeps.clear();
     s.engine.resource("R").entryType(EntryType.IN).enter().close();

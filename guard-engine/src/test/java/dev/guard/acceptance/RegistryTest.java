@@ -188,7 +188,7 @@ class RegistryTest {
   void openContext_insideAnother_keepsTheOuterOne() {
     Scenario s = new Scenario();
     s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 0)
-        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "outer"))));
+        .withStrategy(dev.guard.api.rule.FlowRule.Strategy.ENTRANCE, "outer"))));
 
     try (var outer = s.engine.resource("outer").context("outer", "").openContext()) {
       try (var inner = s.engine.resource("inner").context("inner", "").openContext()) {
@@ -223,7 +223,7 @@ class RegistryTest {
     Scenario s = new Scenario();
     var before = s.engine.resource("C").enter();
     s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.qps("C", 10)
-        .withStrategy(dev.guard.api.rule.FlowStrategy.ENTRANCE, "guard_default_context"))));
+        .withStrategy(dev.guard.api.rule.FlowRule.Strategy.ENTRANCE, "guard_default_context"))));
     var after = s.engine.resource("C").enter();
     after.close();
     before.close();

@@ -4,10 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.OriginRule;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardedResource;
@@ -50,7 +47,7 @@ class RetryAfterTest {
     s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 5))));
 
     RefusedException refused = refusalAfter("R", 5);
-    assertThat(refused).isInstanceOf(FlowRefusedException.class);
+    assertThat(refused).isInstanceOf(RefusedException.Flow.class);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(500));
     s.at(200);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(300));
@@ -85,7 +82,7 @@ class RetryAfterTest {
 
   @Test
   void pacing_untilACallFitsInTheQueue() {
-    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(FlowRule.Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500)))));
 
     RefusedException refused = refusalAfter("R", 6); // slots 0, 100, ..., 500 ms
@@ -102,7 +99,7 @@ class RetryAfterTest {
   void concurrencyAndZeroLimits_unknown() {
     s.engine.apply(s.engine.ruleSet().withRulesOf("C", List.of(FlowRule.concurrency("C", 1))));
     s.engine.apply(s.engine.ruleSet().withRulesOf("Z", List.of(FlowRule.qps("Z", 0))));
-    s.engine.apply(s.engine.ruleSet().withRulesOf("P", List.of(FlowRule.qps("P", 0).withShaping(Shaping.PACING))));
+    s.engine.apply(s.engine.ruleSet().withRulesOf("P", List.of(FlowRule.qps("P", 0).withShaping(FlowRule.Shaping.PACING))));
 
     try (Entry held = s.engine.resource("C").enter()) {
       RefusedException refused = refusal("C", EntryType.OUT);
@@ -119,7 +116,7 @@ class RetryAfterTest {
     s.at(150);
 
     RefusedException refused = refusalAfter("R", 2);
-    assertThat(refused).isInstanceOf(SystemRefusedException.class);
+    assertThat(refused).isInstanceOf(RefusedException.SystemProtection.class);
     assertThat(refused.retryAfter()).contains(Duration.ofMillis(350));
 
     s.engine.apply(s.engine.ruleSet().withRulesOf(SystemRule.INBOUND, List.of(SystemRule.of().withMaxConcurrency(1))));

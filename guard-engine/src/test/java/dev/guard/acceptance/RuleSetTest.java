@@ -8,13 +8,10 @@ import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.api.rule.WarmUp;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class RuleSetTest {
 
   private static final FlowRule WARM_UP =
-      FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
+      FlowRule.qps("R", 10).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10)));
 
   /** Records what listeners hear. */
   static final class Heard implements EngineListener {
@@ -40,13 +37,13 @@ class RuleSetTest {
     }
 
     @Override
-    public void onRulesApplied(RuleRevision revision) {
+    public void onRulesApplied(RuleSet.Revision revision) {
       events.add("applied #" + revision.number() + " from " + revision.source() + ": "
           + revision.changes());
     }
 
     @Override
-    public void onRulesInvalid(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<InvalidRulesException.Error> errors) {
       events.add("rejected from " + source + ": " + errors);
     }
   }
@@ -109,7 +106,7 @@ class RuleSetTest {
     InvalidRulesException refused = catchThrowableOfType(InvalidRulesException.class,
         () -> s.engine.apply(set(FlowRule.qps("A", 9), FlowRule.qps("B", 1), FlowRule.qps("C", 1))));
 
-    assertThat(refused.errors()).extracting(RuleError::toString).containsExactly(
+    assertThat(refused.errors()).extracting(InvalidRulesException.Error::toString).containsExactly(
         "rules: maxResources 2 reached: cannot add rules for 2 new resources [B, C]");
     assertThat(s.engine.ruleSet()).isEqualTo(set(FlowRule.qps("A", 1)));
     assertThat(s.engine.ruleHistory()).hasSize(1);
@@ -136,11 +133,11 @@ class RuleSetTest {
     s.at(5_000);
     s.engine.apply(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)));
 
-    List<RuleRevision> history = s.engine.ruleHistory();
+    List<RuleSet.Revision> history = s.engine.ruleHistory();
 
-    assertThat(history).extracting(RuleRevision::number).containsExactly(2L, 3L);
-    assertThat(history).extracting(RuleRevision::source).containsExactly("apply", "apply");
-    RuleRevision last = history.get(1);
+    assertThat(history).extracting(RuleSet.Revision::number).containsExactly(2L, 3L);
+    assertThat(history).extracting(RuleSet.Revision::source).containsExactly("apply", "apply");
+    RuleSet.Revision last = history.get(1);
     assertThat(last.appliedAt()).isEqualTo(Instant.EPOCH.plusMillis(Scenario.T0 + 5_000));
     assertThat(last.added()).containsExactly(FlowRule.qps("B", 1));
     assertThat(last.removed()).isEmpty();
@@ -153,7 +150,7 @@ class RuleSetTest {
     s.engine.apply(set(FlowRule.qps("A", 1)));
     s.engine.apply(set(FlowRule.qps("A", 2), FlowRule.qps("B", 1)));
 
-    RuleRevision back = s.engine.rollBack(1).orElseThrow();
+    RuleSet.Revision back = s.engine.rollBack(1).orElseThrow();
 
     assertThat(back.number()).isEqualTo(3);
     assertThat(back.source()).isEqualTo("roll back to #1 (apply)");

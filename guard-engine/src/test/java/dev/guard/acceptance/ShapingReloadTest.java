@@ -1,12 +1,10 @@
 package dev.guard.acceptance;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.api.rule.WarmUp;
+import dev.guard.api.rule.FlowRule;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +19,9 @@ import org.junit.jupiter.api.Test;
 class ShapingReloadTest {
 
   private static final FlowRule WARM_UP =
-      FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
+      FlowRule.qps("R", 10).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10)));
   private static final FlowRule PACING = FlowRule.qps("R", 10)
-      .withShaping(Shaping.PACING).withMaxQueueingTime(Duration.ofMillis(500));
+      .withShaping(FlowRule.Shaping.PACING).withMaxQueueingTime(Duration.ofMillis(500));
 
   /** Passes per second for 12 calls at the start of seconds from .. from + seconds - 1. */
   private static List<Integer> perSecond(Scenario s, int from, int seconds) {

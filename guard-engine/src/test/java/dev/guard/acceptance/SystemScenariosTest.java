@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemRefusedException;
-import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -40,7 +38,7 @@ class SystemScenariosTest {
   private String call(String resource) {
     try (Entry ignored = s.engine.resource(resource).entryType(EntryType.IN).enter()) {
       return "P";
-    } catch (SystemRefusedException refused) {
+    } catch (RefusedException.SystemProtection refused) {
       return refused.limit().name();
     }
   }
@@ -50,7 +48,7 @@ class SystemScenariosTest {
     try {
       held.add(s.engine.resource(resource).entryType(EntryType.IN).enter());
       return "P";
-    } catch (SystemRefusedException refused) {
+    } catch (RefusedException.SystemProtection refused) {
       return refused.limit().name();
     }
   }
@@ -105,8 +103,8 @@ class SystemScenariosTest {
       assertThat(hold("r")).isEqualTo("P");
     }
     assertThatThrownBy(() -> s.engine.resource("r").entryType(EntryType.IN).enter())
-        .isInstanceOfSatisfying(SystemRefusedException.class, refused -> {
-          assertThat(refused.limit()).isEqualTo(SystemLimit.LOAD);
+        .isInstanceOfSatisfying(RefusedException.SystemProtection.class, refused -> {
+          assertThat(refused.limit()).isEqualTo(SystemRule.Limit.LOAD);
           assertThat(refused.threshold()).isEqualTo(1.2);
           assertThat(refused.rule()).isEqualTo(SystemRule.of().withMaxSystemLoad(1.2));
         });
@@ -217,7 +215,7 @@ class SystemScenariosTest {
     RefusedException first = refusal("r");
     RefusedException second = refusal("r");
 
-    assertThat(first).isSameAs(second).isInstanceOf(SystemRefusedException.class);
+    assertThat(first).isSameAs(second).isInstanceOf(RefusedException.SystemProtection.class);
     assertThat(first.resource()).isEqualTo("r");
   }
 

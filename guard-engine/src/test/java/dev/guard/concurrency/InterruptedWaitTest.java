@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.rule.Shaping;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.concurrency.Callers.Call;
 import dev.guard.concurrency.Callers.Outcome;
@@ -20,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A call whose wait is interrupted is not admitted (FlowSlot): it is refused with the rule's
- * {@link FlowRefusedException}, returns with its interrupt flag set, gives back what it reserved,
+ * {@link RefusedException.Flow}, returns with its interrupt flag set, gives back what it reserved,
  * and leaves every gauge balanced.
  */
 class InterruptedWaitTest {
@@ -36,7 +35,7 @@ class InterruptedWaitTest {
   }
 
   private static FlowRule pacing() {
-    return FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+    return FlowRule.qps("R", 10).withShaping(FlowRule.Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500));
   }
 
@@ -54,7 +53,7 @@ class InterruptedWaitTest {
 
   private static void assertRefusedAndInterrupted(Outcome outcome) {
     assertThat(outcome.admitted()).isFalse();
-    assertThat(outcome.refusal()).isInstanceOf(FlowRefusedException.class);
+    assertThat(outcome.refusal()).isInstanceOf(RefusedException.Flow.class);
     assertThat(outcome.interrupted()).as("interrupt flag on return").isTrue();
   }
 
@@ -88,7 +87,7 @@ class InterruptedWaitTest {
     own.resource("R").enter().close(); // slot 0; the next call would wait 100 ms
 
     Thread.currentThread().interrupt();
-    assertThatThrownBy(() -> own.resource("R").enter()).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> own.resource("R").enter()).isInstanceOf(RefusedException.Flow.class);
     assertThat(Thread.interrupted()).as("interrupt flag on return (now cleared)").isTrue();
 
     long before = advancing.nanoTime();

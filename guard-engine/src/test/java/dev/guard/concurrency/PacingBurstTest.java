@@ -4,8 +4,7 @@ import static dev.guard.concurrency.Callers.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.rule.Shaping;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.concurrency.Callers.Call;
 import dev.guard.concurrency.Callers.Outcome;
@@ -31,7 +30,7 @@ class PacingBurstTest {
 
   PacingBurstTest() {
     clock.advanceNanos(T0);
-    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(Shaping.PACING)
+    engine.apply(engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", 10).withShaping(FlowRule.Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(500)))));
   }
 
@@ -52,7 +51,7 @@ class PacingBurstTest {
         if (immediate.admitted()) {
           admittedAtOnce++;
         } else {
-          assertThat(immediate.refusal()).isInstanceOf(FlowRefusedException.class);
+          assertThat(immediate.refusal()).isInstanceOf(RefusedException.Flow.class);
         }
       }
       assertThat(admittedAtOnce).as("calls admitted without waiting").isEqualTo(1);

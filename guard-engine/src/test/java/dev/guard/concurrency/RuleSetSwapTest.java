@@ -3,7 +3,6 @@ package dev.guard.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
@@ -53,7 +52,7 @@ class RuleSetSwapTest {
     } catch (RefusedException refused) {
       FlowRule rule = (FlowRule) refused.rule();
       long k = rule.maxQueueingTime().toMillis();
-      boolean shapeOfK = (rule.metric() == FlowMetric.QPS) == (k % 2 == 0) && rule.threshold() == 0;
+      boolean shapeOfK = (rule.metric() == FlowRule.Metric.QPS) == (k % 2 == 0) && rule.threshold() == 0;
       return shapeOfK ? k : -1;
     }
   }

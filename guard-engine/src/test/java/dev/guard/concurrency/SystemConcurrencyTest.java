@@ -3,7 +3,7 @@ package dev.guard.concurrency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -43,7 +43,7 @@ class SystemConcurrencyTest {
             admitted.incrementAndGet();
             decided.countDown();
             release.await(10, TimeUnit.SECONDS);
-          } catch (SystemRefusedException shed) {
+          } catch (RefusedException.SystemProtection shed) {
             refused.incrementAndGet();
             decided.countDown();
           }

@@ -1,7 +1,6 @@
 package dev.guard.engine;
 
 import dev.guard.spi.EngineListener;
-import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -22,8 +21,8 @@ class GuardEngineCloseTest {
   private static final class ListenedService implements TokenService {
     final Set<AvailabilityListener> listeners = ConcurrentHashMap.newKeySet();
     @Override
-    public TokenResult requestToken(FlowRule rule, int permits, boolean prioritized) {
-      return TokenResult.OK;
+    public TokenService.Result requestToken(FlowRule rule, int permits, boolean prioritized) {
+      return TokenService.Result.OK;
     }
 
     @Override

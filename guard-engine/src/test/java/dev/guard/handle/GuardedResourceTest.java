@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.spi.EngineListener;
@@ -28,7 +28,7 @@ class GuardedResourceTest {
     String upper = orders.call("a", String::toUpperCase);
     assertThat(upper).isEqualTo("A");
     assertThatThrownBy(() -> orders.call("b", String::toUpperCase))
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
     assertThat(engine.stats("orders").passQps()).isEqualTo(1.0);
     assertThat(engine.stats("orders").refusedQps()).isEqualTo(1.0);
     assertThat(engine.stats("orders").concurrency()).isZero();

@@ -1,8 +1,7 @@
 package dev.guard.properties;
 
-import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,7 +21,7 @@ final class BreakerModel {
   private final long openFor;
   private final long probeTimeout;
   private final List<long[]> outcomes = new ArrayList<>(); // {time, bad}
-  private BreakerState state = BreakerState.CLOSED;
+  private CircuitBreaker.State state = CircuitBreaker.State.CLOSED;
   private long retryAt;
   private long since;
   private long epoch;
@@ -36,36 +35,36 @@ final class BreakerModel {
     this.probeTimeout = rule.effectiveProbeTimeout().toMillis();
   }
 
-  BreakerState state() {
+  CircuitBreaker.State state() {
     return state;
   }
 
   /** Decides a call at {@code now}: {@link #REFUSED}, 0 (admitted) or the probe's epoch. */
   long enter(long now) {
-    if (state == BreakerState.HALF_OPEN && now - since >= probeTimeout) open(since + probeTimeout + openFor);
-    if (state == BreakerState.CLOSED || state == BreakerState.FORCED_CLOSED) return 0;
-    if (state == BreakerState.OPEN && now >= retryAt) return halfOpen(now);
-    if (state == BreakerState.HALF_OPEN && granted < rule.probes()) return ++granted > 0 ? epoch : 0;
+    if (state == CircuitBreaker.State.HALF_OPEN && now - since >= probeTimeout) open(since + probeTimeout + openFor);
+    if (state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.FORCED_CLOSED) return 0;
+    if (state == CircuitBreaker.State.OPEN && now >= retryAt) return halfOpen(now);
+    if (state == CircuitBreaker.State.HALF_OPEN && granted < rule.probes()) return ++granted > 0 ? epoch : 0;
     return REFUSED;
   }
 
   /** Completes a call admitted as {@code probe} (0: not a probe) at {@code now}. */
   void exit(long probe, long now, long rt, boolean failed) {
-    boolean bad = rule.strategy() == CircuitBreakerStrategy.SLOW_CALL_RATIO ? rt > slowMs() : failed;
+    boolean bad = rule.strategy() == CircuitBreakerRule.Strategy.SLOW_CALL_RATIO ? rt > slowMs() : failed;
     outcomes.add(new long[] {now, bad ? 1 : 0});
-    boolean current = probe != 0 && state == BreakerState.HALF_OPEN && probe == epoch;
+    boolean current = probe != 0 && state == CircuitBreaker.State.HALF_OPEN && probe == epoch;
     if (current && now - since >= probeTimeout) open(since + probeTimeout + openFor);
     else if (current && bad) open(now + openFor);
     else if (current && ++succeeded == rule.probes()) close();
-    else if (!current && state == BreakerState.CLOSED && trips(now)) open(now + openFor);
+    else if (!current && state == CircuitBreaker.State.CLOSED && trips(now)) open(now + openFor);
   }
 
   void forceOpen() {
-    state = BreakerState.FORCED_OPEN;
+    state = CircuitBreaker.State.FORCED_OPEN;
   }
 
   void forceClosed() {
-    state = BreakerState.FORCED_CLOSED;
+    state = CircuitBreaker.State.FORCED_CLOSED;
   }
 
   void reset() {
@@ -82,7 +81,7 @@ final class BreakerModel {
       }
     }
     if (calls < rule.minCalls()) return false;
-    if (rule.strategy() == CircuitBreakerStrategy.ERROR_COUNT) return bad > rule.threshold();
+    if (rule.strategy() == CircuitBreakerRule.Strategy.ERROR_COUNT) return bad > rule.threshold();
     double ratio = (double) bad / calls;
     return ratio > rule.threshold() || ratio == 1.0 && rule.threshold() == 1.0;
   }
@@ -93,12 +92,12 @@ final class BreakerModel {
   }
 
   private void open(long nextRetry) {
-    state = BreakerState.OPEN;
+    state = CircuitBreaker.State.OPEN;
     retryAt = nextRetry;
   }
 
   private long halfOpen(long now) {
-    state = BreakerState.HALF_OPEN;
+    state = CircuitBreaker.State.HALF_OPEN;
     since = now;
     granted = 1;
     succeeded = 0;
@@ -106,7 +105,7 @@ final class BreakerModel {
   }
 
   private void close() {
-    state = BreakerState.CLOSED;
+    state = CircuitBreaker.State.CLOSED;
     outcomes.clear();
   }
 }

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
@@ -36,7 +35,7 @@ class BreakerProperties {
 
   @Provide
   Arbitrary<CircuitBreakerRule> rules() {
-    Arbitrary<CircuitBreakerStrategy> strategies = Arbitraries.of(CircuitBreakerStrategy.class);
+    Arbitrary<CircuitBreakerRule.Strategy> strategies = Arbitraries.of(CircuitBreakerRule.Strategy.class);
     Arbitrary<Integer> windows = Arbitraries.of(100, 200, 1000);
     Arbitrary<Integer> buckets = Arbitraries.of(1, 2, 4, 5, 10);
     return Combinators.combine(strategies, Arbitraries.of(0.0, 0.25, 0.5, 0.8, 1.0),
@@ -45,8 +44,8 @@ class BreakerProperties {
             Arbitraries.integers().between(1, 3))
         .as((strategy, ratio, count, minCalls, window, bucketCount, openFor, probes) ->
             new CircuitBreakerRule("R", strategy,
-                strategy == CircuitBreakerStrategy.ERROR_COUNT ? count : ratio,
-                strategy == CircuitBreakerStrategy.SLOW_CALL_RATIO ? Duration.ofMillis(count * 10L) : null,
+                strategy == CircuitBreakerRule.Strategy.ERROR_COUNT ? count : ratio,
+                strategy == CircuitBreakerRule.Strategy.SLOW_CALL_RATIO ? Duration.ofMillis(count * 10L) : null,
                 minCalls, Duration.ofMillis(window), bucketCount, Duration.ofMillis(openFor),
                 probes, openFor % 3 == 0 ? null : Duration.ofMillis(openFor / 2 + 5)));
   }

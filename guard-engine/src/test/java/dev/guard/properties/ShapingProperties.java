@@ -1,12 +1,10 @@
 package dev.guard.properties;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.api.rule.WarmUp;
+import dev.guard.api.rule.FlowRule;
 
 import dev.guard.api.RefusedException;
 import dev.guard.spi.TimeSource;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -95,7 +93,7 @@ class ShapingProperties {
       @ForAll("arrivals") List<Arrival> arrivals,
       @ForAll("origins") long origin) {
     Recorded r = new Recorded(origin);
-    r.engine.apply(r.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count).withShaping(Shaping.PACING)
+    r.engine.apply(r.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count).withShaping(FlowRule.Shaping.PACING)
         .withMaxQueueingTime(Duration.ofMillis(maxQueueingMs)))));
     long start = r.clock.nanoTime();
     List<Long> admittedAt = new ArrayList<>();
@@ -135,7 +133,7 @@ class ShapingProperties {
       @ForAll("origins") long origin) {
     int count = coldFactor + countAboveFactor;
     Recorded r = new Recorded(origin);
-    r.engine.apply(r.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count).withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
+    r.engine.apply(r.engine.ruleSet().withRulesOf("R", List.of(FlowRule.qps("R", count).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10)))
         .withWarmUp(Duration.ofSeconds(periodSeconds), coldFactor))));
     r.clock.advanceMillis(60_000 + phaseMs);
     int bound = 2 * periodSeconds + 3;

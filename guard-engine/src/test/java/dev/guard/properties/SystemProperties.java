@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemRefusedException;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -70,7 +69,7 @@ class SystemProperties {
                 .entryType(EntryType.IN).enterAsync();
             inbound.add(entry);
             open.add(entry);
-          } catch (SystemRefusedException refused) {
+          } catch (RefusedException.SystemProtection refused) {
             // shed
           }
         }

@@ -6,7 +6,7 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.RuleSources;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -188,7 +188,7 @@ public final class Demo {
       rulesFile.listenTo(builder);
     }
     GuardEngine engine = builder.build();
-    WritableRuleSource source = rulesFile == null ? null : rulesFile.attach(engine);
+    RuleSource.Writable source = rulesFile == null ? null : rulesFile.attach(engine);
     List<Endpoint> endpoints = source == null ? Shop.endpoints(engine) : Shop.endpoints(engine,
         name -> RulesFile.describe(engine.rules(name)));
     List<EndpointMeter> meters = new ArrayList<>();
@@ -229,7 +229,7 @@ public final class Demo {
    * Serves the dashboard of an engine on the loopback address, on {@value #DASHBOARD_PORT} or, if
    * that port is taken, a free one; rule edits go to the rules file when there is one.
    */
-  static GuardDashboard.Server dashboard(GuardEngine engine, @Nullable WritableRuleSource rules) {
+  static GuardDashboard.Server dashboard(GuardEngine engine, RuleSource.@Nullable Writable rules) {
     UncheckedIOException taken = null;
     for (int port : new int[] {DASHBOARD_PORT, 0}) {
       GuardDashboard.Builder builder = GuardDashboard.builder(engine).port(port);

@@ -2,19 +2,15 @@ package dev.guard.examples;
 
 import dev.guard.spi.RulePart;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
-import dev.guard.api.rule.WarmUp;
+import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.RuleSources;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -65,14 +61,14 @@ final class RulesFile implements EngineListener {
   }
 
   /** Applies the file to the engine and watches it until the returned source is closed. */
-  WritableRuleSource attach(GuardEngine engine) {
-    WritableRuleSource source = RuleSources.file(file);
+  RuleSource.Writable attach(GuardEngine engine) {
+    RuleSource.Writable source = RuleSources.file(file);
     engine.attach(source, RulePart.all());
     return source;
   }
 
   @Override
-  public void onRulesApplied(RuleRevision revision) {
+  public void onRulesApplied(RuleSet.Revision revision) {
     if (revision.number() == 1) {
       return; // the rules the run starts with are shown in the introduction
     }
@@ -84,7 +80,7 @@ final class RulesFile implements EngineListener {
   }
 
   @Override
-  public void onRulesInvalid(String source, List<RuleError> errors) {
+  public void onRulesInvalid(String source, List<InvalidRulesException.Error> errors) {
     news.add("rules file refused, the rules in force stay: " + errors);
   }
 
@@ -109,7 +105,7 @@ final class RulesFile implements EngineListener {
       } else if (rule instanceof CircuitBreakerRule breaker) {
         parts.add(describe(breaker));
       } else if (rule instanceof PerValueRule param) {
-        parts.add((param.metric() == FlowMetric.QPS ? "perValue(" : "perValueConcurrency(")
+        parts.add((param.metric() == FlowRule.Metric.QPS ? "perValue(" : "perValueConcurrency(")
             + param.argumentIndex() + ", " + param.threshold() + ")");
       } else {
         parts.add(rule.toString());
@@ -119,13 +115,13 @@ final class RulesFile implements EngineListener {
   }
 
   private static String describe(FlowRule rule) {
-    StringBuilder text = new StringBuilder(rule.metric() == FlowMetric.QPS ? "qps(" : "concurrency(")
+    StringBuilder text = new StringBuilder(rule.metric() == FlowRule.Metric.QPS ? "qps(" : "concurrency(")
         .append(number(rule.threshold())).append(')');
-    WarmUp warmUp = rule.warmUp();
+    FlowRule.WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       text.append(".warmUp(").append(seconds(warmUp.period().toMillis())).append(')');
     }
-    if (rule.shaping() == dev.guard.api.rule.Shaping.PACING) {
+    if (rule.shaping() == dev.guard.api.rule.FlowRule.Shaping.PACING) {
       text.append(".pacing(").append(rule.maxQueueingTime().toMillis()).append(" ms)");
     }
     if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
@@ -142,7 +138,7 @@ final class RulesFile implements EngineListener {
     };
     StringBuilder text = new StringBuilder(strategy).append('(').append(number(rule.threshold()));
     Duration slowerThan = rule.slowerThan();
-    if (rule.strategy() == CircuitBreakerStrategy.SLOW_CALL_RATIO && slowerThan != null) {
+    if (rule.strategy() == CircuitBreakerRule.Strategy.SLOW_CALL_RATIO && slowerThan != null) {
       text.append(", ").append(seconds(slowerThan.toMillis()));
     }
     text.append(')');

@@ -1,6 +1,6 @@
 package dev.guard.examples;
 
-import dev.guard.api.RefusalKind;
+import dev.guard.api.RefusedException;
 import dev.guard.api.PeriodStats;
 import java.util.ArrayList;
 import java.util.List;
@@ -111,15 +111,15 @@ final class Summary {
     out.add("from engine.metricsHistory(name): seconds, busiest second, refusals by kind");
     histories.forEach((name, seconds) -> {
       long peak = 0;
-      long[] byKind = new long[RefusalKind.values().length];
+      long[] byKind = new long[RefusedException.Kind.values().length];
       for (PeriodStats second : seconds) {
         peak = Math.max(peak, second.pass());
-        for (RefusalKind kind : RefusalKind.values()) {
+        for (RefusedException.Kind kind : RefusedException.Kind.values()) {
           byKind[kind.ordinal()] += second.refused(kind);
         }
       }
       StringBuilder kinds = new StringBuilder();
-      for (RefusalKind kind : RefusalKind.values()) {
+      for (RefusedException.Kind kind : RefusedException.Kind.values()) {
         if (byKind[kind.ordinal()] > 0) {
           kinds.append(' ').append(kind.tag()).append('=').append(byKind[kind.ordinal()]);
         }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
 import dev.guard.spi.TimeSource;
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -41,7 +41,7 @@ class InventoryEndpointTest {
     List<String> transitions = new ArrayList<>();
     GuardEngine engine = GuardEngine.builder().clock(clock).listener(new EngineListener() {
       @Override
-      public void onBreakerStateChanged(BreakerTransition t) {
+      public void onBreakerStateChanged(CircuitBreaker.Transition t) {
         transitions.add(t.from() + "->" + t.to() + " at " + t.engineTimeMs());
       }
     }).build();

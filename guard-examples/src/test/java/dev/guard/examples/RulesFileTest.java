@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.engine.GuardEngine;
 import dev.guard.rules.RuleSources;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.testkit.ManualClock;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,7 +33,7 @@ class RulesFileTest {
     ManualClock clock = ManualClock.parking();
     RulesFile rules = new RulesFile(file);
     GuardEngine engine = rules.listenTo(GuardEngine.builder().clock(clock)).build();
-    try (WritableRuleSource source = rules.attach(engine)) {
+    try (RuleSource.Writable source = rules.attach(engine)) {
       assertThat(clock.awaitSleepers(1, Duration.ofSeconds(10))).isTrue();
       assertThat(RulesFile.describe(engine.rules("search"))).isEqualTo("qps(50)");
       assertThat(rules.drain()).isEmpty();

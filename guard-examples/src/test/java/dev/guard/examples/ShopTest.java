@@ -2,7 +2,7 @@ package dev.guard.examples;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.PerValueRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -47,7 +47,7 @@ class ShopTest {
       try {
         profile.guard().callWithKey(user, () -> Boolean.TRUE);
         passed.merge(user, 1, Integer::sum);
-      } catch (PerValueRefusedException refusal) {
+      } catch (RefusedException.PerValue refusal) {
         assertThat(refusal.value()).isEqualTo(user);
         refused.merge(user, 1, Integer::sum);
       }

@@ -109,7 +109,7 @@ public final class GuardHttpServerFilter extends Filter {
     }
   }
 
-  private static void answer(HttpExchange exchange, RefusalResponse refusal) throws IOException {
+  private static void answer(HttpExchange exchange, HttpInbound.RefusalResponse refusal) throws IOException {
     try {
       byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", refusal.contentType());

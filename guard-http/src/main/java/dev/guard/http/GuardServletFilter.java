@@ -160,7 +160,7 @@ public final class GuardServletFilter implements Filter {
     }
   }
 
-  private static void answer(HttpServletResponse response, RefusalResponse refusal)
+  private static void answer(HttpServletResponse response, HttpInbound.RefusalResponse refusal)
       throws IOException {
     byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
     response.setStatus(refusal.status());

@@ -59,10 +59,10 @@ final class InboundGate {
   }
 
   /** The answer to a request whose path is ambiguous (see {@link RoutedPath}), never counted. */
-  static final RefusalResponse AMBIGUOUS_PATH = new RefusalResponse(400, "application/json",
+  static final HttpInbound.RefusalResponse AMBIGUOUS_PATH = new HttpInbound.RefusalResponse(400, "application/json",
       "{\"status\":400,\"error\":\"Bad Request\",\"reason\":\"ambiguous path\"}", null);
 
-  RefusalResponse refusal(RefusedException refused) {
+  HttpInbound.RefusalResponse refusal(RefusedException refused) {
     return Objects.requireNonNull(settings.refusalHandler().apply(refused), "refusal response");
   }
 

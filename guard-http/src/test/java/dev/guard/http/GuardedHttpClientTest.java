@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import dev.guard.api.BreakerState;
-import dev.guard.api.CircuitBreakerRefusedException;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
@@ -174,14 +173,14 @@ class GuardedHttpClientTest {
     client.send(get("/fail"), BodyHandlers.ofString());
 
     assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
-        .isInstanceOf(CircuitBreakerRefusedException.class);
+        .isInstanceOf(RefusedException.CircuitBreaker.class);
     assertThat(client.sendAsync(get("/ok"), BodyHandlers.ofString()))
         .isCompletedExceptionally();
     assertThat(received).hasValue(2);
 
     clock.advance(Duration.ofSeconds(5));
     assertThat(client.send(get("/ok"), BodyHandlers.ofString()).statusCode()).isEqualTo(200);
-    assertThat(engine.breakers(host).get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers(host).get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(received).hasValue(3);
   }
 
@@ -191,7 +190,7 @@ class GuardedHttpClientTest {
     client.send(get("/ok"), BodyHandlers.ofString());
 
     assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
-        .isInstanceOf(FlowRefusedException.class);
+        .isInstanceOf(RefusedException.Flow.class);
     assertThat(received).hasValue(1);
     assertThat(hostStats().totalRefused()).isEqualTo(1);
   }
@@ -203,7 +202,7 @@ class GuardedHttpClientTest {
     CompletableFuture<HttpResponse<String>> refused = client.sendAsync(get("/ok"), BodyHandlers.ofString());
 
     assertThat(refused).isCompletedExceptionally();
-    assertThatThrownBy(refused::join).hasCauseInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(refused::join).hasCauseInstanceOf(RefusedException.Flow.class);
     assertThat(received).hasValue(0);
   }
 

@@ -3,7 +3,7 @@ package dev.guard.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
-import dev.guard.api.BreakerState;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
@@ -284,7 +284,7 @@ abstract class InboundContract {
 
     clock.advance(Duration.ofSeconds(5));
     assertThat(get("/status/200").statusCode()).isEqualTo(200); // the probe
-    assertThat(engine.breakers(status).get(0).state()).isEqualTo(BreakerState.CLOSED);
+    assertThat(engine.breakers(status).get(0).state()).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThat(get("/status/200").statusCode()).isEqualTo(200);
     assertThat(stats(status).concurrency()).isZero();
   }
@@ -393,7 +393,7 @@ abstract class InboundContract {
   @Test
   void refusalResponse_isCustomizable_withRetryAfterInWholeSecondsRoundedUp() throws Exception {
     restart(HttpInbound.of(engine).refusalResponse(
-        refused -> new RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
+        refused -> new HttpInbound.RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));
     engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 0))));
 
     HttpResponse<String> refused = get("/orders/1");

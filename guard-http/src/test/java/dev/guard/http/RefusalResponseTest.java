@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import dev.guard.api.CircuitBreakerRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
 import java.util.List;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
@@ -20,8 +18,8 @@ class RefusalResponseTest {
 
   @Test
   void of_flowRefusal_is429WithJson() {
-    RefusalResponse response =
-        RefusalResponse.of(new FlowRefusedException("GET /a", FlowRule.qps("GET /a", 1)));
+    HttpInbound.RefusalResponse response =
+        HttpInbound.RefusalResponse.of(new RefusedException.Flow("GET /a", FlowRule.qps("GET /a", 1)));
 
     assertThat(response.status()).isEqualTo(429);
     assertThat(response.contentType()).isEqualTo("application/json");
@@ -37,10 +35,10 @@ class RefusalResponseTest {
         CircuitBreakerRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500)))));
     engine.breakers("GET /a").get(0).forceOpen();
     assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
-    CircuitBreakerRefusedException refused = catchThrowableOfType(CircuitBreakerRefusedException.class,
+    RefusedException.CircuitBreaker refused = catchThrowableOfType(RefusedException.CircuitBreaker.class,
         () -> engine.resource("GET /a").enter().close());
 
-    RefusalResponse response = RefusalResponse.of(refused);
+    HttpInbound.RefusalResponse response = HttpInbound.RefusalResponse.of(refused);
 
     assertThat(response.status()).isEqualTo(503);
     assertThat(response.body()).contains("\"error\":\"Service Unavailable\"",
@@ -50,7 +48,7 @@ class RefusalResponseTest {
 
   @Test
   void of_hotParameterRefusal_is429WithItsRetryTime() {
-    RefusalResponse response = RefusalResponse.of(new PerValueRefusedException(
+    HttpInbound.RefusalResponse response = HttpInbound.RefusalResponse.of(new RefusedException.PerValue(
         "GET /a", PerValueRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
 
     assertThat(response.status()).isEqualTo(429);
@@ -62,30 +60,30 @@ class RefusalResponseTest {
   @Test
   void of_escapesTheResourceForJson() {
     String resource = "GET /a\"b\\c\u0001";
-    RefusalResponse response =
-        RefusalResponse.of(new FlowRefusedException(resource, FlowRule.qps(resource, 1)));
+    HttpInbound.RefusalResponse response =
+        HttpInbound.RefusalResponse.of(new RefusedException.Flow(resource, FlowRule.qps(resource, 1)));
 
     assertThat(response.body()).contains("\"resource\":\"GET /a\\\"b\\\\c\\u0001\"");
   }
 
   @Test
   void retryAfterHeader_roundsUpToWholeSeconds() {
-    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ofMillis(1)).retryAfterHeader())
+    assertThat(new HttpInbound.RefusalResponse(429, "text/plain", "", Duration.ofMillis(1)).retryAfterHeader())
         .isEqualTo("1");
-    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ofSeconds(3)).retryAfterHeader())
+    assertThat(new HttpInbound.RefusalResponse(429, "text/plain", "", Duration.ofSeconds(3)).retryAfterHeader())
         .isEqualTo("3");
-    assertThat(new RefusalResponse(429, "text/plain", "", Duration.ZERO).retryAfterHeader())
+    assertThat(new HttpInbound.RefusalResponse(429, "text/plain", "", Duration.ZERO).retryAfterHeader())
         .isEqualTo("0");
-    assertThat(new RefusalResponse(429, "text/plain", "", null).retryAfterHeader()).isNull();
+    assertThat(new HttpInbound.RefusalResponse(429, "text/plain", "", null).retryAfterHeader()).isNull();
   }
 
   @Test
   void constructor_rejectsBadValues_namingTheField() {
-    assertThatThrownBy(() -> new RefusalResponse(99, "text/plain", "", null))
+    assertThatThrownBy(() -> new HttpInbound.RefusalResponse(99, "text/plain", "", null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("status");
-    assertThatThrownBy(() -> new RefusalResponse(429, " ", "", null))
+    assertThatThrownBy(() -> new HttpInbound.RefusalResponse(429, " ", "", null))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("contentType");
-    assertThatThrownBy(() -> new RefusalResponse(429, "text/plain", "", Duration.ofSeconds(-1)))
+    assertThatThrownBy(() -> new HttpInbound.RefusalResponse(429, "text/plain", "", Duration.ofSeconds(-1)))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("retryAfter");
   }
 }

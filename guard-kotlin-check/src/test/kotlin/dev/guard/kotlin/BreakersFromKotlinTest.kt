@@ -1,9 +1,8 @@
 package dev.guard.kotlin
 
 import dev.guard.Guard
-import dev.guard.api.BreakerState
-import dev.guard.api.CircuitBreakerRefusedException
-import dev.guard.api.event.BreakerTransition
+import dev.guard.api.CircuitBreaker
+import dev.guard.api.RefusedException
 import dev.guard.api.rule.CircuitBreakerRule
 import dev.guard.spi.EngineListener
 import dev.guard.engine.GuardEngine
@@ -17,9 +16,9 @@ import org.junit.jupiter.api.Test
 class BreakersFromKotlinTest {
 
     private val clock = ManualClock()
-    private val changes = mutableListOf<BreakerTransition>()
+    private val changes = mutableListOf<CircuitBreaker.Transition>()
     private val engine = GuardEngine.builder().clock(clock).listener(object : EngineListener {
-        override fun onBreakerStateChanged(transition: BreakerTransition) {
+        override fun onBreakerStateChanged(transition: CircuitBreaker.Transition) {
             changes += transition
         }
     }).build()
@@ -36,9 +35,9 @@ class BreakersFromKotlinTest {
         }
 
         assertThat(stock.get()).isEqualTo("cached after IllegalStateException")
-        assertThat(stock.get()).isEqualTo("cached after CircuitBreakerRefusedException")
-        assertThat(engine.breakers("inventory").single().state()).isEqualTo(BreakerState.OPEN)
-        assertThat(changes.map { it.to() }).containsExactly(BreakerState.OPEN)
+        assertThat(stock.get()).isEqualTo("cached after CircuitBreaker")
+        assertThat(engine.breakers("inventory").single().state()).isEqualTo(CircuitBreaker.State.OPEN)
+        assertThat(changes.map { it.to() }).containsExactly(CircuitBreaker.State.OPEN)
     }
 
     @Test
@@ -53,7 +52,7 @@ class BreakersFromKotlinTest {
         assertThat(probeTimeout).isNull()
         assertThat(rule.effectiveProbeTimeout()).isEqualTo(Duration.ofSeconds(30))
         assertThatThrownBy { Guard.of("mailer").on(engine).run { } }
-            .isInstanceOfSatisfying(CircuitBreakerRefusedException::class.java) { refused ->
+            .isInstanceOfSatisfying(RefusedException.CircuitBreaker::class.java) { refused ->
                 assertThat(refused.retryAfter()).contains(Duration.ofSeconds(30))
             }
     }

@@ -3,14 +3,11 @@ package dev.guard.kotlin
 import dev.guard.Guard
 import dev.guard.api.RefusedException
 import dev.guard.api.EntryType
-import dev.guard.api.FlowRefusedException
-import dev.guard.api.PerValueRefusedException
 import dev.guard.api.rule.ClusterMode
 import dev.guard.api.rule.FlowRule
-import dev.guard.api.RefusalKind
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.InMemoryTokenService
-import dev.guard.spi.TokenResult
+import dev.guard.spi.TokenService
 import dev.guard.testkit.ArrivalSchedule
 import dev.guard.testkit.traffic.GuardAssertions
 import dev.guard.testkit.ManualClock
@@ -36,7 +33,7 @@ class GuardFromKotlinTest {
 
         assertThat(create.get()).isEqualTo("order")
         assertThat(create.get()).isEqualTo("order")
-        assertThatThrownBy { create.get() }.isInstanceOf(FlowRefusedException::class.java)
+        assertThatThrownBy { create.get() }.isInstanceOf(RefusedException.Flow::class.java)
         clock.advance(Duration.ofSeconds(1))
         assertThat(create.get()).isEqualTo("order")
     }
@@ -80,7 +77,7 @@ class GuardFromKotlinTest {
 
         assertThat(listOf(sized.apply(Job("a", 1)), sized.apply(Job("a", 2)))).containsExactly(1, 2)
         assertThatThrownBy { sized.apply(Job("a", 3)) }
-            .isInstanceOf(PerValueRefusedException::class.java)
+            .isInstanceOf(RefusedException.PerValue::class.java)
         assertThat(joined.apply("shoes", "acme")).isEqualTo("acme:shoes")
         assertThat(keyed).isNull()
     }
@@ -160,7 +157,7 @@ class GuardFromKotlinTest {
 
         assertThat(wait).isEqualTo(Duration.ofMillis(500))
         assertThat(seconds.sumOf { it.pass() }).isEqualTo(1L)
-        assertThat(seconds.sumOf { it.refused(RefusalKind.FLOW) }).isEqualTo(1L)
+        assertThat(seconds.sumOf { it.refused(RefusedException.Kind.FLOW) }).isEqualTo(1L)
         assertThat(engine.metricsTotals("limited").total()).isEqualTo(2L)
     }
 
@@ -174,12 +171,12 @@ class GuardFromKotlinTest {
 
         assertThat(onA.get()).isEqualTo("a")
         assertThat(onB.get()).isEqualTo("b")
-        assertThatThrownBy { onA.get() }.isInstanceOf(FlowRefusedException::class.java)
+        assertThatThrownBy { onA.get() }.isInstanceOf(RefusedException.Flow::class.java)
 
         val refusing = GuardEngine.builder().clock(clock)
-            .tokenService { _, _, _ -> TokenResult.REFUSED }.build()
+            .tokenService { _, _, _ -> TokenService.Result.REFUSED }.build()
         val refused = Guard.of("orders").qps(100).perInstance().on(refusing).decorate { "never" }
-        assertThatThrownBy { refused.get() }.isInstanceOf(FlowRefusedException::class.java)
+        assertThatThrownBy { refused.get() }.isInstanceOf(RefusedException.Flow::class.java)
     }
 
     @Test
@@ -188,7 +185,7 @@ class GuardFromKotlinTest {
         GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build().use { a ->
             val export = Guard.of("export").concurrency(1).clusterWide().on(a)
             export.run {
-                assertThatThrownBy { export.run { } }.isInstanceOf(FlowRefusedException::class.java)
+                assertThatThrownBy { export.run { } }.isInstanceOf(RefusedException.Flow::class.java)
             }
             export.run { } // the token was given back at exit
         }

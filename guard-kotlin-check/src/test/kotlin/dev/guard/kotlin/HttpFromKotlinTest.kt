@@ -6,7 +6,6 @@ import dev.guard.engine.GuardEngine
 import dev.guard.http.GuardHttpServerFilter
 import dev.guard.http.HttpInbound
 import dev.guard.http.HttpOutbound
-import dev.guard.http.RefusalResponse
 import dev.guard.testkit.ManualClock
 import java.net.InetAddress
 import java.net.InetSocketAddress
@@ -30,7 +29,7 @@ class HttpFromKotlinTest {
             .origin { request -> request.header("X-Caller").orElse("") }
             .pathCleaner { path -> HttpInbound.defaultPathCleaner().apply(path.lowercase()) }
             .errorStatuses { it >= 400 }
-            .refusalResponse { refused -> RefusalResponse(429, "text/plain", "busy: ${refused.resource()}", Duration.ofSeconds(1)) }
+            .refusalResponse { refused -> HttpInbound.RefusalResponse(429, "text/plain", "busy: ${refused.resource()}", Duration.ofSeconds(1)) }
         val server = HttpServer.create(InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0)
         server.createContext("/") { exchange ->
             exchange.sendResponseHeaders(204, -1)

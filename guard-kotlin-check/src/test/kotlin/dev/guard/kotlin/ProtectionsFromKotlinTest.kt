@@ -1,10 +1,8 @@
 package dev.guard.kotlin
 
 import dev.guard.Guard
-import dev.guard.api.OriginRefusedException
+import dev.guard.api.RefusedException
 import dev.guard.api.EntryType
-import dev.guard.api.SystemRefusedException
-import dev.guard.api.rule.SystemLimit
 import dev.guard.api.rule.SystemRule
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.FakeSystemStatus
@@ -25,7 +23,7 @@ class ProtectionsFromKotlinTest {
         val admin = Guard.of("admin").allowOrigins("ops-console", "billing").origin("scraper").on(engine)
 
         assertThatThrownBy { admin.run { } }
-            .isInstanceOfSatisfying(OriginRefusedException::class.java) { refused ->
+            .isInstanceOfSatisfying(RefusedException.Origin::class.java) { refused ->
                 assertThat(refused.origin()).isEqualTo("scraper")
             }
     }
@@ -42,13 +40,13 @@ class ProtectionsFromKotlinTest {
         val withQps = rule.withMaxInboundQps(5000)
         val limit = try {
             api.call { "served" }
-        } catch (shed: SystemRefusedException) {
+        } catch (shed: RefusedException.SystemProtection) {
             shed.limit()
         }
 
         assertThat(unset).isNull()
         assertThat(withQps.maxInboundQps()).isEqualTo(5000.0)
-        assertThat(limit).isEqualTo(SystemLimit.CPU)
+        assertThat(limit).isEqualTo(SystemRule.Limit.CPU)
         assertThat(engine.systemStatus().source()).startsWith("fake")
     }
 }

@@ -2,8 +2,8 @@ package dev.guard.kotlin
 
 import dev.guard.Guard
 import dev.guard.QpsGuard
-import dev.guard.api.BreakerState
-import dev.guard.api.CircuitBreakerRefusedException
+import dev.guard.api.CircuitBreaker
+import dev.guard.api.RefusedException
 import dev.guard.api.rule.ClusterMode
 import dev.guard.engine.GuardEngine
 import dev.guard.testkit.ManualClock
@@ -57,8 +57,8 @@ class StagesFromKotlinTest {
             .on(engine).decorate<String?> { null }
 
         assertThat(lookup.get()).isNull()
-        assertThat(engine.breakers("lookup").single().state()).isEqualTo(BreakerState.OPEN)
-        assertThatThrownBy { lookup.get() }.isInstanceOf(CircuitBreakerRefusedException::class.java)
+        assertThat(engine.breakers("lookup").single().state()).isEqualTo(CircuitBreaker.State.OPEN)
+        assertThatThrownBy { lookup.get() }.isInstanceOf(RefusedException.CircuitBreaker::class.java)
     }
 
     @Test
@@ -70,6 +70,6 @@ class StagesFromKotlinTest {
             }
 
         assertThat(quote.get()).isEqualTo("unavailable")
-        assertThat(engine.breakers("pricing").single().state()).isEqualTo(BreakerState.OPEN)
+        assertThat(engine.breakers("pricing").single().state()).isEqualTo(CircuitBreaker.State.OPEN)
     }
 }

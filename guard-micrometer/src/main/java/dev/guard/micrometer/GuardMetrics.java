@@ -1,17 +1,13 @@
 package dev.guard.micrometer;
 
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.RefusalKind;
+import dev.guard.api.RefusedException;
 import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
-import dev.guard.api.RefusalKind;
-import dev.guard.spi.Cap;
-import dev.guard.api.PeriodStats;
-import dev.guard.api.rule.RuleRevision;
+import dev.guard.api.rule.RuleSet;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
 import io.micrometer.core.instrument.Gauge;
@@ -143,7 +139,7 @@ public final class GuardMetrics implements MeterBinder {
 
   /** The number of the engine's latest rule revision: how many rule sets it applied. */
   private static double appliedRuleSets(GuardEngine engine) {
-    List<RuleRevision> history = engine.ruleHistory();
+    List<RuleSet.Revision> history = engine.ruleHistory();
     return history.isEmpty() ? 0 : history.get(history.size() - 1).number();
   }
 
@@ -170,7 +166,7 @@ public final class GuardMetrics implements MeterBinder {
     int done = breakerGauges.getOrDefault(resource, 0);
     for (int index = done; index < count; index++) {
       int position = index;
-      for (BreakerState state : BreakerState.values()) {
+      for (CircuitBreaker.State state : CircuitBreaker.State.values()) {
         for (MeterRegistry registry : registries) {
           Gauge.builder(BREAKER_STATE, watched, e -> {
                 List<CircuitBreaker> breakers = e.breakers(resource);
@@ -196,7 +192,7 @@ public final class GuardMetrics implements MeterBinder {
         totals -> totals.success() - totals.exception());
     counter(registry, CALLS, engine, resource, tags.and("outcome", "failed"),
         PeriodStats::exception);
-    for (RefusalKind kind : RefusalKind.values()) {
+    for (RefusedException.Kind kind : RefusedException.Kind.values()) {
       counter(registry, REFUSED, engine, resource, tags.and("kind", kind.tag()),
           totals -> totals.refused(kind));
     }

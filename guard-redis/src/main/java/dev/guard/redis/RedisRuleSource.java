@@ -3,10 +3,8 @@ package dev.guard.redis;
 import dev.guard.spi.RulePart;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.spi.RuleSink;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.rules.PollingRuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
@@ -48,7 +46,7 @@ import org.jspecify.annotations.Nullable;
  * force stay, the listeners hear it once per outage, and the source connects again at each poll;
  * once it is back it reads the key. Thread-safe.
  */
-public final class RedisRuleSource extends PollingRuleSource implements WritableRuleSource {
+public final class RedisRuleSource extends PollingRuleSource implements RuleSource.Writable {
 
   /** The default poll interval in seconds. */
   public static final long DEFAULT_POLL_SECONDS = 5;
@@ -126,7 +124,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
       seenKnown = false;
       if (!outageReported && !closed()) { // a read cut short by close() is no outage
         outageReported = true;
-        report(List.of(new RuleError(name(), "could not be read (" + unreachable.getMessage()
+        report(List.of(new InvalidRulesException.Error(name(), "could not be read (" + unreachable.getMessage()
             + "); the rules in force stay")));
       }
       return;
@@ -195,7 +193,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
           "cannot write " + name() + ": Redis could not be reached; nothing was applied or stored"));
     }
     link.reach(); // nothing is applied while Redis cannot be reached
-    RuleSink sink = sink();
+    RuleSource.Sink sink = sink();
     if (sink != null) {
       sink.apply(rules);
     }
@@ -224,7 +222,7 @@ public final class RedisRuleSource extends PollingRuleSource implements Writable
   }
 
   /** After a store that did not happen: the engine takes the document last applied again. */
-  private void restore(@Nullable RuleSink sink) {
+  private void restore(RuleSource.@Nullable Sink sink) {
     String previous = applied;
     applied = null;
     if (sink == null || previous == null) {

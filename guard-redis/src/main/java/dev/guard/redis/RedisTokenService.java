@@ -3,9 +3,7 @@ package dev.guard.redis;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
@@ -49,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Failure never reaches the guarded code: a request that gets no answer within the request
  * timeout (default 20 ms), a lost connection, or any Redis error answers {@link
- * TokenResult#FAILED}, and the engine falls back as the rule says. After {@code
+ * TokenService.Result#FAILED}, and the engine falls back as the rule says. After {@code
  * failuresBeforeBackOff} failures in a row the service stops asking for the back-off period
  * (default 1 s) and answers FAILED at once, then lets requests probe again; listeners ({@link
  * Builder#onAvailability}, {@link #addAvailabilityListener}, and so an engine's {@code
@@ -123,7 +121,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
   /**
    * Connects to Redis with the default settings. Returns at once: the connection is made in the
-   * background, and the service answers {@link TokenResult#FAILED} (calls decide locally) until it
+   * background, and the service answers {@link TokenService.Result#FAILED} (calls decide locally) until it
    * is up; {@link #awaitConnected} waits for it.
    *
    * @param uri the server, e.g. {@code redis://localhost:6379}
@@ -226,19 +224,19 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   }
 
   @Override
-  public TokenResult requestToken(FlowRule rule, int permits, boolean prioritized) {
+  public TokenService.Result requestToken(FlowRule rule, int permits, boolean prioritized) {
     ClusterMode mode = rule.cluster();
     if (mode == null || permits <= 0 || closed) {
-      return TokenResult.FAILED;
+      return TokenService.Result.FAILED;
     }
     Flow flow = flow(mode.flowId());
     Leases leases = prioritized ? null : flow.leases();
     if (leases != null && leases.tryTake(permits, clock.nanoTime())) {
-      return TokenResult.OK;
+      return TokenService.Result.OK;
     }
     Connector.Link link = link();
     if (link == null) {
-      return TokenResult.FAILED;
+      return TokenService.Result.FAILED;
     }
     int wanted = leases == null ? permits : leases.wanted(permits);
     String[] args = {
@@ -249,7 +247,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     long sentAt = leases == null ? 0 : clock.nanoTime();
     List<Object> answer = ask(link, flow.tokenKeys(), args);
     if (answer == null) {
-      return TokenResult.FAILED;
+      return TokenService.Result.FAILED;
     }
     long code = (Long) answer.get(0);
     if (code == 0) {
@@ -257,15 +255,15 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
         long granted = (Long) answer.get(2);
         long leftMicros = (Long) answer.get(3);
         leases.keep(granted - permits, sentAt + leftMicros * 1000, clock.nanoTime());
-        return TokenResult.ok((Long) answer.get(1)); // given back to the lease
+        return TokenService.Result.ok((Long) answer.get(1)); // given back to the lease
       }
-      return TokenResult.granted((Long) answer.get(1), grantId((Long) answer.get(4)));
+      return TokenService.Result.granted((Long) answer.get(1), grantId((Long) answer.get(4)));
     }
     if (code == 1) {
-      return TokenResult.grantedAfter(Math.max(0, (Long) answer.get(1)),
+      return TokenService.Result.grantedAfter(Math.max(0, (Long) answer.get(1)),
           grantId((Long) answer.get(2)));
     }
-    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.REFUSED;
+    return code == 3 ? TokenService.Result.TOO_MANY_REQUESTS : TokenService.Result.REFUSED;
   }
 
   /**
@@ -274,7 +272,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    * lease ended the permits are lost, as any left in it). Failures are counted and ignored.
    */
   @Override
-  public void giveBack(FlowRule rule, int permits, TokenResult grant) {
+  public void giveBack(FlowRule rule, int permits, TokenService.Result grant) {
     ClusterMode mode = rule.cluster();
     if (mode == null || permits <= 0 || closed) {
       return;
@@ -306,14 +304,14 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   }
 
   @Override
-  public TokenResult acquireConcurrency(FlowRule rule, int permits) {
+  public TokenService.Result acquireConcurrency(FlowRule rule, int permits) {
     ClusterMode mode = rule.cluster();
     if (mode == null || permits <= 0 || closed) {
-      return TokenResult.FAILED;
+      return TokenService.Result.FAILED;
     }
     Connector.Link link = link();
     if (link == null) {
-      return TokenResult.FAILED;
+      return TokenService.Result.FAILED;
     }
     Flow flow = flow(mode.flowId());
     long id = nextTokenId.incrementAndGet();
@@ -325,16 +323,16 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     };
     List<Object> answer = ask(link, flow.acquireKeys(), args);
     if (answer == null) {
-      return TokenResult.FAILED;
+      return TokenService.Result.FAILED;
     }
     long code = (Long) answer.get(0);
     if (code == 0) {
       long now = clock.nanoTime();
       held.values().removeIf(h -> now - h.expiresAtNanos() >= 0);
       held.put(id, new Held(flow.acquireKeys()[0], member, now + mode.leaseTime().toNanos()));
-      return TokenResult.token(id);
+      return TokenService.Result.token(id);
     }
-    return code == 3 ? TokenResult.TOO_MANY_REQUESTS : TokenResult.REFUSED;
+    return code == 3 ? TokenService.Result.TOO_MANY_REQUESTS : TokenService.Result.REFUSED;
   }
 
   @Override
@@ -413,7 +411,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   }
 
   private static String perInstance(ClusterMode mode) {
-    return mode.threshold() == ClusterThreshold.PER_INSTANCE ? "1" : "0";
+    return mode.threshold() == ClusterMode.Threshold.PER_INSTANCE ? "1" : "0";
   }
 
   /** The limit the decision script counts itself: none on Redis Cluster (a call of its own). */
@@ -548,7 +546,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     /**
      * Limits how many requests of this namespace Redis answers per second (a sliding second of
      * ten 100 ms buckets, counted in Redis for all instances); a request over the limit is
-     * answered {@link TokenResult#TOO_MANY_REQUESTS}, so its call falls back as the rule says.
+     * answered {@link TokenService.Result#TOO_MANY_REQUESTS}, so its call falls back as the rule says.
      * Local decisions of leased mode are not requests. On Redis Cluster the namespace's counter
      * lives on its own node, so a request costs a second round trip. Default: no limit.
      *

@@ -7,7 +7,7 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -93,7 +93,7 @@ class RedisAccuracyTest {
   private static void awaitConnected(RedisTokenService service) throws InterruptedException {
     FlowRule probe = FlowRule.qps("probe", 1_000_000).withCluster(ClusterMode.global("probe"));
     assertThat(TokenRequests.firstAnswer(service, probe).status()).as("connected within 10 s")
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
   }
 
   /**

@@ -6,7 +6,6 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.net.InetAddress;
@@ -43,7 +42,7 @@ class RedisAvailabilityTest {
             .onAvailability(told::add)
             .build()) {
       for (int i = 0; i < 10; i++) {
-        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
       }
       assertThat(told).isEmpty();
       assertThat(service.available()).isTrue();
@@ -65,12 +64,12 @@ class RedisAvailabilityTest {
             .build()) {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (service.available() && System.nanoTime() - deadline < 0) {
-        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
       }
       assertThat(told).containsExactly(false);
       // backing off on the manual clock: answered at once, nothing more reported
       for (int i = 0; i < 100; i++) {
-        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
       }
       assertThat(told).containsExactly(false);
     }
@@ -95,7 +94,7 @@ class RedisAvailabilityTest {
           })
           .build();
       engine.apply(engine.ruleSet().withRulesOf("R", List.of(RULE)));
-      assertThat(answer(service, TokenResult.Status.OK)).isTrue();
+      assertThat(answer(service, TokenService.Result.Status.OK)).isTrue();
 
       redis.kill();
       // the outage is reported once the attempt to connect again has failed (a few ms here)
@@ -109,7 +108,7 @@ class RedisAvailabilityTest {
       assertThat(heard).containsExactly("false true");
 
       redis.restart();
-      assertThat(answer(service, TokenResult.Status.OK)).isTrue();
+      assertThat(answer(service, TokenService.Result.Status.OK)).isTrue();
       for (int i = 0; i < 20; i++) {
         service.requestToken(RULE, 1, false);
       }
@@ -118,7 +117,7 @@ class RedisAvailabilityTest {
   }
 
   /** Asks until the service answers {@code status}, for at most 15 s. */
-  private static boolean answer(RedisTokenService service, TokenResult.Status status)
+  private static boolean answer(RedisTokenService service, TokenService.Result.Status status)
       throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
     while (System.nanoTime() - deadline < 0) {

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -67,16 +67,16 @@ class RedisClusterTokenServiceTest {
       for (String flowId : flowIds) {
         FlowRule rule = rule(flowId, ClusterMode.global(flowId)); // 10 per window
         assertThat(firstAnswer(a, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(9));
-        List<TokenResult.Status> answers = new ArrayList<>();
+        .isEqualTo(TokenService.Result.ok(9));
+        List<TokenService.Result.Status> answers = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
           answers.add((i % 2 == 0 ? b : a).requestToken(rule, 1, false).status());
         }
         assertThat(answers).as(flowId).containsExactly(
-            TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
-            TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
-            TokenResult.Status.OK, TokenResult.Status.OK, TokenResult.Status.OK,
-            TokenResult.Status.REFUSED);
+            TokenService.Result.Status.OK, TokenService.Result.Status.OK, TokenService.Result.Status.OK,
+            TokenService.Result.Status.OK, TokenService.Result.Status.OK, TokenService.Result.Status.OK,
+            TokenService.Result.Status.OK, TokenService.Result.Status.OK, TokenService.Result.Status.OK,
+            TokenService.Result.Status.REFUSED);
       }
     }
     for (int node = 0; node < 3; node++) {
@@ -94,18 +94,18 @@ class RedisClusterTokenServiceTest {
         RedisTokenService b = service("billing", "b")) {
       FlowRule perInstance = rule(flowIds.get(1), ClusterMode.perInstance(flowIds.get(1)));
       assertThat(firstAnswer(a, perInstance)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(9)); // a alone: 10
+        .isEqualTo(TokenService.Result.ok(9)); // a alone: 10
       assertThat(firstAnswer(b, perInstance)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(18)); // a and b: 20
+        .isEqualTo(TokenService.Result.ok(18)); // a and b: 20
 
       FlowRule twoAtOnce =
           FlowRule.qps("orders", 2).withCluster(ClusterMode.global(flowIds.get(2)));
-      TokenResult first = a.acquireConcurrency(twoAtOnce, 1);
-      assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
-      assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenResult.Status.OK);
-      assertThat(b.acquireConcurrency(twoAtOnce, 1)).isEqualTo(TokenResult.REFUSED);
+      TokenService.Result first = a.acquireConcurrency(twoAtOnce, 1);
+      assertThat(first.status()).isEqualTo(TokenService.Result.Status.OK);
+      assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenService.Result.Status.OK);
+      assertThat(b.acquireConcurrency(twoAtOnce, 1)).isEqualTo(TokenService.Result.REFUSED);
       assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
-      assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(b.acquireConcurrency(twoAtOnce, 1).status()).isEqualTo(TokenService.Result.Status.OK);
       assertThat(cluster.cli(cluster.port(2), "ZCARD", held)).isEqualTo("2");
     }
     assertThat(cluster.cli(cluster.port(2), "ZCARD", held)).as("given back on close")
@@ -121,11 +121,11 @@ class RedisClusterTokenServiceTest {
         .maxRequestsPerSecond(3)
         .build()) {
       FlowRule rule = rule(flowIds.get(0), ClusterMode.global(flowIds.get(0)));
-      assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenService.Result.Status.OK);
       FlowRule other = rule(flowIds.get(2), ClusterMode.global(flowIds.get(2)));
-      assertThat(a.requestToken(other, 1, false).status()).isEqualTo(TokenResult.Status.OK);
-      assertThat(a.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
-      assertThat(a.requestToken(other, 1, false)).isEqualTo(TokenResult.TOO_MANY_REQUESTS);
+      assertThat(a.requestToken(other, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
+      assertThat(a.requestToken(rule, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
+      assertThat(a.requestToken(other, 1, false)).isEqualTo(TokenService.Result.TOO_MANY_REQUESTS);
     }
   }
 }

@@ -7,7 +7,7 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,17 +51,17 @@ class RedisConcurrencyAndLimitTest {
     // wait for the background connection on a flow id of its own
     FlowRule warm = FlowRule.qps("warm", 1000).withCluster(ClusterMode.global("warm"));
     assertThat(within(Duration.ofSeconds(10), () -> service.requestToken(warm, 1, false)).status())
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
     return service;
   }
 
   /** Asks until the answer is not FAILED/BLOCKED, for at most {@code limit}. */
-  private static TokenResult within(Duration limit, Supplier<TokenResult> ask)
+  private static TokenService.Result within(Duration limit, Supplier<TokenService.Result> ask)
       throws InterruptedException {
     long deadline = System.nanoTime() + limit.toNanos();
     while (true) {
-      TokenResult result = ask.get();
-      if (result.status() == TokenResult.Status.OK || System.nanoTime() - deadline > 0) {
+      TokenService.Result result = ask.get();
+      if (result.status() == TokenService.Result.Status.OK || System.nanoTime() - deadline > 0) {
         return result;
       }
       TimeUnit.MILLISECONDS.sleep(20);
@@ -74,20 +74,20 @@ class RedisConcurrencyAndLimitTest {
     RedisTokenService b = service(RedisTokenService.builder(redis.uri(), "held"));
     FlowRule rule = FlowRule.qps("R", 2).withCluster(ClusterMode.global("orders"));
 
-    TokenResult first = a.acquireConcurrency(rule, 1);
-    TokenResult second = b.acquireConcurrency(rule, 1);
-    assertThat(first.status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(second.status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
+    TokenService.Result first = a.acquireConcurrency(rule, 1);
+    TokenService.Result second = b.acquireConcurrency(rule, 1);
+    assertThat(first.status()).isEqualTo(TokenService.Result.Status.OK);
+    assertThat(second.status()).isEqualTo(TokenService.Result.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.REFUSED);
 
     assertThat(a.releaseConcurrency(first.tokenId())).isTrue();
     assertThat(a.releaseConcurrency(first.tokenId())).isFalse();
     assertThat(a.releaseConcurrency(second.tokenId())).as("b's token, not a's").isFalse();
-    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenService.Result.Status.OK);
 
     b.close(); // a closed holder gives its tokens back
-    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
+    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenService.Result.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.REFUSED);
   }
 
   @Test
@@ -95,11 +95,11 @@ class RedisConcurrencyAndLimitTest {
     RedisTokenService a = service(RedisTokenService.builder(redis.uri(), "leases"));
     FlowRule rule = FlowRule.qps("R", 2).withCluster(
         ClusterMode.global("orders").withLeaseTime(Duration.ofMillis(300)));
-    assertThat(a.acquireConcurrency(rule, 2).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
+    assertThat(a.acquireConcurrency(rule, 2).status()).isEqualTo(TokenService.Result.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.REFUSED);
     // never released: the lease ends on the server's clock
     assertThat(within(Duration.ofSeconds(5), () -> a.acquireConcurrency(rule, 2)).status())
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
   }
 
   @Test
@@ -107,11 +107,11 @@ class RedisConcurrencyAndLimitTest {
     RedisTokenService a = service(RedisTokenService.builder(redis.uri(), "each"));
     RedisTokenService b = service(RedisTokenService.builder(redis.uri(), "each"));
     FlowRule rule = FlowRule.qps("R", 1).withCluster(ClusterMode.perInstance("orders"));
-    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenResult.Status.OK);
-    assertThat(a.acquireConcurrency(rule, 1)).as("a alone: 1").isEqualTo(TokenResult.REFUSED);
+    assertThat(a.acquireConcurrency(rule, 1).status()).isEqualTo(TokenService.Result.Status.OK);
+    assertThat(a.acquireConcurrency(rule, 1)).as("a alone: 1").isEqualTo(TokenService.Result.REFUSED);
     assertThat(b.acquireConcurrency(rule, 1).status()).as("a and b: 2")
-        .isEqualTo(TokenResult.Status.OK);
-    assertThat(b.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.REFUSED);
+        .isEqualTo(TokenService.Result.Status.OK);
+    assertThat(b.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.REFUSED);
   }
 
   @Test
@@ -121,12 +121,12 @@ class RedisConcurrencyAndLimitTest {
     RedisTokenService other = service(RedisTokenService.builder(redis.uri(), "calm"));
     FlowRule rule = FlowRule.qps("R", 100).withCluster(ClusterMode.global("orders"));
     for (int i = 0; i < 3; i++) {
-      assertThat(a.requestToken(rule, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(a.requestToken(rule, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
     }
-    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.TOO_MANY_REQUESTS);
-    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.TOO_MANY_REQUESTS);
+    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.TOO_MANY_REQUESTS);
+    assertThat(a.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.TOO_MANY_REQUESTS);
     assertThat(other.requestToken(rule, 1, false).status()).as("another namespace")
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
 
     // the engine treats the answer as a failure: the local rule (1 per second) decides
     ManualClock clock = new ManualClock();
@@ -145,6 +145,6 @@ class RedisConcurrencyAndLimitTest {
 
     // a second later the namespace is answered again
     assertThat(within(Duration.ofSeconds(5), () -> a.requestToken(rule, 1, false)).status())
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
   }
 }

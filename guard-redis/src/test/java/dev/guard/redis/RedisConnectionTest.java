@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -40,7 +40,7 @@ class RedisConnectionTest {
     }
     try (RedisTokenService service = slowToGiveUp(uri)) {
       assertThat(assertTimeoutPreemptively(REQUEST_TIMEOUT,
-          () -> service.requestToken(RULE, 1, false))).isEqualTo(TokenResult.FAILED);
+          () -> service.requestToken(RULE, 1, false))).isEqualTo(TokenService.Result.FAILED);
     }
   }
 
@@ -50,7 +50,7 @@ class RedisConnectionTest {
       redis.pause();
       try (RedisTokenService service = slowToGiveUp(redis.uri())) {
         assertThat(assertTimeoutPreemptively(REQUEST_TIMEOUT,
-            () -> service.requestToken(RULE, 1, false))).isEqualTo(TokenResult.FAILED);
+            () -> service.requestToken(RULE, 1, false))).isEqualTo(TokenService.Result.FAILED);
         assertThat(service.available()).as("an attempt under way is no outage").isTrue();
       } finally {
         redis.resume();
@@ -63,7 +63,7 @@ class RedisConnectionTest {
     try (RedisServer redis = RedisServer.start();
         RedisTokenService service = slowToGiveUp(redis.uri())) {
       assertThat(service.awaitConnected(PATIENCE)).isTrue();
-      assertThat(service.requestToken(RULE, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(service.requestToken(RULE, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
     }
   }
 
@@ -89,12 +89,12 @@ class RedisConnectionTest {
             .windowClock(clock)
             .build()) {
       assertThat(service.awaitConnected(PATIENCE)).isTrue();
-      assertThat(service.requestToken(RULE, 1, false).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(service.requestToken(RULE, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
 
       redis.kill();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
       while (service.available() && System.nanoTime() - deadline < 0) {
-        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
       }
       assertThat(service.available()).isFalse();
       // the client sees the closed socket on its own thread, maybe after the failed calls
@@ -105,7 +105,7 @@ class RedisConnectionTest {
       // backing off by itself would wait longer and longer between attempts by now
       for (int step = 0; step < 60; step++) {
         clock.advance(RETRY);
-        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenResult.FAILED);
+        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
         assertThat(service.awaitConnected(PATIENCE)).isFalse();
       }
 
@@ -116,14 +116,14 @@ class RedisConnectionTest {
         clock.advance(RETRY);
         for (int i = 0; i < 4; i++) {
           assertThat(other.requestToken(RULE, 1, false).status())
-              .isEqualTo(TokenResult.Status.OK);
+              .isEqualTo(TokenService.Result.Status.OK);
         }
         assertThat(service.requestToken(RULE, 1, false))
             .as("the due attempt starts; the call does not wait for it")
-            .isEqualTo(TokenResult.FAILED);
+            .isEqualTo(TokenService.Result.FAILED);
         assertThat(service.awaitConnected(PATIENCE)).isTrue();
-        TokenResult shared = service.requestToken(RULE, 1, false);
-        assertThat(shared.status()).isEqualTo(TokenResult.Status.OK);
+        TokenService.Result shared = service.requestToken(RULE, 1, false);
+        assertThat(shared.status()).isEqualTo(TokenService.Result.Status.OK);
         assertThat(shared.remaining()).as("shared with the other instance's 4 permits").isEqualTo(5);
         assertThat(service.available()).isTrue();
       }

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -58,7 +58,7 @@ class RedisLeasedModeTest {
     open.add(service);
     FlowRule warm = rule("warm", 1000);
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (service.requestToken(warm, 1, true).status() != TokenResult.Status.OK) {
+    while (service.requestToken(warm, 1, true).status() != TokenService.Result.Status.OK) {
       assertThat(System.nanoTime() - deadline).as("connected within 10 s").isNegative();
       TimeUnit.MILLISECONDS.sleep(20);
     }
@@ -67,8 +67,8 @@ class RedisLeasedModeTest {
 
   /** What the shared window counted so far: the exact instance's request + its remaining. */
   private static long counted(RedisTokenService exact, FlowRule rule, long capacity) {
-    TokenResult probe = exact.requestToken(rule, 1, false);
-    assertThat(probe.status()).isEqualTo(TokenResult.Status.OK);
+    TokenService.Result probe = exact.requestToken(rule, 1, false);
+    assertThat(probe.status()).isEqualTo(TokenService.Result.Status.OK);
     return capacity - probe.remaining() - 1; // without the probe itself
   }
 
@@ -79,17 +79,17 @@ class RedisLeasedModeTest {
     FlowRule rule = rule("orders", 10); // 100 per window
 
     assertThat(leased.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(99)); // lease of 1
+        .isEqualTo(TokenService.Result.ok(99)); // lease of 1
     assertThat(leased.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(97)); // lease of 2
-    assertThat(leased.requestToken(rule, 1, false)).isEqualTo(TokenResult.OK); // local
+        .isEqualTo(TokenService.Result.ok(97)); // lease of 2
+    assertThat(leased.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.OK); // local
     assertThat(leased.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(93)); // lease of 4
+        .isEqualTo(TokenService.Result.ok(93)); // lease of 4
     for (int i = 0; i < 3; i++) {
-      assertThat(leased.requestToken(rule, 1, false)).isEqualTo(TokenResult.OK);
+      assertThat(leased.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.OK);
     }
     assertThat(leased.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(88)); // capped: 5
+        .isEqualTo(TokenService.Result.ok(88)); // capped: 5
     assertThat(counted(exact, rule, 100)).isEqualTo(12); // 8 spent, 4 held by the lease
   }
 
@@ -104,7 +104,7 @@ class RedisLeasedModeTest {
 
     clock.advance(Duration.ofSeconds(1)); // a bucket: whatever was left of it, the lease ended
     assertThat(leased.requestToken(rule, 1, false).status()).as("asks Redis again")
-        .isEqualTo(TokenResult.Status.OK);
+        .isEqualTo(TokenService.Result.Status.OK);
     // the lease ended with 1 left (lost): the next lease halves to 1 permit
     assertThat(counted(exact, rule, 100)).isEqualTo(3 + 1 + 1);
   }
@@ -116,7 +116,7 @@ class RedisLeasedModeTest {
     leased.requestToken(rule, 1, false);
     leased.requestToken(rule, 1, false); // a lease with 1 left
     assertThat(leased.requestToken(rule, 1, true)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(96));
+        .isEqualTo(TokenService.Result.ok(96));
   }
 
   /**
@@ -137,7 +137,7 @@ class RedisLeasedModeTest {
 
     assertThat(race.failed()).as("failed requests").isZero();
     assertThat(exact.requestToken(rule, 1, false)).as("the window is full")
-        .isEqualTo(TokenResult.REFUSED);
+        .isEqualTo(TokenService.Result.REFUSED);
     assertThat(race.ok()).as("admitted of 400 calls against a window of 200")
         .isBetween(200 - instances * (batch - 1), 200);
   }

@@ -7,11 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.rules.RuleFormat;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
@@ -46,12 +44,12 @@ class RedisRuleSourceTest {
     final BlockingQueue<String> events = new LinkedBlockingQueue<>();
 
     @Override
-    public void onRulesApplied(RuleRevision revision) {
+    public void onRulesApplied(RuleSet.Revision revision) {
       events.add("applied " + revision.changes());
     }
 
     @Override
-    public void onRulesInvalid(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<InvalidRulesException.Error> errors) {
       events.add("rejected " + errors);
     }
 
@@ -136,7 +134,7 @@ class RedisRuleSourceTest {
 
     assertThat(engine.ruleSet()).isEqualTo(rules("search", 50));
     assertThat(engine.ruleHistory()).singleElement()
-        .extracting(RuleRevision::source).isEqualTo(source.name());
+        .extracting(RuleSet.Revision::source).isEqualTo(source.name());
   }
 
   @Test

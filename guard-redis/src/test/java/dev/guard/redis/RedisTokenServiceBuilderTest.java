@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import org.junit.jupiter.api.Test;
 
 /** The builder's validation: names that would break the keys' hash tag, and option conflicts. */
@@ -44,8 +44,8 @@ class RedisTokenServiceBuilderTest {
         RedisTokenService.builder("redis://127.0.0.1:1", "shop").instanceId("a").build();
     service.close();
     FlowRule rule = FlowRule.qps("R", 1).withCluster(ClusterMode.global("orders"));
-    assertThat(service.requestToken(rule, 1, false)).isEqualTo(TokenResult.FAILED);
-    assertThat(service.acquireConcurrency(rule, 1)).isEqualTo(TokenResult.FAILED);
+    assertThat(service.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.FAILED);
+    assertThat(service.acquireConcurrency(rule, 1)).isEqualTo(TokenService.Result.FAILED);
     assertThat(service).hasToString("RedisTokenService[127.0.0.1:1, namespace=shop, instance=a]");
   }
 }

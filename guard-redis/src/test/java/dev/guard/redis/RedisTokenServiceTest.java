@@ -9,7 +9,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -80,9 +80,9 @@ class RedisTokenServiceTest {
     RedisTokenService a = service("a");
     RedisTokenService b = service("b");
     assertThat(firstAnswer(a, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(9));
+        .isEqualTo(TokenService.Result.ok(9));
     assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(8));
+        .isEqualTo(TokenService.Result.ok(8));
     GuardEngine onA = engine(a);
     GuardEngine onB = engine(b);
     onA.apply(onA.ruleSet().withRulesOf("orders", List.of(rule)));
@@ -102,7 +102,7 @@ class RedisTokenServiceTest {
           .requestTimeout(Duration.ofSeconds(2)) // this test counts decisions, not timeouts
           .build();
       open.add(service);
-      assertThat(firstAnswer(service, rule).status()).isEqualTo(TokenResult.Status.OK);
+      assertThat(firstAnswer(service, rule).status()).isEqualTo(TokenService.Result.Status.OK);
       services.add(service);
     }
     TokenRequests.Race race = TokenRequests.race(services, rule, 100);
@@ -117,11 +117,11 @@ class RedisTokenServiceTest {
     RedisTokenService a = service("a");
     RedisTokenService b = service("b");
     assertThat(firstAnswer(a, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(9)); // a alone: 10
+        .isEqualTo(TokenService.Result.ok(9)); // a alone: 10
     assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(18)); // a and b: 20
+        .isEqualTo(TokenService.Result.ok(18)); // a and b: 20
     int passed = 2;
-    while (a.requestToken(rule, 1, false).status() == TokenResult.Status.OK) {
+    while (a.requestToken(rule, 1, false).status() == TokenService.Result.Status.OK) {
       passed++;
     }
     assertThat(passed).isEqualTo(20);
@@ -131,11 +131,11 @@ class RedisTokenServiceTest {
   void prioritized_fullWindow_isBlockedWhenNothingSlidesOut() throws Exception {
     FlowRule rule = rule(1, ClusterMode.global("orders"));
     RedisTokenService a = service("a");
-    assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
-    while (a.requestToken(rule, 1, false).status() == TokenResult.Status.OK) {
+    assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenService.Result.Status.OK);
+    while (a.requestToken(rule, 1, false).status() == TokenService.Result.Status.OK) {
       // fill the window
     }
-    assertThat(a.requestToken(rule, 1, true)).isEqualTo(TokenResult.REFUSED);
+    assertThat(a.requestToken(rule, 1, true)).isEqualTo(TokenService.Result.REFUSED);
   }
 
   @Test
@@ -149,7 +149,7 @@ class RedisTokenServiceTest {
         .build();
     open.add(a);
     assertThat(firstAnswer(a, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(9));
+        .isEqualTo(TokenService.Result.ok(9));
     GuardEngine engine = engine(a);
     engine.apply(engine.ruleSet().withRulesOf("orders", List.of(rule)));
     assertThat(calls(engine, 10)).isEqualTo("PPPPPPPPPB");
@@ -174,7 +174,7 @@ class RedisTokenServiceTest {
     assertThat(a.available()).isTrue();
     assertThat(told).containsExactly(false, true);
     assertThat(a.requestToken(rule, 1, false)).usingRecursiveComparison().ignoringFields("tokenId")
-        .isEqualTo(TokenResult.ok(8));
+        .isEqualTo(TokenService.Result.ok(8));
   }
 
   @Test
@@ -184,7 +184,7 @@ class RedisTokenServiceTest {
     FlowRule rule = rule(1, ClusterMode.global("orders").withFallbackToLocal(false));
     GuardEngine engine = engine(a);
     engine.apply(engine.ruleSet().withRulesOf("orders", List.of(rule)));
-    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenResult.FAILED);
+    assertThat(a.requestToken(rule, 1, false)).isEqualTo(TokenService.Result.FAILED);
     assertThat(calls(engine, 30)).isEqualTo("P".repeat(30)); // failures pass by the rule's choice
   }
 
@@ -193,13 +193,13 @@ class RedisTokenServiceTest {
     FlowRule rule = rule(1, ClusterMode.global("orders")); // 10 per window in the cluster
     RedisTokenService a = service("a");
     RedisTokenService b = service("b");
-    assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenResult.Status.OK);
+    assertThat(firstAnswer(a, rule).status()).isEqualTo(TokenService.Result.Status.OK);
     GuardEngine engine = engine(a);
     engine.apply(engine.ruleSet().withRulesOf("orders", List.of(rule, CircuitBreakerRule.errorCount("orders", 1))));
     engine.breakers("orders").forEach(breaker -> breaker.forceOpen());
     assertThat(calls(engine, 20)).isEqualTo("B".repeat(20)); // each granted, then refused
     assertThat(firstAnswer(b, rule)).usingRecursiveComparison().ignoringFields("tokenId")
-        .as("only the first answer is counted").isEqualTo(TokenResult.ok(8));
+        .as("only the first answer is counted").isEqualTo(TokenService.Result.ok(8));
   }
 
   @Test

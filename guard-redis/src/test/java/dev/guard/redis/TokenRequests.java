@@ -1,7 +1,7 @@
 package dev.guard.redis;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,12 +16,12 @@ final class TokenRequests {
   private TokenRequests() {}
 
   /** Asks until the service answers (it connects in the background), for at most 10 s. */
-  static TokenResult firstAnswer(RedisTokenService service, FlowRule rule)
+  static TokenService.Result firstAnswer(RedisTokenService service, FlowRule rule)
       throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (true) {
-      TokenResult result = service.requestToken(rule, 1, false);
-      if (result.status() != TokenResult.Status.FAILED || System.nanoTime() > deadline) {
+      TokenService.Result result = service.requestToken(rule, 1, false);
+      if (result.status() != TokenService.Result.Status.FAILED || System.nanoTime() > deadline) {
         return result;
       }
       TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
@@ -78,10 +78,10 @@ final class TokenRequests {
           return;
         }
         for (int call = 0; call < callsEach; call++) {
-          TokenResult.Status status = service.requestToken(rule, 1, false).status();
-          if (status == TokenResult.Status.OK) {
+          TokenService.Result.Status status = service.requestToken(rule, 1, false).status();
+          if (status == TokenService.Result.Status.OK) {
             ok.incrementAndGet();
-          } else if (status != TokenResult.Status.REFUSED) {
+          } else if (status != TokenService.Result.Status.REFUSED) {
             failed.incrementAndGet();
           }
         }

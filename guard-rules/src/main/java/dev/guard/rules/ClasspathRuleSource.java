@@ -2,9 +2,7 @@ package dev.guard.rules;
 
 import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import java.io.IOException;
 import java.io.InputStream;
@@ -44,7 +42,7 @@ final class ClasspathRuleSource implements RuleSource {
    * @throws IllegalStateException if already started
    */
   @Override
-  public synchronized void start(RuleSink sink) {
+  public synchronized void start(RuleSource.Sink sink) {
     Objects.requireNonNull(sink, "sink");
     if (started) {
       throw new IllegalStateException(name() + " is attached already");
@@ -60,7 +58,7 @@ final class ClasspathRuleSource implements RuleSource {
     try {
       if (bytes == null) {
         throw new InvalidRulesException(
-            List.of(new RuleError(name(), "is not on the class path")));
+            List.of(new InvalidRulesException.Error(name(), "is not on the class path")));
       }
       rules = RuleFormat.parse(RuleText.decode(bytes), sink.part());
     } catch (InvalidRulesException invalid) {

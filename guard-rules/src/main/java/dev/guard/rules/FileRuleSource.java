@@ -2,10 +2,8 @@ package dev.guard.rules;
 
 import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.spi.RuleSink;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -40,7 +38,7 @@ import org.jspecify.annotations.Nullable;
  * <p>{@link #write} stores a rule set in the file (a new file renamed over the old one) after the
  * engine applied it. Thread-safe.
  */
-final class FileRuleSource extends PollingRuleSource implements WritableRuleSource {
+final class FileRuleSource extends PollingRuleSource implements RuleSource.Writable {
 
   private final Path file;
   /** The bytes last applied (or refused by the engine); null before the first, after deletion. */
@@ -71,11 +69,11 @@ final class FileRuleSource extends PollingRuleSource implements WritableRuleSour
       failing = null;
       missingPolls = first ? 2 : missingPolls + 1;
       if (first || missingPolls == 2) {
-        report(List.of(new RuleError(name(), "does not exist; the rules in force stay")));
+        report(List.of(new InvalidRulesException.Error(name(), "does not exist; the rules in force stay")));
       }
       return;
     } catch (IOException unreadable) {
-      fail(new byte[0], List.of(new RuleError(name(), "could not be read: " + unreadable)), first);
+      fail(new byte[0], List.of(new InvalidRulesException.Error(name(), "could not be read: " + unreadable)), first);
       return;
     }
     missingPolls = 0;
@@ -96,7 +94,7 @@ final class FileRuleSource extends PollingRuleSource implements WritableRuleSour
   }
 
   /** A read that failed: reported at once on attach, else when the same bytes failed twice. */
-  private void fail(byte[] bytes, List<RuleError> errors, boolean first) {
+  private void fail(byte[] bytes, List<InvalidRulesException.Error> errors, boolean first) {
     boolean repeated = Arrays.equals(bytes, failing);
     if (!repeated) {
       failing = bytes;
@@ -125,7 +123,7 @@ final class FileRuleSource extends PollingRuleSource implements WritableRuleSour
       throw new IllegalStateException(name() + " is closed");
     }
     byte[] bytes = RuleFormat.write(rules).getBytes(StandardCharsets.UTF_8);
-    RuleSink sink = sink();
+    RuleSource.Sink sink = sink();
     if (sink != null) {
       sink.apply(rules);
     }

@@ -3,8 +3,7 @@ package dev.guard.rules;
 import dev.guard.spi.RulePart;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.spi.RuleSink;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -16,11 +15,11 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Thread-safe.
  */
-final class MemoryRuleSource implements WritableRuleSource {
+final class MemoryRuleSource implements RuleSource.Writable {
 
   private final String name;
   private RuleSet rules;
-  private @Nullable RuleSink sink;
+  private RuleSource.@Nullable Sink sink;
   private boolean closed;
 
   MemoryRuleSource(String name, RuleSet rules) {
@@ -48,7 +47,7 @@ final class MemoryRuleSource implements WritableRuleSource {
    * @throws IllegalStateException if already started or closed
    */
   @Override
-  public synchronized void start(RuleSink target) {
+  public synchronized void start(RuleSource.Sink target) {
     Objects.requireNonNull(target, "sink");
     if (sink != null || closed) {
       throw new IllegalStateException(name + " is " + (closed ? "closed" : "attached already"));

@@ -2,10 +2,8 @@ package dev.guard.rules;
 
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.RulePart;
-import dev.guard.spi.RuleSink;
 import dev.guard.spi.RuleSource;
 import java.time.Duration;
 import java.util.List;
@@ -47,7 +45,7 @@ public abstract class PollingRuleSource implements RuleSource {
 
   private final String name;
   private final long pollNanos;
-  private @Nullable RuleSink sink;
+  private RuleSource.@Nullable Sink sink;
   private @Nullable Thread poller;
   private boolean closed;
 
@@ -78,7 +76,7 @@ public abstract class PollingRuleSource implements RuleSource {
    * @throws IllegalStateException if already started or closed
    */
   @Override
-  public final void start(RuleSink target) {
+  public final void start(RuleSource.Sink target) {
     Objects.requireNonNull(target, "sink");
     Thread thread;
     synchronized (this) {
@@ -116,7 +114,7 @@ public abstract class PollingRuleSource implements RuleSource {
     } catch (InvalidRulesException invalid) {
       report(invalid.errors());
     } catch (RuntimeException unexpected) {
-      report(List.of(new RuleError(name, "could not be read: " + unexpected)));
+      report(List.of(new InvalidRulesException.Error(name, "could not be read: " + unexpected)));
     }
   }
 
@@ -135,7 +133,7 @@ public abstract class PollingRuleSource implements RuleSource {
    * @param rules the set
    */
   protected final synchronized void apply(RuleSet rules) {
-    RuleSink target = sink;
+    RuleSource.Sink target = sink;
     if (target != null) {
       try {
         target.apply(rules);
@@ -151,22 +149,22 @@ public abstract class PollingRuleSource implements RuleSource {
    *
    * @param errors every reason
    */
-  protected final synchronized void report(List<RuleError> errors) {
-    RuleSink target = sink;
+  protected final synchronized void report(List<InvalidRulesException.Error> errors) {
+    RuleSource.Sink target = sink;
     if (target != null) {
       target.invalid(errors);
     }
   }
 
   /**
-   * Returns the part of the engine's rules this source owns ({@link RuleSink#part()}), or every
+   * Returns the part of the engine's rules this source owns ({@link RuleSource.Sink#part()}), or every
    * rule before the source is attached: parse documents with it, {@code RuleFormat.parse(text,
    * part())}, so that a rule outside the part makes the document invalid.
    *
    * @return the part
    */
   protected final synchronized RulePart part() {
-    RuleSink target = sink;
+    RuleSource.Sink target = sink;
     return target == null ? RulePart.all() : target.part();
   }
 
@@ -176,7 +174,7 @@ public abstract class PollingRuleSource implements RuleSource {
    *
    * @return the sink
    */
-  protected final synchronized @Nullable RuleSink sink() {
+  protected final synchronized RuleSource.@Nullable Sink sink() {
     return sink;
   }
 

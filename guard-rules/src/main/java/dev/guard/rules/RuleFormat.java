@@ -15,7 +15,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.RulePart;
 import dev.guard.rules.internal.Fields;
@@ -132,7 +131,7 @@ public final class RuleFormat {
 
   /**
    * Reads a rules document of a source that owns a part of an engine's rules ({@link
-   * dev.guard.spi.RuleSink#part()}): like {@link #parse(String)}, and a rule outside the part is
+   * dev.guard.spi.RuleSource.Sink#part()}): like {@link #parse(String)}, and a rule outside the part is
    * a problem too, at its JSON path ({@code rules.flow[0]: must lie in the source's part ...}).
    *
    * <pre>{@code
@@ -292,6 +291,6 @@ public final class RuleFormat {
   }
 
   private static InvalidRulesException invalid(String path, String message) {
-    return new InvalidRulesException(List.of(new RuleError(path, message)));
+    return new InvalidRulesException(List.of(new InvalidRulesException.Error(path, message)));
   }
 }

@@ -2,7 +2,6 @@ package dev.guard.rules;
 
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.RuleSource;
-import dev.guard.spi.WritableRuleSource;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -13,7 +12,7 @@ import java.util.Objects;
  * part)}) and closing the source ends the deliveries.
  *
  * <pre>{@code
- * WritableRuleSource rules = RuleSources.file(Path.of("/etc/shop/guard-rules.json"));
+ * RuleSource.Writable rules = RuleSources.file(Path.of("/etc/shop/guard-rules.json"));
  * engine.attach(rules, part);              // applies the file now, then every change
  * ...
  * rules.close();
@@ -35,7 +34,7 @@ public final class RuleSources {
    * @return the source, not yet attached
    * @see #file(Path, Duration)
    */
-  public static WritableRuleSource file(Path file) {
+  public static RuleSource.Writable file(Path file) {
     return file(file, DEFAULT_FILE_POLL);
   }
 
@@ -55,7 +54,7 @@ public final class RuleSources {
    * @return the source, not yet attached; its name is {@code file:} and the absolute path
    * @throws IllegalArgumentException if the interval is not positive
    */
-  public static WritableRuleSource file(Path file, Duration pollInterval) {
+  public static RuleSource.Writable file(Path file, Duration pollInterval) {
     Objects.requireNonNull(file, "file");
     return new FileRuleSource(file.toAbsolutePath(), pollInterval);
   }
@@ -95,7 +94,7 @@ public final class RuleSources {
    * polling. Thread-safe.
    *
    * <pre>{@code
-   * WritableRuleSource admin = RuleSources.memory("admin", RuleSet.empty());
+   * RuleSource.Writable admin = RuleSources.memory("admin", RuleSet.empty());
    * engine.attach(admin, part);
    * admin.write(RuleSet.of(List.of(FlowRule.qps("search", 80))));
    * }</pre>
@@ -104,7 +103,7 @@ public final class RuleSources {
    * @param initial the set delivered when the source is attached
    * @return the source
    */
-  public static WritableRuleSource memory(String name, RuleSet initial) {
+  public static RuleSource.Writable memory(String name, RuleSet initial) {
     Objects.requireNonNull(name, "name");
     return new MemoryRuleSource("memory:" + name, Objects.requireNonNull(initial, "initial"));
   }

@@ -1,7 +1,6 @@
 package dev.guard.rules;
 
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;
@@ -45,6 +44,6 @@ final class RuleText {
   }
 
   private static InvalidRulesException invalid(String message) {
-    return new InvalidRulesException(List.of(new RuleError("rules", message)));
+    return new InvalidRulesException(List.of(new InvalidRulesException.Error("rules", message)));
   }
 }

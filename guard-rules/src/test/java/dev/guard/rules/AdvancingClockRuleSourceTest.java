@@ -2,7 +2,7 @@ package dev.guard.rules;
 
 import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
@@ -33,7 +33,7 @@ class AdvancingClockRuleSourceTest {
   private Path file;
   private final ManualClock clock = new ManualClock();
   private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
-  private WritableRuleSource source;
+  private RuleSource.Writable source;
 
   @BeforeEach
   void setUp() throws IOException {

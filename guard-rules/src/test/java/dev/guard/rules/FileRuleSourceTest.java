@@ -2,16 +2,14 @@ package dev.guard.rules;
 
 import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -42,12 +40,12 @@ class FileRuleSourceTest {
     final List<String> events = new CopyOnWriteArrayList<>();
 
     @Override
-    public void onRulesApplied(RuleRevision revision) {
+    public void onRulesApplied(RuleSet.Revision revision) {
       events.add("applied " + revision.changes());
     }
 
     @Override
-    public void onRulesInvalid(String source, List<RuleError> errors) {
+    public void onRulesInvalid(String source, List<InvalidRulesException.Error> errors) {
       events.add("rejected " + errors);
     }
   }
@@ -57,7 +55,7 @@ class FileRuleSourceTest {
   private final ManualClock clock = ManualClock.parking();
   private final Heard heard = new Heard();
   private GuardEngine engine;
-  private WritableRuleSource source;
+  private RuleSource.Writable source;
 
   @BeforeEach
   void setUp() {
@@ -103,7 +101,7 @@ class FileRuleSourceTest {
 
     assertThat(engine.ruleSet()).isEqualTo(rules("search", 50));
     assertThat(engine.ruleHistory()).singleElement()
-        .extracting(RuleRevision::source).isEqualTo("file:" + file.toAbsolutePath());
+        .extracting(RuleSet.Revision::source).isEqualTo("file:" + file.toAbsolutePath());
   }
 
   @Test

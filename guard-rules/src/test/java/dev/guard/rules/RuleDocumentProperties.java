@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.FakeSystemStatus;
@@ -46,7 +45,7 @@ class RuleDocumentProperties {
     Statistics.label("outcome").collect("accepted and applied");
   }
 
-  private static void namesAPath(RuleError error) {
+  private static void namesAPath(InvalidRulesException.Error error) {
     assertThat(error.path()).startsWith("rules");
     assertThat(error.message()).isNotBlank()
         .doesNotContain("Feature", "StreamReadConstraints", "`", "jackson");

@@ -8,13 +8,11 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.api.rule.WarmUp;
 import dev.guard.testkit.traffic.FlowArbitraries;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -322,9 +320,9 @@ final class RuleDocuments {
   private static List<Arbitrary<Rule>> moreRules() {
     Arbitrary<String> resources = resources();
     Arbitrary<Rule> flow = resources.flatMap(resource -> Arbitraries.of(
-        FlowRule.qps(resource, 5).withOrigin("mobile").withStrategy(FlowStrategy.RELATED, "db"),
-        FlowRule.concurrency(resource, 2).withStrategy(FlowStrategy.ENTRANCE, "api"),
-        FlowRule.qps(resource, 0.5).withWarmUp(new WarmUp(Duration.ofSeconds(10), 100)),
+        FlowRule.qps(resource, 5).withOrigin("mobile").withStrategy(FlowRule.Strategy.RELATED, "db"),
+        FlowRule.concurrency(resource, 2).withStrategy(FlowRule.Strategy.ENTRANCE, "api"),
+        FlowRule.qps(resource, 0.5).withWarmUp(new FlowRule.WarmUp(Duration.ofSeconds(10), 100)),
         FlowRule.concurrency(resource, 3).withCluster(ClusterMode.perInstance("c-" + resource)
             .withFallbackToLocal(false).withWindow(4, Duration.ofMillis(2000)))));
     Arbitrary<Rule> perValue = resources.flatMap(resource -> Arbitraries.of(

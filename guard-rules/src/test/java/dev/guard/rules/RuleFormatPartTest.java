@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.spi.RulePart;
 import org.junit.jupiter.api.Test;
 
@@ -29,7 +28,7 @@ class RuleFormatPartTest {
   void parse_ruleOutsideThePart_isInvalidAtItsPath() {
     assertThatThrownBy(() -> RuleFormat.parse(FLOWS, RulePart.resources("a")))
         .isInstanceOfSatisfying(InvalidRulesException.class, invalid ->
-            assertThat(invalid.errors()).extracting(RuleError::path).containsExactly("rules.flow[1]"))
+            assertThat(invalid.errors()).extracting(InvalidRulesException.Error::path).containsExactly("rules.flow[1]"))
         .hasMessageContaining("must lie in the source's part RulePart.resources[a], was outside it");
   }
 
@@ -37,7 +36,7 @@ class RuleFormatPartTest {
   void parse_kindOutsideThePart_namesEveryRule() {
     assertThatThrownBy(() -> RuleFormat.parse(FLOWS, RulePart.kinds(CircuitBreakerRule.class)))
         .isInstanceOfSatisfying(InvalidRulesException.class, invalid ->
-            assertThat(invalid.errors()).extracting(RuleError::path)
+            assertThat(invalid.errors()).extracting(InvalidRulesException.Error::path)
                 .containsExactly("rules.flow[0]", "rules.flow[1]"));
   }
 }

@@ -5,15 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
+import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
-import dev.guard.api.rule.WarmUp;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -26,15 +23,15 @@ import org.junit.jupiter.api.Test;
 class RuleFormatTest {
 
   static final RuleSet FLOW = RuleSet.of(List.of(
-      FlowRule.qps("checkout", 40).withWarmUp(WarmUp.of(Duration.ofSeconds(10))),
+      FlowRule.qps("checkout", 40).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10))),
       FlowRule.qps("checkout", 5).withOrigin("batch-jobs"),
-      FlowRule.qps("orders", 100).withStrategy(FlowStrategy.RELATED, "db"),
+      FlowRule.qps("orders", 100).withStrategy(FlowRule.Strategy.RELATED, "db"),
       FlowRule.qps("orders", 20).withOrigin("other")
-          .withStrategy(FlowStrategy.ENTRANCE, "public-api"),
-      FlowRule.qps("payments", 20).withShaping(Shaping.PACING),
+          .withStrategy(FlowRule.Strategy.ENTRANCE, "public-api"),
+      FlowRule.qps("payments", 20).withShaping(FlowRule.Shaping.PACING),
       FlowRule.qps("payments", 0.4).withOrigin("partner")
           .withWarmUp(Duration.ofMinutes(1), 4)
-          .withShaping(Shaping.PACING).withMaxQueueingTime(Duration.ZERO),
+          .withShaping(FlowRule.Shaping.PACING).withMaxQueueingTime(Duration.ZERO),
       FlowRule.concurrency("reports", 4)));
 
   static final RuleSet BREAKERS = RuleSet.of(List.of(
@@ -157,8 +154,8 @@ class RuleFormatTest {
         ]}""");
 
     assertThat(rules.rules()).containsExactly(
-        FlowRule.qps("a", 10).withShaping(Shaping.PACING),
-        FlowRule.qps("b", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(5))));
+        FlowRule.qps("a", 10).withShaping(FlowRule.Shaping.PACING),
+        FlowRule.qps("b", 10).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(5))));
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.internal.RuleLimits;
 import java.util.List;
 import java.util.stream.Stream;
@@ -20,7 +19,7 @@ class RuleFormatValidationTest {
     InvalidRulesException refused = catchThrowableOfType(
         InvalidRulesException.class, () -> RuleFormat.parse(json));
     assertThat(refused).as("refused: " + json).isNotNull();
-    return refused.errors().stream().map(RuleError::toString).toList();
+    return refused.errors().stream().map(InvalidRulesException.Error::toString).toList();
   }
 
   static List<String> flowErrors(String rule) {

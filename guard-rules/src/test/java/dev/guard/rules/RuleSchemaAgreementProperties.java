@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
@@ -90,7 +89,7 @@ class RuleSchemaAgreementProperties {
       this.matches = matches;
     }
 
-    static @Nullable FormatOnly of(RuleError error) {
+    static @Nullable FormatOnly of(InvalidRulesException.Error error) {
       for (FormatOnly constraint : values()) {
         if (constraint.matches.test(error.message())) {
           return constraint;
@@ -133,7 +132,7 @@ class RuleSchemaAgreementProperties {
   @Property(tries = 5000)
   void schemaAndFormat_agreeOnEveryDocument_butForTheListedChecks(
       @ForAll("documents") String document) {
-    List<RuleError> formatErrors = formatErrors(document);
+    List<InvalidRulesException.Error> formatErrors = formatErrors(document);
     Optional<JsonNode> tree = RuleSchema.tree(document);
     List<Error> schemaErrors = tree.map(RuleSchema::errors).orElse(List.of());
     boolean schemaAccepts = tree.isPresent() && schemaErrors.isEmpty();
@@ -145,7 +144,7 @@ class RuleSchemaAgreementProperties {
     } else if (schemaAccepts) {
       Statistics.label("verdict").collect("invalid for the format only");
       Set<String> reasons = new TreeSet<>();
-      for (RuleError error : formatErrors) {
+      for (InvalidRulesException.Error error : formatErrors) {
         FormatOnly constraint = FormatOnly.of(error);
         assertThat(constraint).as("the schema accepts, the format finds invalid %s: %s\n%s",
             error.path(), error.message(), document).isNotNull();
@@ -171,7 +170,7 @@ class RuleSchemaAgreementProperties {
     return RuleDocuments.schemaDocuments();
   }
 
-  private static List<RuleError> formatErrors(String document) {
+  private static List<InvalidRulesException.Error> formatErrors(String document) {
     try {
       RuleFormat.parse(document);
       return List.of();

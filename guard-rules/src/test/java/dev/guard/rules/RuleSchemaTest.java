@@ -10,7 +10,6 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import java.time.DateTimeException;
 import java.time.Duration;
@@ -96,7 +95,7 @@ class RuleSchemaTest {
     assertThatThrownBy(() -> RuleFormat.parse("{\"version\": 1, \"$schema\": 5}"))
         .isInstanceOfSatisfying(InvalidRulesException.class, invalid ->
             assertThat(invalid.errors()).containsExactly(
-                new RuleError("rules.$schema", "must be a string, was 5")));
+                new InvalidRulesException.Error("rules.$schema", "must be a string, was 5")));
     assertThat(RuleSchema.errors(RuleSchema.tree("{\"version\": 1, \"$schema\": 5}")
         .orElseThrow())).isNotEmpty();
   }

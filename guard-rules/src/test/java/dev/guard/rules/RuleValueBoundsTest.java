@@ -2,12 +2,11 @@ package dev.guard.rules;
 
 import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
@@ -115,12 +114,12 @@ class RuleValueBoundsTest {
     FileRuleSourceTest.Heard heard = new FileRuleSourceTest.Heard();
     GuardEngine engine = GuardEngine.builder().clock(clock).listener(heard).build();
 
-    try (WritableRuleSource source = RuleSources.file(file)) {
+    try (RuleSource.Writable source = RuleSources.file(file)) {
       engine.attach(source, RulePart.all());
 
       assertThat(engine.ruleSet()).isEqualTo(RuleSet.empty());
       assertThat(heard.events).singleElement().asString()
-          .startsWith("rejected [" + new RuleError("rules.system[0].maxAverageRt", ""));
+          .startsWith("rejected [" + new InvalidRulesException.Error("rules.system[0].maxAverageRt", ""));
       assertThat(Traffic.answerEveryCall(engine, clock, RuleSet.empty())).isZero();
     }
   }

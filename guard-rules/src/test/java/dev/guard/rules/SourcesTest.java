@@ -2,7 +2,7 @@ package dev.guard.rules;
 
 import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
@@ -10,10 +10,8 @@ import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.api.rule.WarmUp;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
@@ -29,7 +27,7 @@ class SourcesTest {
     engine.attach(RuleSources.classpath("shipped-rules.json"), RulePart.all());
 
     assertThat(engine.ruleSet()).isEqualTo(RuleFormatTest.FLOW);
-    assertThat(engine.ruleHistory()).extracting(RuleRevision::source)
+    assertThat(engine.ruleHistory()).extracting(RuleSet.Revision::source)
         .containsExactly("classpath:shipped-rules.json");
   }
 
@@ -57,7 +55,7 @@ class SourcesTest {
 
     assertThat(engine.ruleSet()).isEqualTo(one);
     assertThat(source.rules()).isEqualTo(one);
-    assertThat(engine.ruleHistory()).extracting(RuleRevision::source)
+    assertThat(engine.ruleHistory()).extracting(RuleSet.Revision::source)
         .containsExactly("memory:admin");
   }
 
@@ -79,8 +77,8 @@ class SourcesTest {
   void reloadThroughASource_keepsTheStateOfUnchangedRulesOfEveryKind() {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
-    FlowRule warmUp = FlowRule.qps("R", 10).withWarmUp(WarmUp.of(Duration.ofSeconds(10)));
-    WritableRuleSource source = RuleSources.memory("test", RuleSet.of(List.of(warmUp)));
+    FlowRule warmUp = FlowRule.qps("R", 10).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10)));
+    RuleSource.Writable source = RuleSources.memory("test", RuleSet.of(List.of(warmUp)));
     engine.attach(source, RulePart.all());
     clock.advance(Duration.ofSeconds(60));
     int first = passes(engine, clock);

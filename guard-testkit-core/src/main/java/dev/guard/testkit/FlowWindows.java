@@ -1,6 +1,6 @@
 package dev.guard.testkit;
 
-import dev.guard.spi.TokenResult;
+import dev.guard.spi.TokenService;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -43,7 +43,7 @@ final class FlowWindows {
   private final Map<Geometry, Window> windows = new HashMap<>();
 
   /** Decides a request of {@code permits} for a rule of this geometry and threshold. */
-  TokenResult decide(long nowMs, long bucketMs, int buckets, double threshold, int permits,
+  TokenService.Result decide(long nowMs, long bucketMs, int buckets, double threshold, int permits,
       boolean prioritized) {
     prune(nowMs);
     long current = Math.floorDiv(nowMs, bucketMs);
@@ -67,7 +67,7 @@ final class FlowWindows {
     double remaining = capacity - passed - permits;
     if (remaining >= 0) {
       count(nowMs, permits);
-      return TokenResult.granted((long) Math.floor(remaining), grantId(nowMs));
+      return TokenService.Result.granted((long) Math.floor(remaining), grantId(nowMs));
     }
     if (prioritized) {
       long sliding = own.passes.getOrDefault(first, 0L);
@@ -75,10 +75,10 @@ final class FlowWindows {
       if (passed - sliding + ahead + permits <= capacity) {
         long atMs = (current + 1) * bucketMs;
         count(atMs, permits);
-        return TokenResult.grantedAfter(atMs - nowMs, grantId(atMs));
+        return TokenService.Result.grantedAfter(atMs - nowMs, grantId(atMs));
       }
     }
-    return TokenResult.REFUSED;
+    return TokenService.Result.REFUSED;
   }
 
   /**

@@ -1,10 +1,8 @@
 package dev.guard.testkit;
 
-import dev.guard.spi.TokenResult;
 import dev.guard.spi.TokenService;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ClusterThreshold;
 import dev.guard.api.rule.FlowRule;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,10 +31,10 @@ import org.jspecify.annotations.Nullable;
  * the flow id use, each counting every pass: "the rolling-deploy rule"); it admits {@code
  * threshold × window} permits
  * ({@code threshold = count}, times the connected instances for {@link
- * ClusterThreshold#PER_INSTANCE}). A prioritized request that does not fit may take permits from
+ * ClusterMode.Threshold#PER_INSTANCE}). A prioritized request that does not fit may take permits from
  * the next bucket when the passes that then slide out make room, and waits until that bucket
  * starts. Each namespace answers at most {@code maxRequestsPerSecond} requests per second (more are
- * answered {@link TokenResult#TOO_MANY_REQUESTS}, so the callers fall back). A grant given back
+ * answered {@link TokenService.Result#TOO_MANY_REQUESTS}, so the callers fall back). A grant given back
  * ({@link TokenService#giveBack}) leaves the bucket that counted it.
  *
  * <p>Thread-safe: every decision is taken under one lock.
@@ -128,9 +126,9 @@ public final class InMemoryTokenService {
     }
 
     @Override
-    public TokenResult requestToken(FlowRule rule, int permits, boolean prioritized) {
+    public TokenService.Result requestToken(FlowRule rule, int permits, boolean prioritized) {
       synchronized (InMemoryTokenService.this) {
-        TokenResult refused = admit(rule, permits);
+        TokenService.Result refused = admit(rule, permits);
         if (refused != null) {
           return refused;
         }
@@ -143,7 +141,7 @@ public final class InMemoryTokenService {
 
     /** Takes a grant's permits out of the buckets that counted them (exact). */
     @Override
-    public void giveBack(FlowRule rule, int permits, TokenResult grant) {
+    public void giveBack(FlowRule rule, int permits, TokenService.Result grant) {
       ClusterMode mode = rule.cluster();
       if (mode == null || permits <= 0 || grant.tokenId() == 0) {
         return;
@@ -168,9 +166,9 @@ public final class InMemoryTokenService {
     }
 
     @Override
-    public TokenResult acquireConcurrency(FlowRule rule, int permits) {
+    public TokenService.Result acquireConcurrency(FlowRule rule, int permits) {
       synchronized (InMemoryTokenService.this) {
-        TokenResult refused = admit(rule, permits);
+        TokenService.Result refused = admit(rule, permits);
         if (refused != null) {
           return refused;
         }
@@ -180,12 +178,12 @@ public final class InMemoryTokenService {
         String key = mode.flowId();
         long held = namespace.inFlight.getOrDefault(key, 0L);
         if (held + permits > threshold(rule)) {
-          return TokenResult.REFUSED;
+          return TokenService.Result.REFUSED;
         }
         namespace.inFlight.put(key, held + permits);
         long id = nextTokenId++;
         leases.put(id, new Lease(this, key, permits, now + mode.leaseTime().toMillis()));
-        return TokenResult.token(id);
+        return TokenService.Result.token(id);
       }
     }
 
@@ -222,19 +220,19 @@ public final class InMemoryTokenService {
     }
 
     /** The refusal of a request that is not decided, or null when it may be. */
-    private @Nullable TokenResult admit(FlowRule rule, int permits) {
+    private TokenService.@Nullable Result admit(FlowRule rule, int permits) {
       if (closed || rule.cluster() == null || permits <= 0) {
-        return TokenResult.FAILED;
+        return TokenService.Result.FAILED;
       }
       if (!namespace.limiter.tryCount(clock.millis(), maxRequestsPerSecond)) {
-        return TokenResult.TOO_MANY_REQUESTS;
+        return TokenService.Result.TOO_MANY_REQUESTS;
       }
       return null;
     }
 
     private double threshold(FlowRule rule) {
       ClusterMode mode = Objects.requireNonNull(rule.cluster());
-      return mode.threshold() == ClusterThreshold.GLOBAL
+      return mode.threshold() == ClusterMode.Threshold.GLOBAL
           ? rule.threshold()
           : rule.threshold() * Math.max(1, namespace.connected);
     }

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.spi.TokenResult;
-import dev.guard.spi.TokenResult.Status;
 import dev.guard.spi.TokenService;
+import dev.guard.spi.TokenService.Result.Status;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -130,7 +129,7 @@ public abstract class TokenServiceContract {
   @Test
   void requestToken_grantsUntilTheWindowIsFull_thenBlocks() {
     TokenService one = join(0);
-    TokenResult first = one.requestToken(rule(1), 1, false);
+    TokenService.Result first = one.requestToken(rule(1), 1, false);
     assertThat(first.status()).isEqualTo(Status.OK);
     assertThat(first.remaining()).isIn(exact() ? List.of(9L) : List.of(9L, -1L));
     expect(1 + untilRefused(one, rule(1)), 10);
@@ -168,7 +167,7 @@ public abstract class TokenServiceContract {
     clock.advance(Duration.ofSeconds(9)); // the full bucket slides out in 1 s
     assertThat(one.requestToken(rule(1), 1, false).status()).isEqualTo(Status.REFUSED);
     List<Long> waits = new ArrayList<>();
-    TokenResult answer;
+    TokenService.Result answer;
     while ((answer = one.requestToken(rule(1), 1, true)).status() == Status.SHOULD_WAIT) {
       waits.add(answer.waitMs());
     }
@@ -199,7 +198,7 @@ public abstract class TokenServiceContract {
     FlowRule two = concurrency(2);
     TokenService a = join(0);
     TokenService b = join(0);
-    TokenResult held = a.acquireConcurrency(two, 1);
+    TokenService.Result held = a.acquireConcurrency(two, 1);
     assertThat(held.status()).isEqualTo(Status.OK);
     assertThat(b.acquireConcurrency(two, 1).status()).isEqualTo(Status.OK);
     assertThat(a.acquireConcurrency(two, 1).status()).isEqualTo(Status.REFUSED);
@@ -245,12 +244,12 @@ public abstract class TokenServiceContract {
   @Test
   void giveBack_returnsThePermitsToTheWindow() {
     TokenService one = join(0);
-    List<TokenResult> grants = new ArrayList<>();
+    List<TokenService.Result> grants = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       grants.add(one.requestToken(rule(1), 1, false));
     }
-    assertThat(grants).extracting(TokenResult::status).containsOnly(Status.OK);
-    for (TokenResult grant : grants.subList(7, 10)) {
+    assertThat(grants).extracting(TokenService.Result::status).containsOnly(Status.OK);
+    for (TokenService.Result grant : grants.subList(7, 10)) {
       one.giveBack(rule(1), 1, grant);
     }
     assertThat(untilRefused(one, rule(1))).isEqualTo(3);
@@ -259,12 +258,12 @@ public abstract class TokenServiceContract {
   @Test
   void giveBack_takesThePermitsFromTheBucketThatCountedThem() {
     TokenService one = join(0);
-    List<TokenResult> grants = new ArrayList<>();
+    List<TokenService.Result> grants = new ArrayList<>();
     for (int i = 0; i < 10; i++) {
       grants.add(one.requestToken(rule(1), 1, false));
     }
     clock.advance(Duration.ofSeconds(5));
-    for (TokenResult grant : grants.subList(0, 5)) {
+    for (TokenService.Result grant : grants.subList(0, 5)) {
       one.giveBack(rule(1), 1, grant);
     }
     int atFive = untilRefused(one, rule(1));
@@ -281,7 +280,7 @@ public abstract class TokenServiceContract {
     TokenService one = join(0);
     expect(untilRefused(one, rule(1)), 10);
     clock.advance(Duration.ofSeconds(9));
-    TokenResult ahead = one.requestToken(rule(1), 1, true);
+    TokenService.Result ahead = one.requestToken(rule(1), 1, true);
     assertThat(ahead.status()).isEqualTo(Status.SHOULD_WAIT);
     one.giveBack(rule(1), 1, ahead);
     int waiting = 0;
@@ -337,7 +336,7 @@ public abstract class TokenServiceContract {
   @Test
   void close_answersFailed_andIgnoresWhatComesAfter() throws Exception {
     TokenService one = join(0);
-    TokenResult grant = one.requestToken(rule(1), 1, false);
+    TokenService.Result grant = one.requestToken(rule(1), 1, false);
     close(one);
     assertThat(one.requestToken(rule(1), 1, false).status()).isEqualTo(Status.FAILED);
     assertThat(one.acquireConcurrency(concurrency(2), 1).status()).isEqualTo(Status.FAILED);
@@ -394,7 +393,7 @@ public abstract class TokenServiceContract {
   /** Asks for one permit until refused (REFUSED); returns how many were granted before. */
   private static int untilRefused(TokenService service, FlowRule rule) {
     int ok = 0;
-    TokenResult answer;
+    TokenService.Result answer;
     while ((answer = service.requestToken(rule, 1, false)).status() == Status.OK && ok < 1000) {
       ok++;
     }

@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * @param strategy what the breaker measures
  * @param threshold the value above which the breaker opens: a ratio in {@code [0, 1]} for the
  *     ratio strategies, a number of errors (from 0 to 10<sup>9</sup>) for {@link
- *     CircuitBreakerStrategy#ERROR_COUNT}
- * @param slowerThan for {@link CircuitBreakerStrategy#SLOW_CALL_RATIO}: a call whose response
+ *     CircuitBreakerRule.Strategy#ERROR_COUNT}
+ * @param slowerThan for {@link CircuitBreakerRule.Strategy#SLOW_CALL_RATIO}: a call whose response
  *     time (whole milliseconds) is greater than this is slow; from zero to one day. Null for the other strategies
  * @param minCalls the fewest completed calls in the window before the breaker may open; {@code >
  *     0}
@@ -51,7 +51,7 @@ import org.jspecify.annotations.Nullable;
  */
 public record CircuitBreakerRule(
     String resource,
-    CircuitBreakerStrategy strategy,
+    CircuitBreakerRule.Strategy strategy,
     double threshold,
     @Nullable Duration slowerThan,
     int minCalls,
@@ -97,13 +97,13 @@ public record CircuitBreakerRule(
     resource = Checks.notBlank("resource", resource);
     Objects.requireNonNull(strategy, "strategy");
     Checks.finiteNonNegative("threshold", threshold);
-    if (strategy != CircuitBreakerStrategy.ERROR_COUNT && threshold > 1) {
+    if (strategy != CircuitBreakerRule.Strategy.ERROR_COUNT && threshold > 1) {
       throw Checks.invalid("threshold", threshold,
           "must be a ratio in [0, 1] for strategy " + strategy);
     }
     Checks.atMost("threshold", threshold, RuleLimits.MAX_COUNT);
     threshold += 0.0; // -0 is 0, so equal thresholds make equal rules
-    if (strategy == CircuitBreakerStrategy.SLOW_CALL_RATIO) {
+    if (strategy == CircuitBreakerRule.Strategy.SLOW_CALL_RATIO) {
       Checks.notNegative("slowerThan", slowerThan);
       Checks.atMost("slowerThan", slowerThan, RuleLimits.MAX_DURATION);
     } else if (slowerThan != null) {
@@ -142,7 +142,7 @@ public record CircuitBreakerRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public static CircuitBreakerRule slowCallRatio(String resource, Duration slowerThan, double ratio) {
-    return new CircuitBreakerRule(resource, CircuitBreakerStrategy.SLOW_CALL_RATIO, ratio, slowerThan,
+    return new CircuitBreakerRule(resource, CircuitBreakerRule.Strategy.SLOW_CALL_RATIO, ratio, slowerThan,
         DEFAULT_MIN_CALLS, DEFAULT_WINDOW, DEFAULT_BUCKETS, DEFAULT_OPEN_FOR,
         DEFAULT_PROBES, null);
   }
@@ -157,7 +157,7 @@ public record CircuitBreakerRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public static CircuitBreakerRule errorRatio(String resource, double ratio) {
-    return new CircuitBreakerRule(resource, CircuitBreakerStrategy.ERROR_RATIO, ratio, null,
+    return new CircuitBreakerRule(resource, CircuitBreakerRule.Strategy.ERROR_RATIO, ratio, null,
         DEFAULT_MIN_CALLS, DEFAULT_WINDOW, DEFAULT_BUCKETS, DEFAULT_OPEN_FOR,
         DEFAULT_PROBES, null);
   }
@@ -173,7 +173,7 @@ public record CircuitBreakerRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public static CircuitBreakerRule errorCount(String resource, int count) {
-    return new CircuitBreakerRule(resource, CircuitBreakerStrategy.ERROR_COUNT,
+    return new CircuitBreakerRule(resource, CircuitBreakerRule.Strategy.ERROR_COUNT,
         Checks.nonNegative("threshold", count), null, DEFAULT_MIN_CALLS, DEFAULT_WINDOW,
         DEFAULT_BUCKETS, DEFAULT_OPEN_FOR, DEFAULT_PROBES, null);
   }
@@ -256,5 +256,24 @@ public record CircuitBreakerRule(
   public CircuitBreakerRule withProbes(int newMaxProbes, @Nullable Duration newProbeTimeout) {
     return new CircuitBreakerRule(resource, strategy, threshold, slowerThan, minCalls,
         window, buckets, openFor, newMaxProbes, newProbeTimeout);
+  }
+
+  /** What a circuit breaker ({@link CircuitBreakerRule}) measures to decide that its resource is unhealthy. */
+  public enum Strategy {
+    /**
+     * The share of calls slower than {@link CircuitBreakerRule#slowerThan()}: the breaker opens
+     * when it exceeds {@link CircuitBreakerRule#threshold()} (a ratio in {@code [0, 1]}).
+     */
+    SLOW_CALL_RATIO,
+    /**
+     * The share of calls that ended with a business error: the breaker opens when it exceeds
+     * {@link CircuitBreakerRule#threshold()} (a ratio in {@code [0, 1]}).
+     */
+    ERROR_RATIO,
+    /**
+     * The number of calls that ended with a business error: the breaker opens when it exceeds
+     * {@link CircuitBreakerRule#threshold()}.
+     */
+    ERROR_COUNT
   }
 }

@@ -28,7 +28,7 @@ import java.util.Objects;
  */
 public record ClusterMode(
     String flowId,
-    ClusterThreshold threshold,
+    ClusterMode.Threshold threshold,
     boolean fallbackToLocal,
     Duration window,
     int buckets,
@@ -85,7 +85,7 @@ public record ClusterMode(
    * @return the cluster mode
    */
   public static ClusterMode global(String flowId) {
-    return new ClusterMode(flowId, ClusterThreshold.GLOBAL, true, DEFAULT_WINDOW,
+    return new ClusterMode(flowId, ClusterMode.Threshold.GLOBAL, true, DEFAULT_WINDOW,
         DEFAULT_BUCKETS, DEFAULT_LEASE_TIME);
   }
 
@@ -97,7 +97,7 @@ public record ClusterMode(
    * @return the cluster mode
    */
   public static ClusterMode perInstance(String flowId) {
-    return global(flowId).withThreshold(ClusterThreshold.PER_INSTANCE);
+    return global(flowId).withThreshold(ClusterMode.Threshold.PER_INSTANCE);
   }
 
   /**
@@ -106,7 +106,7 @@ public record ClusterMode(
    * @param newThreshold the threshold type
    * @return the new mode
    */
-  public ClusterMode withThreshold(ClusterThreshold newThreshold) {
+  public ClusterMode withThreshold(ClusterMode.Threshold newThreshold) {
     return new ClusterMode(flowId, newThreshold, fallbackToLocal, window, buckets, leaseTime);
   }
 
@@ -149,5 +149,16 @@ public record ClusterMode(
    */
   public long bucketMs() {
     return window.toMillis() / buckets;
+  }
+
+  /** How a cluster-mode flow rule's {@code threshold} becomes the threshold shared by the cluster. */
+  public enum Threshold {
+    /** {@code threshold} is the threshold of the whole cluster. */
+    GLOBAL,
+    /**
+     * {@code threshold} is per instance: the cluster threshold is {@code threshold} times the instances
+     * currently connected to the token service (at least 1: the asking instance counts itself).
+     */
+    PER_INSTANCE
   }
 }

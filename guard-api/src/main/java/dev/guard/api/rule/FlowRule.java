@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * FlowRule rule = FlowRule.qps("createOrder", 100)
  *     .withOrigin("checkout")
- *     .withWarmUp(WarmUp.of(Duration.ofSeconds(10)))
- *     .withShaping(Shaping.PACING);
+ *     .withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10)))
+ *     .withShaping(FlowRule.Shaping.PACING);
  * }</pre>
  *
  * <p>The constructor validates every field and throws {@link IllegalArgumentException} naming the
@@ -24,33 +24,33 @@ import org.jspecify.annotations.Nullable;
  *
  * @param resource the protected resource; not blank
  * @param metric what {@code threshold} limits
- * @param threshold the threshold: calls per second for {@link FlowMetric#QPS}, concurrent calls for
- *     {@link FlowMetric#CONCURRENCY}; from 0 (refuses every call) to 10<sup>9</sup>
+ * @param threshold the threshold: calls per second for {@link FlowRule.Metric#QPS}, concurrent calls for
+ *     {@link FlowRule.Metric#CONCURRENCY}; from 0 (refuses every call) to 10<sup>9</sup>
  * @param origin which callers the rule applies to: {@value #EVERY_ORIGIN} (everyone), {@value
  *     #OTHER_ORIGINS} (origins not named by another rule of the resource) or one origin name; blank
  *     means {@value #EVERY_ORIGIN}
  * @param strategy whose statistics are measured
- * @param reference the related resource for {@link FlowStrategy#RELATED}, the entrance name for
- *     {@link FlowStrategy#ENTRANCE}; null for {@link FlowStrategy#DIRECT}
- * @param shaping refuse or pace once the rate is reached; only {@link Shaping#REFUSE}
+ * @param reference the related resource for {@link FlowRule.Strategy#RELATED}, the entrance name for
+ *     {@link FlowRule.Strategy#ENTRANCE}; null for {@link FlowRule.Strategy#DIRECT}
+ * @param shaping refuse or pace once the rate is reached; only {@link FlowRule.Shaping#REFUSE}
  *     for concurrency
  * @param warmUp how the rate warms up; null for a constant rate (always null for concurrency)
  * @param maxQueueingTime the longest a paced call may wait; from zero (strict spacing: early calls
  *     are refused, none waits) to one day
  * @param cluster how the engine's token service decides the rule for a whole cluster; null for a
  *     rule decided by this instance alone. A cluster rule neither warms up nor paces ({@code
- *     warmUp} null, {@code shaping} {@link Shaping#REFUSE}); a QPS cluster rule is
+ *     warmUp} null, {@code shaping} {@link FlowRule.Shaping#REFUSE}); a QPS cluster rule is
  *     counted in the token service's shared window, a concurrency cluster rule holds the
  *     service's concurrency tokens
  */
 public record FlowRule(
     String resource,
-    FlowMetric metric,
+    FlowRule.Metric metric,
     double threshold,
     String origin,
-    FlowStrategy strategy,
+    FlowRule.Strategy strategy,
     @Nullable String reference,
-    Shaping shaping,
+    FlowRule.Shaping shaping,
     @Nullable WarmUp warmUp,
     Duration maxQueueingTime,
     @Nullable ClusterMode cluster)
@@ -93,7 +93,7 @@ public record FlowRule(
     Objects.requireNonNull(shaping, "shaping");
     Checks.notNegative("maxQueueingTime", maxQueueingTime);
     Checks.atMost("maxQueueingTime", maxQueueingTime, RuleLimits.MAX_DURATION);
-    if (strategy == FlowStrategy.DIRECT) {
+    if (strategy == FlowRule.Strategy.DIRECT) {
       if (reference != null) {
         throw Checks.invalid(
             "reference", reference, "must be null for strategy DIRECT");
@@ -101,11 +101,11 @@ public record FlowRule(
     } else {
       reference = Checks.notBlank("reference", reference);
     }
-    if (metric == FlowMetric.CONCURRENCY && shaping != Shaping.REFUSE) {
+    if (metric == FlowRule.Metric.CONCURRENCY && shaping != FlowRule.Shaping.REFUSE) {
       throw Checks.invalid(
           "shaping", shaping, "must be REFUSE for metric CONCURRENCY (shaping needs a rate)");
     }
-    if (metric == FlowMetric.CONCURRENCY && warmUp != null) {
+    if (metric == FlowRule.Metric.CONCURRENCY && warmUp != null) {
       throw Checks.invalid(
           "warmUp", warmUp, "must be null for metric CONCURRENCY (warm-up needs a rate)");
     }
@@ -113,7 +113,7 @@ public record FlowRule(
       throw Checks.invalid("warmUp", warmUp,
           "must be null for a cluster rule (the token service's shared window does not warm up)");
     }
-    if (cluster != null && shaping != Shaping.REFUSE) {
+    if (cluster != null && shaping != FlowRule.Shaping.REFUSE) {
       throw Checks.invalid("shaping", shaping,
           "must be REFUSE for a cluster rule (the token service's shared window does not pace)");
     }
@@ -136,12 +136,12 @@ public record FlowRule(
    */
   public FlowRule(
       String resource,
-      FlowMetric metric,
+      FlowRule.Metric metric,
       double threshold,
       String origin,
-      FlowStrategy strategy,
+      FlowRule.Strategy strategy,
       @Nullable String reference,
-      Shaping shaping,
+      FlowRule.Shaping shaping,
       @Nullable WarmUp warmUp,
       Duration maxQueueingTime) {
     this(resource, metric, threshold, origin, strategy, reference, shaping, warmUp,
@@ -159,12 +159,12 @@ public record FlowRule(
   public static FlowRule qps(String resource, double threshold) {
     return new FlowRule(
         resource,
-        FlowMetric.QPS,
+        FlowRule.Metric.QPS,
         threshold,
         EVERY_ORIGIN,
-        FlowStrategy.DIRECT,
+        FlowRule.Strategy.DIRECT,
         null,
-        Shaping.REFUSE,
+        FlowRule.Shaping.REFUSE,
         null,
         DEFAULT_MAX_QUEUEING_TIME);
   }
@@ -178,7 +178,7 @@ public record FlowRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public static FlowRule concurrency(String resource, double threshold) {
-    return qps(resource, threshold).withMetric(FlowMetric.CONCURRENCY);
+    return qps(resource, threshold).withMetric(FlowRule.Metric.CONCURRENCY);
   }
 
   /**
@@ -187,7 +187,7 @@ public record FlowRule(
    * @param newMetric the metric
    * @return the new rule
    */
-  public FlowRule withMetric(FlowMetric newMetric) {
+  public FlowRule withMetric(FlowRule.Metric newMetric) {
     return new FlowRule(resource, newMetric, threshold, origin, strategy, reference, shaping,
         warmUp, maxQueueingTime, cluster);
   }
@@ -218,10 +218,10 @@ public record FlowRule(
    * Returns a copy with another strategy.
    *
    * @param newStrategy the strategy
-   * @param newReference the related resource or entrance; null for {@link FlowStrategy#DIRECT}
+   * @param newReference the related resource or entrance; null for {@link FlowRule.Strategy#DIRECT}
    * @return the new rule
    */
-  public FlowRule withStrategy(FlowStrategy newStrategy, @Nullable String newReference) {
+  public FlowRule withStrategy(FlowRule.Strategy newStrategy, @Nullable String newReference) {
     return new FlowRule(resource, metric, threshold, origin, newStrategy, newReference, shaping,
         warmUp, maxQueueingTime, cluster);
   }
@@ -232,7 +232,7 @@ public record FlowRule(
    * @param newShaping the behaviour
    * @return the new rule
    */
-  public FlowRule withShaping(Shaping newShaping) {
+  public FlowRule withShaping(FlowRule.Shaping newShaping) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, newShaping,
         warmUp, maxQueueingTime, cluster);
   }
@@ -259,7 +259,7 @@ public record FlowRule(
    */
   public FlowRule withWarmUp(Duration newPeriod, int newColdFactor) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
-        new WarmUp(newPeriod, newColdFactor), maxQueueingTime, cluster);
+        new FlowRule.WarmUp(newPeriod, newColdFactor), maxQueueingTime, cluster);
   }
 
   /**
@@ -284,5 +284,81 @@ public record FlowRule(
   public FlowRule withCluster(@Nullable ClusterMode newCluster) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
         warmUp, maxQueueingTime, newCluster);
+  }
+
+  /** What a flow rule's {@code threshold} limits. */
+  public enum Metric {
+    /** Passed calls per second, measured over the engine's second-level window. */
+    QPS,
+    /** Calls running at the same time (the live concurrency gauge). */
+    CONCURRENCY
+  }
+
+  /** Whose statistics a flow rule measures. */
+  public enum Strategy {
+    /** The protected resource itself (or the caller's origin node, per {@code origin}). */
+    DIRECT,
+    /** Another resource, named by {@code reference}: limit this one when that one is busy. */
+    RELATED,
+    /**
+     * Only calls made under the context (entrance) named by {@code reference}, measured on this
+     * resource's node for that context.
+     */
+    ENTRANCE
+  }
+
+  /**
+   * How a QPS flow rule admits calls once its rate is reached. The rate itself is the rule's threshold,
+   * or a warm-up rate when the rule has a {@link FlowRule.WarmUp}: each behaviour works with either.
+   */
+  public enum Shaping {
+    /** Refuse at once when the rate is reached. */
+    REFUSE,
+    /** Space admitted calls {@code 1 / rate} seconds apart, queueing up to a bound. */
+    PACING
+  }
+
+  /**
+   * The warm-up of a QPS flow rule: a cold resource admits {@code count / coldFactor} calls per
+   * second, climbing to {@code count} over about {@code period} of traffic, and cools down again
+   * when traffic stays below the cold rate.
+   *
+   * <pre>{@code
+   * FlowRule rule = FlowRule.qps("createOrder", 100).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(10)));
+   * }</pre>
+   *
+   * @param period how long full traffic takes to warm a cold resource; positive, at most one day
+   * @param coldFactor the cold rate is {@code count / coldFactor}; from 2 to 100
+   */
+  public record WarmUp(Duration period, int coldFactor) {
+
+    /** The default cold factor: the cold rate is a third of the count. */
+    public static final int DEFAULT_COLD_FACTOR = 3;
+
+    /**
+     * Validates the fields.
+     *
+     * @param period the warm-up period
+     * @param coldFactor the cold factor
+     * @throws IllegalArgumentException if a field is invalid; the message names it and its value
+     */
+    public WarmUp {
+      Checks.positive("warmUpPeriod", period);
+      Checks.atMost("warmUpPeriod", period, RuleLimits.MAX_DURATION);
+      if (coldFactor <= 1) {
+        throw Checks.invalid("coldFactor", coldFactor, "must be > 1");
+      }
+      Checks.atMost("coldFactor", coldFactor, RuleLimits.MAX_COLD_FACTOR);
+    }
+
+    /**
+     * Creates a warm-up with the default cold factor 3.
+     *
+     * @param period the warm-up period; positive
+     * @return the warm-up
+     */
+    public static FlowRule.WarmUp of(Duration period) {
+      return new FlowRule.WarmUp(period, DEFAULT_COLD_FACTOR);
+    }
   }
 }

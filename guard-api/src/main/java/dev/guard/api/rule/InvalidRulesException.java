@@ -21,7 +21,7 @@ public final class InvalidRulesException extends IllegalArgumentException {
 
   /** The errors; a list of records, serializable as long as the list is. */
   @SuppressWarnings("serial")
-  private final List<RuleError> errors;
+  private final List<InvalidRulesException.Error> errors;
 
   /**
    * Creates the exception.
@@ -29,7 +29,7 @@ public final class InvalidRulesException extends IllegalArgumentException {
    * @param errors every reason the set was refused; not empty
    * @throws IllegalArgumentException if {@code errors} is empty
    */
-  public InvalidRulesException(List<RuleError> errors) {
+  public InvalidRulesException(List<InvalidRulesException.Error> errors) {
     super(summary(errors));
     this.errors = List.copyOf(errors);
   }
@@ -39,11 +39,11 @@ public final class InvalidRulesException extends IllegalArgumentException {
    *
    * @return the errors, never empty
    */
-  public List<RuleError> errors() {
+  public List<InvalidRulesException.Error> errors() {
     return errors;
   }
 
-  private static String summary(List<RuleError> errors) {
+  private static String summary(List<InvalidRulesException.Error> errors) {
     Objects.requireNonNull(errors, "errors");
     if (errors.isEmpty()) {
       throw new IllegalArgumentException("errors must not be empty");
@@ -51,9 +51,47 @@ public final class InvalidRulesException extends IllegalArgumentException {
     StringBuilder text = new StringBuilder();
     text.append(errors.size() == 1 ? "1 error" : errors.size() + " errors");
     text.append(" in the rule set:");
-    for (RuleError error : errors) {
+    for (InvalidRulesException.Error error : errors) {
       text.append("\n  ").append(error);
     }
     return text.toString();
+  }
+
+  /**
+   * One reason a rule set was refused: where the problem is and what it is. For a rules document the
+   * location is a JSON path ({@code rules.flow[3].qps}); for a rule set refused by an engine it names
+   * the resource or the rule set.
+   *
+   * <pre>{@code
+   * new Error("rules.flow[3].qps", "must be finite and >= 0, was -5").toString()
+   * // "rules.flow[3].qps: must be finite and >= 0, was -5"
+   * }</pre>
+   *
+   * @param path where the problem is
+   * @param message what is wrong, "must ..., was value" where a value is at fault
+   */
+  public record Error(String path, String message) {
+
+    /**
+     * Checks the fields.
+     *
+     * @param path where the problem is
+     * @param message what is wrong
+     * @throws NullPointerException if a field is null
+     */
+    public Error {
+      Objects.requireNonNull(path, "path");
+      Objects.requireNonNull(message, "message");
+    }
+
+    /**
+     * Returns {@code "path: message"}.
+     *
+     * @return the error as one line
+     */
+    @Override
+    public String toString() {
+      return path + ": " + message;
+    }
   }
 }

@@ -10,8 +10,8 @@ import java.util.Set;
 
 /**
  * An immutable origin white or black list for one resource: calls whose caller origin is listed
- * are the only ones admitted ({@link OriginPolicy#ALLOW}) or are refused ({@link
- * OriginPolicy#DENY}). A call without an origin (the empty origin) always passes. A resource
+ * are the only ones admitted ({@link OriginRule.Policy#ALLOW}) or are refused ({@link
+ * OriginRule.Policy#DENY}). A call without an origin (the empty origin) always passes. A resource
  * has at most one origin rule: an engine refuses to load a second one.
  *
  * <pre>{@code
@@ -27,7 +27,7 @@ import java.util.Set;
  * @param policy whether the listed origins are admitted or refused
  * @param origins the listed origins, trimmed, not empty, in the order given
  */
-public record OriginRule(String resource, OriginPolicy policy, Set<String> origins)
+public record OriginRule(String resource, OriginRule.Policy policy, Set<String> origins)
     implements Rule {
 
   /**
@@ -56,7 +56,7 @@ public record OriginRule(String resource, OriginPolicy policy, Set<String> origi
    * @throws IllegalArgumentException if no origin is given or a name is blank
    */
   public static OriginRule allow(String resource, String... origins) {
-    return new OriginRule(resource, OriginPolicy.ALLOW, names(List.of(origins)));
+    return new OriginRule(resource, OriginRule.Policy.ALLOW, names(List.of(origins)));
   }
 
   /**
@@ -68,7 +68,7 @@ public record OriginRule(String resource, OriginPolicy policy, Set<String> origi
    * @throws IllegalArgumentException if no origin is given or a name is blank
    */
   public static OriginRule deny(String resource, String... origins) {
-    return new OriginRule(resource, OriginPolicy.DENY, names(List.of(origins)));
+    return new OriginRule(resource, OriginRule.Policy.DENY, names(List.of(origins)));
   }
 
   /**
@@ -79,7 +79,7 @@ public record OriginRule(String resource, OriginPolicy policy, Set<String> origi
    * @return whether the call passes this rule
    */
   public boolean admits(String origin) {
-    return origin.isEmpty() || origins.contains(origin) == (policy == OriginPolicy.ALLOW);
+    return origin.isEmpty() || origins.contains(origin) == (policy == OriginRule.Policy.ALLOW);
   }
 
   private static Set<String> names(List<String> given) {
@@ -97,5 +97,13 @@ public record OriginRule(String resource, OriginPolicy policy, Set<String> origi
       throw Checks.invalid("origins", given, "must list at least one origin");
     }
     return Collections.unmodifiableSet(names);
+  }
+
+  /** Whether an {@link OriginRule} lists the origins it admits or the ones it refuses. */
+  public enum Policy {
+    /** Only the listed origins are admitted (a white list). */
+    ALLOW,
+    /** The listed origins are refused (a black list). */
+    DENY
   }
 }

@@ -20,13 +20,13 @@ import java.util.Objects;
  * <p>Grades and behaviours (exact rules in {@code docs/BEHAVIOUR.md}, "Per-value limits"):
  *
  * <ul>
- *   <li>{@link FlowMetric#QPS} with {@link Shaping#REFUSE}: a token bucket per value holding
+ *   <li>{@link FlowRule.Metric#QPS} with {@link FlowRule.Shaping#REFUSE}: a token bucket per value holding
  *       {@code threshold + burst} tokens, refilled by {@code threshold} per {@code period} once a full
  *       period has passed since the last refill.
- *   <li>{@link FlowMetric#QPS} with {@link Shaping#PACING}: each value's calls are spaced
+ *   <li>{@link FlowRule.Metric#QPS} with {@link FlowRule.Shaping#PACING}: each value's calls are spaced
  *       {@code period / threshold} apart; a call that would wait longer than {@code maxQueueingTime}
  *       is refused.
- *   <li>{@link FlowMetric#CONCURRENCY}: at most {@code threshold} calls per value run at once.
+ *   <li>{@link FlowRule.Metric#CONCURRENCY}: at most {@code threshold} calls per value run at once.
  * </ul>
  *
  * <p>The constructor rejects every combination the engine would not honour (a burst with pacing or
@@ -38,7 +38,7 @@ import java.util.Objects;
  * @param argumentIndex which argument of a call holds the value: 0 is the first; a negative index
  *     counts from the end of each call's arguments (−1 is the last), resolved per call; a call
  *     without that argument passes. From −255 to 255
- * @param metric {@link FlowMetric#QPS} (calls per period) or {@link FlowMetric#CONCURRENCY} (calls
+ * @param metric {@link FlowRule.Metric#QPS} (calls per period) or {@link FlowRule.Metric#CONCURRENCY} (calls
  *     running at once), per value
  * @param threshold the threshold of each value without an exception; {@code >= 0} (0 refuses every
  *     call that has a value)
@@ -46,7 +46,7 @@ import java.util.Objects;
  *     the rule is a QPS token bucket
  * @param period the token period of a QPS rule: {@code threshold} tokens per period; whole
  *     milliseconds, from 1 ms to {@link #MAX_PERIOD}; {@link #DEFAULT_PERIOD} for concurrency
- * @param shaping {@link Shaping#REFUSE} or (QPS only) {@link Shaping#PACING}
+ * @param shaping {@link FlowRule.Shaping#REFUSE} or (QPS only) {@link FlowRule.Shaping#PACING}
  * @param maxQueueingTime the longest a paced call may wait; from zero to one day, and zero unless the behaviour is pacing (zero means strict spacing: an early call is refused, none waits)
  * @param exceptions values with their own threshold, matched with {@code equals}, so each must be
  *     of the argument's runtime type ({@code 1} as an {@code Integer} never matches an argument
@@ -60,11 +60,11 @@ import java.util.Objects;
 public record PerValueRule(
     String resource,
     int argumentIndex,
-    FlowMetric metric,
+    FlowRule.Metric metric,
     int threshold,
     int burst,
     Duration period,
-    Shaping shaping,
+    FlowRule.Shaping shaping,
     Duration maxQueueingTime,
     Map<Object, Integer> exceptions,
     Class<?> valueType,
@@ -147,8 +147,8 @@ public record PerValueRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public static PerValueRule qps(String resource, int argumentIndex, int threshold) {
-    return new PerValueRule(resource, argumentIndex, FlowMetric.QPS, threshold, 0, DEFAULT_PERIOD,
-        Shaping.REFUSE, Duration.ZERO, Map.of(), Object.class,
+    return new PerValueRule(resource, argumentIndex, FlowRule.Metric.QPS, threshold, 0, DEFAULT_PERIOD,
+        FlowRule.Shaping.REFUSE, Duration.ZERO, Map.of(), Object.class,
         defaultMaxValues(DEFAULT_PERIOD));
   }
 
@@ -167,7 +167,7 @@ public record PerValueRule(
    * @throws IllegalArgumentException if a value is invalid
    */
   public static PerValueRule concurrency(String resource, int argumentIndex, int limit) {
-    return qps(resource, argumentIndex, limit).withMetric(FlowMetric.CONCURRENCY);
+    return qps(resource, argumentIndex, limit).withMetric(FlowRule.Metric.CONCURRENCY);
   }
 
   /**
@@ -190,7 +190,7 @@ public record PerValueRule(
    * @param newMetric the metric
    * @return the new rule
    */
-  public PerValueRule withMetric(FlowMetric newMetric) {
+  public PerValueRule withMetric(FlowRule.Metric newMetric) {
     return new PerValueRule(resource, argumentIndex, newMetric, threshold, burst, period, shaping,
         maxQueueingTime, exceptions, valueType, maxValues);
   }
@@ -233,14 +233,14 @@ public record PerValueRule(
 
   /**
    * Returns a copy that paces each value's calls {@code period / threshold} apart, queueing a call at
-   * most {@code newMaxQueueingTime} ({@link Shaping#PACING}).
+   * most {@code newMaxQueueingTime} ({@link FlowRule.Shaping#PACING}).
    *
    * @param newMaxQueueingTime the longest wait; zero (strict spacing) or positive
    * @return the new rule
    */
   public PerValueRule withPacing(Duration newMaxQueueingTime) {
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period,
-        Shaping.PACING, newMaxQueueingTime, exceptions, valueType, maxValues);
+        FlowRule.Shaping.PACING, newMaxQueueingTime, exceptions, valueType, maxValues);
   }
 
   /**
@@ -300,10 +300,10 @@ public record PerValueRule(
     }
   }
 
-  private static void checkShape(FlowMetric metric, int burst, Duration period,
-      Shaping shaping, Duration maxQueueingTime) {
-    if (metric == FlowMetric.CONCURRENCY) {
-      if (shaping != Shaping.REFUSE) {
+  private static void checkShape(FlowRule.Metric metric, int burst, Duration period,
+      FlowRule.Shaping shaping, Duration maxQueueingTime) {
+    if (metric == FlowRule.Metric.CONCURRENCY) {
+      if (shaping != FlowRule.Shaping.REFUSE) {
         throw Checks.invalid("shaping", shaping, "must be REFUSE for metric CONCURRENCY");
       }
       if (!period.equals(DEFAULT_PERIOD)) {
@@ -311,11 +311,11 @@ public record PerValueRule(
             "must be the default " + DEFAULT_PERIOD + " for metric CONCURRENCY (it has no period)");
       }
     }
-    if (burst != 0 && (metric != FlowMetric.QPS || shaping != Shaping.REFUSE)) {
+    if (burst != 0 && (metric != FlowRule.Metric.QPS || shaping != FlowRule.Shaping.REFUSE)) {
       throw Checks.invalid("burst", burst,
           "must be 0 unless the rule is a QPS token bucket (metric QPS, shaping REFUSE)");
     }
-    if (!maxQueueingTime.isZero() && shaping != Shaping.PACING) {
+    if (!maxQueueingTime.isZero() && shaping != FlowRule.Shaping.PACING) {
       throw Checks.invalid("maxQueueingTime", maxQueueingTime, "must be zero unless shaping is PACING");
     }
   }

@@ -137,7 +137,7 @@ public record SystemRule(
    * @param limit the threshold
    * @return its value, or null when unset
    */
-  public @Nullable Double threshold(SystemLimit limit) {
+  public @Nullable Double threshold(SystemRule.Limit limit) {
     return switch (Objects.requireNonNull(limit, "limit")) {
       case QPS -> maxInboundQps;
       case CONCURRENCY -> maxConcurrency == null ? null : maxConcurrency.doubleValue();
@@ -248,5 +248,22 @@ public record SystemRule(
       text.append(text.charAt(text.length() - 1) == '[' ? "" : ", ").append(name).append('=')
           .append(value);
     }
+  }
+
+  /**
+   * The thresholds of a {@link SystemRule}, in the order an engine checks them; a {@link
+   * dev.guard.api.RefusedException.SystemProtection} names the one that refused a call.
+   */
+  public enum Limit {
+    /** Inbound calls per second ({@link SystemRule#maxInboundQps()}). */
+    QPS,
+    /** Inbound calls running at once ({@link SystemRule#maxConcurrency()}). */
+    CONCURRENCY,
+    /** Average response time of inbound calls ({@link SystemRule#maxAverageRt()}). */
+    RT,
+    /** System load per usable CPU, with the capacity test ({@link SystemRule#maxSystemLoad()}). */
+    LOAD,
+    /** CPU usage of the CPU the process may use ({@link SystemRule#maxCpuUsage()}). */
+    CPU
   }
 }

@@ -14,7 +14,7 @@ class CircuitBreakerRuleTest {
 
   @Test
   void factories_defaults_slidingWindowOfTenBucketsAndOneProbe() {
-    assertThat(errors.strategy()).isEqualTo(CircuitBreakerStrategy.ERROR_RATIO);
+    assertThat(errors.strategy()).isEqualTo(CircuitBreakerRule.Strategy.ERROR_RATIO);
     assertThat(errors.threshold()).isEqualTo(0.5);
     assertThat(errors.slowerThan()).isNull();
     assertThat(errors.minCalls()).isEqualTo(5);
@@ -30,7 +30,7 @@ class CircuitBreakerRuleTest {
   void slowCallRatio_keepsTheSlowCallThreshold() {
     CircuitBreakerRule slow = CircuitBreakerRule.slowCallRatio("r", Duration.ofMillis(300), 0.5);
 
-    assertThat(slow.strategy()).isEqualTo(CircuitBreakerStrategy.SLOW_CALL_RATIO);
+    assertThat(slow.strategy()).isEqualTo(CircuitBreakerRule.Strategy.SLOW_CALL_RATIO);
     assertThat(slow.slowerThan()).isEqualTo(Duration.ofMillis(300));
     assertThat(slow.withSlowerThan(Duration.ZERO).slowerThan()).isZero();
   }

@@ -14,11 +14,11 @@ class FlowRuleTest {
 
   @Test
   void qps_defaults_matchTheReferenceModel() {
-    assertThat(base.metric()).isEqualTo(FlowMetric.QPS);
+    assertThat(base.metric()).isEqualTo(FlowRule.Metric.QPS);
     assertThat(base.origin()).isEqualTo("default");
-    assertThat(base.strategy()).isEqualTo(FlowStrategy.DIRECT);
+    assertThat(base.strategy()).isEqualTo(FlowRule.Strategy.DIRECT);
     assertThat(base.reference()).isNull();
-    assertThat(base.shaping()).isEqualTo(Shaping.REFUSE);
+    assertThat(base.shaping()).isEqualTo(FlowRule.Shaping.REFUSE);
     assertThat(base.warmUp()).isNull();
     assertThat(base.maxQueueingTime()).isEqualTo(Duration.ofMillis(500));
   }
@@ -47,11 +47,11 @@ class FlowRuleTest {
 
   @Test
   void strategy_relateOrChainWithoutReference_isRejected() {
-    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.RELATED, null))
+    assertThatThrownBy(() -> base.withStrategy(FlowRule.Strategy.RELATED, null))
         .isInstanceOf(NullPointerException.class).hasMessage("reference");
-    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.ENTRANCE, ""))
+    assertThatThrownBy(() -> base.withStrategy(FlowRule.Strategy.ENTRANCE, ""))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("reference");
-    assertThatThrownBy(() -> base.withStrategy(FlowStrategy.DIRECT, "x"))
+    assertThatThrownBy(() -> base.withStrategy(FlowRule.Strategy.DIRECT, "x"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("reference must be null for strategy DIRECT, was x");
   }
@@ -69,19 +69,19 @@ class FlowRuleTest {
 
   @Test
   void concurrency_withShaping_isRejected() {
-    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withShaping(Shaping.PACING))
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withShaping(FlowRule.Shaping.PACING))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("shaping must be REFUSE for metric CONCURRENCY");
-    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withWarmUp(WarmUp.of(Duration.ofSeconds(1))))
+    assertThatThrownBy(() -> FlowRule.concurrency("r", 2).withWarmUp(FlowRule.WarmUp.of(Duration.ofSeconds(1))))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("warmUp must be null for metric CONCURRENCY");
   }
 
   @Test
   void warmUp_defaultColdFactorIsThree_andInvalidValuesAreNamed() {
-    assertThat(WarmUp.of(Duration.ofSeconds(10))).isEqualTo(new WarmUp(Duration.ofSeconds(10), 3));
-    assertThatThrownBy(() -> WarmUp.of(Duration.ZERO)).hasMessage("warmUpPeriod must be positive, was PT0S");
-    assertThatThrownBy(() -> new WarmUp(Duration.ofSeconds(1), 1)).hasMessage("coldFactor must be > 1, was 1");
+    assertThat(FlowRule.WarmUp.of(Duration.ofSeconds(10))).isEqualTo(new FlowRule.WarmUp(Duration.ofSeconds(10), 3));
+    assertThatThrownBy(() -> FlowRule.WarmUp.of(Duration.ZERO)).hasMessage("warmUpPeriod must be positive, was PT0S");
+    assertThatThrownBy(() -> new FlowRule.WarmUp(Duration.ofSeconds(1), 1)).hasMessage("coldFactor must be > 1, was 1");
   }
 
   @Test

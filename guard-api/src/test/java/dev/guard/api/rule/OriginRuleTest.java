@@ -18,7 +18,7 @@ class OriginRuleTest {
 
   @Test
   void constructor_normalisesTooSoEqualRulesAreEqual() {
-    assertThat(new OriginRule("r", OriginPolicy.DENY, Set.of(" a,b")))
+    assertThat(new OriginRule("r", OriginRule.Policy.DENY, Set.of(" a,b")))
         .isEqualTo(OriginRule.deny("r", "a", "b"));
   }
 

@@ -14,10 +14,10 @@ class PerValueRuleTest {
 
   @Test
   void qps_defaults_areATokenBucketPerSecondWithoutBurst() {
-    assertThat(base.metric()).isEqualTo(FlowMetric.QPS);
+    assertThat(base.metric()).isEqualTo(FlowRule.Metric.QPS);
     assertThat(base.burst()).isZero();
     assertThat(base.period()).isEqualTo(Duration.ofSeconds(1));
-    assertThat(base.shaping()).isEqualTo(Shaping.REFUSE);
+    assertThat(base.shaping()).isEqualTo(FlowRule.Shaping.REFUSE);
     assertThat(base.maxQueueingTime()).isZero();
     assertThat(base.exceptions()).isEmpty();
     assertThat(base.valueType()).isEqualTo(Object.class);
@@ -81,8 +81,8 @@ class PerValueRuleTest {
 
   @Test
   void maxQueueingTime_withoutPacing_isRejected() {
-    assertThatThrownBy(() -> new PerValueRule("r", 0, FlowMetric.QPS, 5, 0, Duration.ofSeconds(1),
-        Shaping.REFUSE, Duration.ofMillis(5), Map.of(), Object.class, 10))
+    assertThatThrownBy(() -> new PerValueRule("r", 0, FlowRule.Metric.QPS, 5, 0, Duration.ofSeconds(1),
+        FlowRule.Shaping.REFUSE, Duration.ofMillis(5), Map.of(), Object.class, 10))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maxQueueingTime must be zero unless shaping is PACING, was PT0.005S");
   }
@@ -139,8 +139,8 @@ class PerValueRuleTest {
   void exceptions_areCopied_soTheRuleStaysImmutable() {
     Map<Object, Integer> items = new HashMap<>();
     items.put("a", 1);
-    PerValueRule rule = new PerValueRule("r", 0, FlowMetric.QPS, 5, 0, Duration.ofSeconds(1),
-        Shaping.REFUSE, Duration.ZERO, items, Object.class, 10);
+    PerValueRule rule = new PerValueRule("r", 0, FlowRule.Metric.QPS, 5, 0, Duration.ofSeconds(1),
+        FlowRule.Shaping.REFUSE, Duration.ZERO, items, Object.class, 10);
     items.put("b", 2);
 
     assertThat(rule.exceptions()).containsOnlyKeys("a");

@@ -72,12 +72,12 @@ class SystemRuleTest {
   void threshold_readsEachLimitAsANumber() {
     SystemRule rule = new SystemRule(10.0, 4, Duration.ofMillis(250), 0.7, 0.9);
 
-    assertThat(rule.threshold(SystemLimit.QPS)).isEqualTo(10.0);
-    assertThat(rule.threshold(SystemLimit.CONCURRENCY)).isEqualTo(4.0);
-    assertThat(rule.threshold(SystemLimit.RT)).isEqualTo(250.0);
-    assertThat(rule.threshold(SystemLimit.LOAD)).isEqualTo(0.7);
-    assertThat(rule.threshold(SystemLimit.CPU)).isEqualTo(0.9);
-    assertThat(SystemRule.of().threshold(SystemLimit.CPU)).isNull();
+    assertThat(rule.threshold(SystemRule.Limit.QPS)).isEqualTo(10.0);
+    assertThat(rule.threshold(SystemRule.Limit.CONCURRENCY)).isEqualTo(4.0);
+    assertThat(rule.threshold(SystemRule.Limit.RT)).isEqualTo(250.0);
+    assertThat(rule.threshold(SystemRule.Limit.LOAD)).isEqualTo(0.7);
+    assertThat(rule.threshold(SystemRule.Limit.CPU)).isEqualTo(0.9);
+    assertThat(SystemRule.of().threshold(SystemRule.Limit.CPU)).isNull();
   }
 
   @Test

@@ -2,11 +2,9 @@ package dev.guard.dashboard.internal;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -51,7 +49,7 @@ public final class DashboardCore {
    * @param access who may read and write
    * @param source where edits are written, or null for the dashboard's own memory source
    */
-  public DashboardCore(GuardEngine engine, Access access, @Nullable WritableRuleSource source) {
+  public DashboardCore(GuardEngine engine, Access access, RuleSource.@Nullable Writable source) {
     this.engine = engine;
     this.access = access;
     this.logins = new Logins(access);
@@ -148,7 +146,7 @@ public final class DashboardCore {
   }
 
   private DashboardResponse withRevision(Map<String, String> query,
-      java.util.function.Function<RuleRevision, DashboardResponse> answer) {
+      java.util.function.Function<RuleSet.Revision, DashboardResponse> answer) {
     long number = ApiQuery.revision(query.getOrDefault("revision", "")).orElse(-1L);
     return views.revision(number).map(answer)
         .orElseGet(() -> error(404, "revision " + number + " is not in the rule history"));
@@ -174,7 +172,7 @@ public final class DashboardCore {
   }
 
   private String revisionTag() {
-    List<RuleRevision> history = engine.ruleHistory();
+    List<RuleSet.Revision> history = engine.ruleHistory();
     return "\"r" + (history.isEmpty() ? 0 : history.get(history.size() - 1).number()) + "\"";
   }
 
@@ -216,7 +214,7 @@ public final class DashboardCore {
     }
   }
 
-  private DashboardResponse refused(List<RuleError> errors) {
+  private DashboardResponse refused(List<InvalidRulesException.Error> errors) {
     List<Map<String, String>> list = errors.stream()
         .map(e -> Map.of("path", e.path(), "message", e.message())).toList();
     return jsonBody(422, list);

@@ -7,11 +7,10 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.api.RefusalKind;
+import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.PeriodStats;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.rule.RuleState;
 import dev.guard.spi.TokenService;
 import dev.guard.rules.RuleFormat;
@@ -106,7 +105,7 @@ final class EngineViews {
     view.put("inbound", live(engine.inboundStats()));
     view.put("ruleSource", ruleSource);
     view.put("tokenService", engine.tokenService().map(Object::toString).orElse(null));
-    List<RuleRevision> history = engine.ruleHistory();
+    List<RuleSet.Revision> history = engine.ruleHistory();
     view.put("revision", history.isEmpty() ? null : history.get(history.size() - 1).number());
     return view;
   }
@@ -155,13 +154,13 @@ final class EngineViews {
     long now = engine.timeMs();
     long to = now - now % 1000;
     Map<String, Long> byKind = new LinkedHashMap<>();
-    for (RefusalKind kind : RefusalKind.values()) {
+    for (RefusedException.Kind kind : RefusedException.Kind.values()) {
       byKind.put(kind.tag(), 0L);
     }
     long total = 0;
     for (PeriodStats second : engine.metricsHistory(name, to - REFUSAL_SECONDS * 1000L, to)) {
       total += second.refused();
-      for (RefusalKind kind : RefusalKind.values()) {
+      for (RefusedException.Kind kind : RefusedException.Kind.values()) {
         byKind.merge(kind.tag(), second.refused(kind), Long::sum);
       }
     }
@@ -278,7 +277,7 @@ final class EngineViews {
   /** {@code GET /api/history}: the applied rule sets, newest first. */
   List<Map<String, Object>> history() {
     List<Map<String, Object>> rows = new ArrayList<>();
-    for (RuleRevision revision : engine.ruleHistory()) {
+    for (RuleSet.Revision revision : engine.ruleHistory()) {
       Map<String, Object> row = new LinkedHashMap<>();
       row.put("number", revision.number());
       row.put("appliedAt", revision.appliedAt().toString());
@@ -294,7 +293,7 @@ final class EngineViews {
   }
 
   /** The revision with this number, if still in the history. */
-  Optional<RuleRevision> revision(long number) {
+  Optional<RuleSet.Revision> revision(long number) {
     return engine.ruleHistory().stream().filter(r -> r.number() == number).findFirst();
   }
 }

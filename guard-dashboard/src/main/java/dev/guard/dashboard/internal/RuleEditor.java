@@ -3,8 +3,7 @@ package dev.guard.dashboard.internal;
 import dev.guard.spi.RulePart;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.api.rule.RuleRevision;
-import dev.guard.spi.WritableRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.rules.RuleSources;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,23 +23,23 @@ final class RuleEditor {
   static final String OWN_SOURCE = "dashboard";
 
   private final GuardEngine engine;
-  private @Nullable WritableRuleSource source;
+  private RuleSource.@Nullable Writable source;
 
-  RuleEditor(GuardEngine engine, @Nullable WritableRuleSource source) {
+  RuleEditor(GuardEngine engine, RuleSource.@Nullable Writable source) {
     this.engine = engine;
     this.source = source;
   }
 
   /** The source's name, as the rule history shows it. */
   synchronized String sourceName() {
-    WritableRuleSource current = source;
+    RuleSource.Writable current = source;
     return current != null ? current.name() : "memory:" + OWN_SOURCE;
   }
 
-  private synchronized WritableRuleSource source() {
-    WritableRuleSource current = source;
+  private synchronized RuleSource.Writable source() {
+    RuleSource.Writable current = source;
     if (current == null) {
-      WritableRuleSource own = RuleSources.memory(OWN_SOURCE, engine.ruleSet());
+      RuleSource.Writable own = RuleSources.memory(OWN_SOURCE, engine.ruleSet());
       engine.attach(own, RulePart.all());
       source = own;
       current = own;
@@ -56,7 +55,7 @@ final class RuleEditor {
    */
   synchronized Map<String, Object> write(RuleSet rules) {
     source().write(rules);
-    List<RuleRevision> history = engine.ruleHistory();
+    List<RuleSet.Revision> history = engine.ruleHistory();
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("source", sourceName());
     view.put("revision", history.isEmpty() ? null : history.get(history.size() - 1).number());

@@ -2,7 +2,6 @@ package dev.guard.rules.internal;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -32,7 +31,7 @@ final class CircuitBreakerFormat implements KindFormat<CircuitBreakerRule> {
   }
 
   /** The field that names a strategy and holds its threshold. */
-  private static String keyOf(CircuitBreakerStrategy strategy) {
+  private static String keyOf(CircuitBreakerRule.Strategy strategy) {
     return switch (strategy) {
       case SLOW_CALL_RATIO -> "slowCallRatio";
       case ERROR_RATIO -> "errorRatio";
@@ -51,7 +50,7 @@ final class CircuitBreakerFormat implements KindFormat<CircuitBreakerRule> {
     fields.require("resource", resource);
     String validResource = resource != null
         && fields.check("resource", () -> CircuitBreakerRule.errorRatio(resource, 0)) ? resource : null;
-    CircuitBreakerStrategy strategy = strategy(fields);
+    CircuitBreakerRule.Strategy strategy = strategy(fields);
     double threshold = threshold(fields, strategy);
     Duration slowerThan = slowerThan(fields, strategy);
     int minCalls = valid(fields, "minCalls", fields.wholeNumber("minCalls"),
@@ -82,9 +81,9 @@ final class CircuitBreakerFormat implements KindFormat<CircuitBreakerRule> {
   }
 
   /** The strategy named by the one strategy field present (error ratio when none is valid). */
-  private static CircuitBreakerStrategy strategy(Fields fields) {
-    CircuitBreakerStrategy found = null;
-    for (CircuitBreakerStrategy strategy : CircuitBreakerStrategy.values()) {
+  private static CircuitBreakerRule.Strategy strategy(Fields fields) {
+    CircuitBreakerRule.Strategy found = null;
+    for (CircuitBreakerRule.Strategy strategy : CircuitBreakerRule.Strategy.values()) {
       String key = keyOf(strategy);
       if (!fields.has(key)) {
         continue;
@@ -98,12 +97,12 @@ final class CircuitBreakerFormat implements KindFormat<CircuitBreakerRule> {
     }
     if (found == null) {
       fields.error("needs \"slowCallRatio\", \"errorRatio\" or \"errorCount\"");
-      return CircuitBreakerStrategy.ERROR_RATIO;
+      return CircuitBreakerRule.Strategy.ERROR_RATIO;
     }
     return found;
   }
 
-  private static double threshold(Fields fields, CircuitBreakerStrategy strategy) {
+  private static double threshold(Fields fields, CircuitBreakerRule.Strategy strategy) {
     String key = keyOf(strategy);
     Double value = fields.number(key);
     if (value == null) {
@@ -111,16 +110,16 @@ final class CircuitBreakerFormat implements KindFormat<CircuitBreakerRule> {
     }
     double given = value;
     boolean valid = fields.check(key, () -> new CircuitBreakerRule(PLACEHOLDER, strategy, given,
-        strategy == CircuitBreakerStrategy.SLOW_CALL_RATIO ? Duration.ZERO : null,
+        strategy == CircuitBreakerRule.Strategy.SLOW_CALL_RATIO ? Duration.ZERO : null,
         CircuitBreakerRule.DEFAULT_MIN_CALLS, CircuitBreakerRule.DEFAULT_WINDOW,
         CircuitBreakerRule.DEFAULT_BUCKETS, CircuitBreakerRule.DEFAULT_OPEN_FOR,
         CircuitBreakerRule.DEFAULT_PROBES, null));
     return valid ? given : 0;
   }
 
-  private static @Nullable Duration slowerThan(Fields fields, CircuitBreakerStrategy strategy) {
+  private static @Nullable Duration slowerThan(Fields fields, CircuitBreakerRule.Strategy strategy) {
     Duration given = fields.duration("slowerThan");
-    if (strategy != CircuitBreakerStrategy.SLOW_CALL_RATIO) {
+    if (strategy != CircuitBreakerRule.Strategy.SLOW_CALL_RATIO) {
       if (given != null) {
         fields.error("slowerThan", "applies to slowCallRatio only");
       }

@@ -3,12 +3,7 @@ package dev.guard.rules.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.ClusterMode;
-import dev.guard.api.rule.ClusterThreshold;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
-import dev.guard.api.rule.WarmUp;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -60,14 +55,14 @@ final class FlowFormat implements KindFormat<FlowRule> {
         && fields.check("resource", () -> FlowRule.qps(resource, 0)) ? resource : null;
     Double qps = fields.number("qps");
     Double concurrency = fields.number("concurrency");
-    FlowMetric grade = concurrency != null && qps == null ? FlowMetric.CONCURRENCY : FlowMetric.QPS;
+    FlowRule.Metric grade = concurrency != null && qps == null ? FlowRule.Metric.CONCURRENCY : FlowRule.Metric.QPS;
     Double count = qps != null ? qps : concurrency;
     double validCount = 0;
     if (qps != null && concurrency != null) {
       fields.error("concurrency", "must not be given with qps: a rule limits one or the other");
     } else if (count != null) {
       double value = count;
-      if (fields.check(grade == FlowMetric.QPS ? "qps" : "concurrency",
+      if (fields.check(grade == FlowRule.Metric.QPS ? "qps" : "concurrency",
           () -> FlowRule.qps(PLACEHOLDER, value))) {
         validCount = value;
       }
@@ -77,19 +72,19 @@ final class FlowFormat implements KindFormat<FlowRule> {
     String origin = fields.string("origin");
     String relatedTo = fields.string("relatedTo");
     String fromEntrance = fields.string("fromEntrance");
-    FlowStrategy strategy = strategy(fields, relatedTo, fromEntrance);
-    String ref = strategy == FlowStrategy.RELATED ? relatedTo : fromEntrance;
-    boolean refValid = strategy == FlowStrategy.DIRECT
-        || fields.check(strategy == FlowStrategy.RELATED ? "relatedTo" : "fromEntrance",
+    FlowRule.Strategy strategy = strategy(fields, relatedTo, fromEntrance);
+    String ref = strategy == FlowRule.Strategy.RELATED ? relatedTo : fromEntrance;
+    boolean refValid = strategy == FlowRule.Strategy.DIRECT
+        || fields.check(strategy == FlowRule.Strategy.RELATED ? "relatedTo" : "fromEntrance",
             () -> FlowRule.qps(PLACEHOLDER, 0).withStrategy(strategy, ref));
-    WarmUp warmUp = warmUp(fields.object("warmUp"));
+    FlowRule.WarmUp warmUp = warmUp(fields.object("warmUp"));
     Fields pacing = fields.object("pacing");
     Duration maxQueueing = pacing == null ? null : maxQueueing(pacing);
     ClusterMode cluster = cluster(fields.object("cluster"));
     fields.finish();
 
     // cross-field rules of the record, from values that passed their own checks
-    FlowStrategy checkedStrategy = refValid ? strategy : FlowStrategy.DIRECT;
+    FlowRule.Strategy checkedStrategy = refValid ? strategy : FlowRule.Strategy.DIRECT;
     double checkedCount = validCount;
     FlowRule rule = fields.build(() -> new FlowRule(
         validResource == null ? PLACEHOLDER : validResource,
@@ -97,27 +92,27 @@ final class FlowFormat implements KindFormat<FlowRule> {
         checkedCount,
         origin == null ? FlowRule.EVERY_ORIGIN : origin,
         checkedStrategy,
-        checkedStrategy == FlowStrategy.DIRECT ? null : ref,
-        fields.has("pacing") ? Shaping.PACING : Shaping.REFUSE,
+        checkedStrategy == FlowRule.Strategy.DIRECT ? null : ref,
+        fields.has("pacing") ? FlowRule.Shaping.PACING : FlowRule.Shaping.REFUSE,
         warmUp,
         maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing,
         cluster), PATHS);
     return fields.clean() ? rule : null;
   }
 
-  private static FlowStrategy strategy(
+  private static FlowRule.Strategy strategy(
       Fields fields, @Nullable String relatedTo, @Nullable String fromEntrance) {
     if (relatedTo != null && fromEntrance != null) {
       fields.error("fromEntrance",
           "must not be given with relatedTo: a rule measures one or the other");
     }
     if (relatedTo != null) {
-      return FlowStrategy.RELATED;
+      return FlowRule.Strategy.RELATED;
     }
-    return fromEntrance != null ? FlowStrategy.ENTRANCE : FlowStrategy.DIRECT;
+    return fromEntrance != null ? FlowRule.Strategy.ENTRANCE : FlowRule.Strategy.DIRECT;
   }
 
-  private static @Nullable WarmUp warmUp(@Nullable Fields fields) {
+  private static FlowRule.@Nullable WarmUp warmUp(@Nullable Fields fields) {
     if (fields == null) {
       return null;
     }
@@ -125,14 +120,14 @@ final class FlowFormat implements KindFormat<FlowRule> {
     Integer coldFactor = fields.wholeNumber("coldFactor");
     fields.require("period", period);
     boolean valid = period != null
-        && fields.check("period", () -> WarmUp.of(period));
-    int factor = coldFactor == null ? WarmUp.DEFAULT_COLD_FACTOR : coldFactor;
+        && fields.check("period", () -> FlowRule.WarmUp.of(period));
+    int factor = coldFactor == null ? FlowRule.WarmUp.DEFAULT_COLD_FACTOR : coldFactor;
     if (coldFactor != null
-        && !fields.check("coldFactor", () -> new WarmUp(Duration.ofSeconds(1), factor))) {
+        && !fields.check("coldFactor", () -> new FlowRule.WarmUp(Duration.ofSeconds(1), factor))) {
       valid = false;
     }
     fields.finish();
-    return valid && period != null ? new WarmUp(period, factor) : null;
+    return valid && period != null ? new FlowRule.WarmUp(period, factor) : null;
   }
 
   private static @Nullable ClusterMode cluster(@Nullable Fields fields) {
@@ -145,11 +140,11 @@ final class FlowFormat implements KindFormat<FlowRule> {
       String id = flowId;
       valid = fields.check("flowId", () -> ClusterMode.global(id));
     }
-    ClusterThreshold threshold = ClusterThreshold.GLOBAL;
+    ClusterMode.Threshold threshold = ClusterMode.Threshold.GLOBAL;
     String named = fields.string("threshold");
     if (named != null) {
       try {
-        threshold = ClusterThreshold.valueOf(named);
+        threshold = ClusterMode.Threshold.valueOf(named);
       } catch (IllegalArgumentException unknown) {
         fields.error("threshold", "must be GLOBAL or PER_INSTANCE, was \"" + named + "\"");
         valid = false;
@@ -196,31 +191,31 @@ final class FlowFormat implements KindFormat<FlowRule> {
   @Override
   public void write(FlowRule rule, ObjectNode out) {
     out.put("resource", rule.resource());
-    Json.number(out, rule.metric() == FlowMetric.QPS ? "qps" : "concurrency", rule.threshold());
+    Json.number(out, rule.metric() == FlowRule.Metric.QPS ? "qps" : "concurrency", rule.threshold());
     if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
       out.put("origin", rule.origin());
     }
-    if (rule.strategy() == FlowStrategy.RELATED) {
+    if (rule.strategy() == FlowRule.Strategy.RELATED) {
       out.put("relatedTo", rule.reference());
-    } else if (rule.strategy() == FlowStrategy.ENTRANCE) {
+    } else if (rule.strategy() == FlowRule.Strategy.ENTRANCE) {
       out.put("fromEntrance", rule.reference());
     }
-    WarmUp warmUp = rule.warmUp();
+    FlowRule.WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       ObjectNode warm = out.putObject("warmUp");
       Json.duration(warm, "period", warmUp.period());
-      if (warmUp.coldFactor() != WarmUp.DEFAULT_COLD_FACTOR) {
+      if (warmUp.coldFactor() != FlowRule.WarmUp.DEFAULT_COLD_FACTOR) {
         warm.put("coldFactor", warmUp.coldFactor());
       }
     }
-    if (rule.shaping() == Shaping.PACING) {
+    if (rule.shaping() == FlowRule.Shaping.PACING) {
       Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
     }
     ClusterMode cluster = rule.cluster();
     if (cluster != null) {
       ObjectNode shared = out.putObject("cluster");
       shared.put("flowId", cluster.flowId());
-      if (cluster.threshold() != ClusterThreshold.GLOBAL) {
+      if (cluster.threshold() != ClusterMode.Threshold.GLOBAL) {
         shared.put("threshold", cluster.threshold().name());
       }
       if (!cluster.fallbackToLocal()) {

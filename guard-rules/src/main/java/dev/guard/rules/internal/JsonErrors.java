@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
-import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.InvalidRulesException;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -80,7 +80,7 @@ public final class JsonErrors {
    * @param root the path of the document's object
    * @return the error, at the path where the parser was
    */
-  public static RuleError describe(JacksonException unreadable, @Nullable JsonParser parser,
+  public static InvalidRulesException.Error describe(JacksonException unreadable, @Nullable JsonParser parser,
       String root) {
     String original = String.valueOf(unreadable.getOriginalMessage());
     String message = "is not valid JSON";
@@ -98,7 +98,7 @@ public final class JsonErrors {
         ? path(context.getParent(), root) // the object's own path, not its last field's
         : path(context, root);
     JsonLocation location = parser != null ? parser.currentLocation() : unreadable.getLocation();
-    return new RuleError(path, message + where(location));
+    return new InvalidRulesException.Error(path, message + where(location));
   }
 
   private static String path(@Nullable JsonStreamContext context, String root) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.OriginRule;
-import dev.guard.api.rule.OriginPolicy;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -67,7 +66,7 @@ final class OriginFormat implements KindFormat<OriginRule> {
       }
       return null;
     }
-    OriginPolicy strategy = allow != null ? OriginPolicy.ALLOW : OriginPolicy.DENY;
+    OriginRule.Policy strategy = allow != null ? OriginRule.Policy.ALLOW : OriginRule.Policy.DENY;
     String listField = allow != null ? "allowOrigins" : "denyOrigins";
     boolean originsValid = fields.check(listField,
         () -> new OriginRule("resource", strategy, Set.copyOf(origins)));
@@ -82,7 +81,7 @@ final class OriginFormat implements KindFormat<OriginRule> {
   public void write(OriginRule rule, ObjectNode out) {
     out.put("resource", rule.resource());
     ArrayNode origins = out.putArray(
-        rule.policy() == OriginPolicy.ALLOW ? "allowOrigins" : "denyOrigins");
+        rule.policy() == OriginRule.Policy.ALLOW ? "allowOrigins" : "denyOrigins");
     rule.origins().forEach(origins::add);
   }
 }

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.internal.RuleLimits;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import java.time.Duration;
@@ -77,7 +75,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     fields.require("argumentIndex", index);
     Integer count = fields.wholeNumber("threshold");
     Integer concurrency = fields.wholeNumber("concurrency");
-    FlowMetric grade = concurrency != null && count == null ? FlowMetric.CONCURRENCY : FlowMetric.QPS;
+    FlowRule.Metric grade = concurrency != null && count == null ? FlowRule.Metric.CONCURRENCY : FlowRule.Metric.QPS;
     Integer threshold = count != null ? count : concurrency;
     int validThreshold = 0;
     if (count != null && concurrency != null) {
@@ -85,7 +83,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
           "must not be given with threshold: a rule limits one or the other");
     } else if (threshold != null) {
       int value = threshold;
-      if (fields.check(grade == FlowMetric.QPS ? "threshold" : "concurrency",
+      if (fields.check(grade == FlowRule.Metric.QPS ? "threshold" : "concurrency",
           () -> base().withThreshold(value))) {
         validThreshold = value;
       }
@@ -114,7 +112,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
         thresholdValue,
         burst == null ? 0 : burst,
         rulePeriod,
-        fields.has("pacing") ? Shaping.PACING : Shaping.REFUSE,
+        fields.has("pacing") ? FlowRule.Shaping.PACING : FlowRule.Shaping.REFUSE,
         fields.has("pacing")
             ? (maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing)
             : Duration.ZERO,
@@ -231,14 +229,14 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     }
     out.put("resource", rule.resource());
     out.put("argumentIndex", rule.argumentIndex());
-    out.put(rule.metric() == FlowMetric.QPS ? "threshold" : "concurrency", rule.threshold());
+    out.put(rule.metric() == FlowRule.Metric.QPS ? "threshold" : "concurrency", rule.threshold());
     if (rule.burst() != 0) {
       out.put("burst", rule.burst());
     }
     if (!rule.period().equals(PerValueRule.DEFAULT_PERIOD)) {
       Json.duration(out, "period", rule.period());
     }
-    if (rule.shaping() == Shaping.PACING) {
+    if (rule.shaping() == FlowRule.Shaping.PACING) {
       Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
     }
     if (!type.equals("any")) {

@@ -1,7 +1,6 @@
 package dev.guard.rules.internal;
 
 import dev.guard.api.rule.InvalidRulesException;
-import dev.guard.api.rule.RuleError;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -10,13 +9,13 @@ import java.util.Set;
 /** The errors found in one document so far, in the order they were found. */
 public final class Problems {
 
-  private final List<RuleError> errors = new ArrayList<>();
+  private final List<InvalidRulesException.Error> errors = new ArrayList<>();
   private final Set<String> refused = new HashSet<>();
 
   /** Records an error, unless the value at {@code path} was refused already. */
   public void add(String path, String message) {
     if (!refused.contains(path)) {
-      errors.add(new RuleError(path, message));
+      errors.add(new InvalidRulesException.Error(path, message));
     }
   }
 

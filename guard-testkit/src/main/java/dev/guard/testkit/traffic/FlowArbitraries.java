@@ -4,7 +4,6 @@ import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.testkit.ManualClock;
 import dev.guard.testkit.internal.DurationArguments;
 import dev.guard.Guard;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +26,7 @@ import net.jqwik.api.Tuple;
  *   ManualClock clock = ManualClock.startingAt(start);
  *   GuardEngine engine = GuardEngine.builder().clock(clock)
  *       .secondWindow(1, Duration.ofSeconds(1)).build();
- *   SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
+ *   TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
  *   int count = (int) guard.flowRules().get(0).threshold();
  *   assertThat(report).neverPassesMoreThanPerWindow(Duration.ofSeconds(1), count);
  * }
@@ -218,7 +217,7 @@ public final class FlowArbitraries {
   }
 
   private static FlowRule paced(FlowRule rule, Duration bound) {
-    return rule.withMaxQueueingTime(bound).withShaping(Shaping.PACING);
+    return rule.withMaxQueueingTime(bound).withShaping(FlowRule.Shaping.PACING);
   }
 
   private static ArrivalSchedule fromGaps(List<Long> gaps) {

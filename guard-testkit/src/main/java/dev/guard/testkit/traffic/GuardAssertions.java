@@ -2,7 +2,7 @@ package dev.guard.testkit.traffic;
 
 import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.testkit.internal.DurationArguments;
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import dev.guard.engine.NodeStats;
 import java.time.Duration;
 import java.util.Arrays;
@@ -69,7 +69,7 @@ public final class GuardAssertions {
    * @param actual the report
    * @return the assertion
    */
-  public static SimulationReportAssert assertThat(SimulationReport actual) {
+  public static SimulationReportAssert assertThat(TrafficSimulator.Report actual) {
     return new SimulationReportAssert(actual);
   }
 
@@ -218,8 +218,8 @@ public final class GuardAssertions {
   }
 
   /**
-   * AssertJ assertions on a {@link SimulationReport}; obtain one with {@link
-   * GuardAssertions#assertThat(SimulationReport)}.
+   * AssertJ assertions on a {@link TrafficSimulator.Report}; obtain one with {@link
+   * GuardAssertions#assertThat(TrafficSimulator.Report)}.
    *
    * <pre>{@code
    * assertThat(report)
@@ -228,15 +228,15 @@ public final class GuardAssertions {
    *     .hasTotalRefused(75);
    * }</pre>
    *
-   * <p>Windows are those of {@link SimulationReport#passesPerWindow(Duration)}: aligned to the start
+   * <p>Windows are those of {@link TrafficSimulator.Report#passesPerWindow(Duration)}: aligned to the start
    * of the simulation, covering its whole length. Failure messages name the simulated guard, show
    * the expected and the actual values, and point at the first window or call that differs. Not
    * thread-safe, like all AssertJ assertions.
    */
   public static final class SimulationReportAssert
-      extends AbstractAssert<SimulationReportAssert, SimulationReport> {
+      extends AbstractAssert<SimulationReportAssert, TrafficSimulator.Report> {
 
-    SimulationReportAssert(@Nullable SimulationReport actual) {
+    SimulationReportAssert(TrafficSimulator.@Nullable Report actual) {
       super(actual, SimulationReportAssert.class);
     }
 
@@ -322,7 +322,7 @@ public final class GuardAssertions {
     /**
      * Checks the total number of admitted calls.
      *
-     * @param expected the expected {@link SimulationReport#totalPasses()}
+     * @param expected the expected {@link TrafficSimulator.Report#totalPasses()}
      * @return this assertion
      * @throws AssertionError if the report is null or the total differs
      */
@@ -334,7 +334,7 @@ public final class GuardAssertions {
     /**
      * Checks the total number of refused calls.
      *
-     * @param expected the expected {@link SimulationReport#totalRefused()}
+     * @param expected the expected {@link TrafficSimulator.Report#totalRefused()}
      * @return this assertion
      * @throws AssertionError if the report is null or the total differs
      */

@@ -4,9 +4,6 @@ import dev.guard.testkit.internal.DurationArguments;
 import dev.guard.ConcurrencyGuard;
 import dev.guard.Guard;
 import dev.guard.QpsGuard;
-import dev.guard.api.rule.WarmUp;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import java.util.List;
 import java.util.Objects;
@@ -21,7 +18,7 @@ final class GuardDeclarations {
   private GuardDeclarations() {}
 
   static Guard declare(FlowRule rule) {
-    Guard guard = rule.metric() == FlowMetric.QPS ? qps(rule) : concurrency(rule);
+    Guard guard = rule.metric() == FlowRule.Metric.QPS ? qps(rule) : concurrency(rule);
     if (!guard.flowRules().equals(List.of(rule))) {
       throw DurationArguments.invalid("rule", rule, "must be expressible through the Guard DSL, which gives "
           + guard.flowRules());
@@ -39,11 +36,11 @@ final class GuardDeclarations {
       case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
       case DIRECT -> { }
     }
-    WarmUp warmUp = rule.warmUp();
+    FlowRule.WarmUp warmUp = rule.warmUp();
     if (warmUp != null) {
       guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
     }
-    if (rule.shaping() == Shaping.PACING) {
+    if (rule.shaping() == FlowRule.Shaping.PACING) {
       guard = guard.pacing(rule.maxQueueingTime());
     }
     return guard;

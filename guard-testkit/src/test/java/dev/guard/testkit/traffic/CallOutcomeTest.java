@@ -1,11 +1,11 @@
 package dev.guard.testkit.traffic;
 
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome.Verdict;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome.Verdict;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.Guard;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowMetric;
 import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 import java.util.List;
@@ -20,21 +18,21 @@ class FlowArbitrariesProperties {
   @Property(tries = 200)
   void qpsRules_generated_fastRejectQpsWithWholeCountsUpToHundred(@ForAll("qps") FlowRule rule) {
     assertThat(rule.resource()).isEqualTo("R");
-    assertThat(rule.metric()).isEqualTo(FlowMetric.QPS);
-    assertThat(rule.shaping()).isEqualTo(Shaping.REFUSE);
+    assertThat(rule.metric()).isEqualTo(FlowRule.Metric.QPS);
+    assertThat(rule.shaping()).isEqualTo(FlowRule.Shaping.REFUSE);
     assertThat(rule.threshold()).isBetween(1.0, 100.0).isEqualTo(Math.rint(rule.threshold()));
   }
 
   @Property(tries = 200)
   void concurrencyRules_generated_wholeLimitsUpToFifty(@ForAll("concurrency") FlowRule rule) {
-    assertThat(rule.metric()).isEqualTo(FlowMetric.CONCURRENCY);
+    assertThat(rule.metric()).isEqualTo(FlowRule.Metric.CONCURRENCY);
     assertThat(rule.threshold()).isBetween(1.0, 50.0).isEqualTo(Math.rint(rule.threshold()));
   }
 
   @Property(tries = 200)
   void shapedQpsRules_generated_shapeWithinTheDocumentedRanges(@ForAll("shaped") FlowRule rule) {
-    assertThat(rule.metric()).isEqualTo(FlowMetric.QPS);
-    assertThat(rule.warmUp() != null || rule.shaping() == Shaping.PACING).isTrue();
+    assertThat(rule.metric()).isEqualTo(FlowRule.Metric.QPS);
+    assertThat(rule.warmUp() != null || rule.shaping() == FlowRule.Shaping.PACING).isTrue();
     if (rule.warmUp() != null) {
       assertThat(rule.warmUp().period()).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(30));
       assertThat(rule.warmUp().coldFactor()).isBetween(2, 5);

@@ -6,9 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.Guard;
-import dev.guard.api.rule.Shaping;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.LongPredicate;
@@ -84,8 +82,8 @@ class FlowArbitrariesTest {
   @Test
   void guards_scopedAndRelatedRules_declaredThroughTheDsl() {
     FlowRule origin = FlowRule.qps("R", 3).withOrigin("mobile");
-    FlowRule related = FlowRule.qps("R", 3).withStrategy(FlowStrategy.RELATED, "db");
-    FlowRule chained = FlowRule.concurrency("R", 2).withStrategy(FlowStrategy.ENTRANCE, "api");
+    FlowRule related = FlowRule.qps("R", 3).withStrategy(FlowRule.Strategy.RELATED, "db");
+    FlowRule chained = FlowRule.concurrency("R", 2).withStrategy(FlowRule.Strategy.ENTRANCE, "api");
 
     for (FlowRule rule : List.of(origin, related, chained)) {
       Guard guard = FlowArbitraries.guards(Arbitraries.just(rule)).sample();
@@ -109,7 +107,7 @@ class FlowArbitrariesTest {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> GuardDeclarations.declare(rule))
         .withMessageStartingWith("rule must be expressible through the Guard DSL");
-    assertThat(rule.shaping()).isEqualTo(Shaping.REFUSE);
+    assertThat(rule.shaping()).isEqualTo(FlowRule.Shaping.REFUSE);
   }
 
   private static boolean hasGap(ArrivalSchedule schedule, LongPredicate gapTest) {

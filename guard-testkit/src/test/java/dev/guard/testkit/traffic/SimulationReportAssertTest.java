@@ -1,11 +1,11 @@
 package dev.guard.testkit.traffic;
 
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import static dev.guard.testkit.traffic.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome.Verdict;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome.Verdict;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -15,8 +15,8 @@ class SimulationReportAssertTest {
   private static final Duration SECOND = Duration.ofSeconds(1);
 
   /** Passes at 0, 0, 300 and 1200 ms and a refused at 1500 ms, over two seconds. */
-  private static SimulationReport report() {
-    return new SimulationReport("Guard[R]", List.of(at(0, Verdict.PASS), at(0, Verdict.PASS),
+  private static TrafficSimulator.Report report() {
+    return new TrafficSimulator.Report("Guard[R]", List.of(at(0, Verdict.PASS), at(0, Verdict.PASS),
         at(300, Verdict.PASS), at(1200, Verdict.PASS), at(1500, Verdict.REFUSE)),
         Duration.ofSeconds(2));
   }
@@ -74,7 +74,7 @@ class SimulationReportAssertTest {
 
   @Test
   void neverWaitsLongerThan_longWait_failsNamingTheCall() {
-    SimulationReport paced = new SimulationReport("Guard[P]", List.of(at(0, Verdict.PASS),
+    TrafficSimulator.Report paced = new TrafficSimulator.Report("Guard[P]", List.of(at(0, Verdict.PASS),
         new CallOutcome(Duration.ZERO, Duration.ZERO, Verdict.PASS, Duration.ofMillis(600))),
         Duration.ZERO);
 
@@ -92,7 +92,7 @@ class SimulationReportAssertTest {
 
   @Test
   void assertThat_nullReport_fails() {
-    assertThatThrownBy(() -> assertThat((SimulationReport) null).hasTotalRefused(0))
+    assertThatThrownBy(() -> assertThat((TrafficSimulator.Report) null).hasTotalRefused(0))
         .hasMessageContaining("Expecting actual not to be null");
   }
 }

@@ -1,11 +1,11 @@
 package dev.guard.testkit.traffic;
 
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome.Verdict;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome.Verdict;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -23,13 +23,13 @@ class SimulationReportTest {
     return new CallOutcome(when, when, verdict, Duration.ofMillis(waitMillis));
   }
 
-  private static SimulationReport report(Duration length, CallOutcome... outcomes) {
-    return new SimulationReport("Guard[test]", List.of(outcomes), length);
+  private static TrafficSimulator.Report report(Duration length, CallOutcome... outcomes) {
+    return new TrafficSimulator.Report("Guard[test]", List.of(outcomes), length);
   }
 
   @Test
   void passesPerWindow_windowsAlignedToTheStart_countsEachWindow() {
-    SimulationReport report = report(Duration.ofSeconds(2), at(0, Verdict.PASS),
+    TrafficSimulator.Report report = report(Duration.ofSeconds(2), at(0, Verdict.PASS),
         at(999, Verdict.PASS), at(1000, Verdict.PASS), at(1500, Verdict.REFUSE));
 
     assertThat(report.passesPerWindow(SECOND)).containsExactly(2, 1);
@@ -39,21 +39,21 @@ class SimulationReportTest {
 
   @Test
   void passesPerWindow_callThatWaited_countsWhereItFinished() {
-    SimulationReport report = report(SECOND, waited(900, Verdict.PASS, 200));
+    TrafficSimulator.Report report = report(SECOND, waited(900, Verdict.PASS, 200));
 
     assertThat(report.passesPerWindow(SECOND)).containsExactly(0, 1);
   }
 
   @Test
   void passesPerWindow_quietEndOfSchedule_coveredWithZeros() {
-    SimulationReport report = report(Duration.ofMillis(3500), at(0, Verdict.PASS));
+    TrafficSimulator.Report report = report(Duration.ofMillis(3500), at(0, Verdict.PASS));
 
     assertThat(report.passesPerWindow(SECOND)).containsExactly(1, 0, 0, 0);
   }
 
   @Test
   void passesPerWindow_callExactlyAtTheEnd_getsItsOwnWindow() {
-    SimulationReport report = report(SECOND, at(0, Verdict.PASS), at(1000, Verdict.PASS));
+    TrafficSimulator.Report report = report(SECOND, at(0, Verdict.PASS), at(1000, Verdict.PASS));
 
     assertThat(report.passesPerWindow(SECOND)).containsExactly(1, 1);
   }
@@ -65,7 +65,7 @@ class SimulationReportTest {
 
   @Test
   void passesPerWindow_zeroWindow_rejectedNamingWindow() {
-    SimulationReport report = report(SECOND, at(0, Verdict.PASS));
+    TrafficSimulator.Report report = report(SECOND, at(0, Verdict.PASS));
 
     assertThatIllegalArgumentException()
         .isThrownBy(() -> report.passesPerWindow(Duration.ZERO))
@@ -74,7 +74,7 @@ class SimulationReportTest {
 
   @Test
   void passesPerWindow_tooManyWindows_rejectedNamingWindow() {
-    SimulationReport report = report(Duration.ofHours(1), at(0, Verdict.PASS));
+    TrafficSimulator.Report report = report(Duration.ofHours(1), at(0, Verdict.PASS));
 
     assertThatIllegalArgumentException()
         .isThrownBy(() -> report.refusalsPerWindow(Duration.ofNanos(1)))
@@ -83,7 +83,7 @@ class SimulationReportTest {
 
   @Test
   void totals_mixedOutcomes_countPassesAndBlocks() {
-    SimulationReport report = report(SECOND, at(0, Verdict.PASS), at(0, Verdict.REFUSE),
+    TrafficSimulator.Report report = report(SECOND, at(0, Verdict.PASS), at(0, Verdict.REFUSE),
         at(10, Verdict.REFUSE));
 
     assertThat(report.totalPasses()).isEqualTo(1);
@@ -106,7 +106,7 @@ class SimulationReportTest {
 
   @Test
   void toString_twoSeconds_showsTotalsAndAPerSecondTable() {
-    SimulationReport report = report(Duration.ofSeconds(2), at(0, Verdict.PASS),
+    TrafficSimulator.Report report = report(Duration.ofSeconds(2), at(0, Verdict.PASS),
         at(0, Verdict.REFUSE), at(1200, Verdict.PASS));
 
     assertThat(report.toString()).isEqualTo(String.join(System.lineSeparator(),
@@ -118,7 +118,7 @@ class SimulationReportTest {
 
   @Test
   void toString_longRun_cutsTheTableAfterSixtySeconds() {
-    SimulationReport report = report(Duration.ofSeconds(75), at(0, Verdict.PASS));
+    TrafficSimulator.Report report = report(Duration.ofSeconds(75), at(0, Verdict.PASS));
 
     assertThat(report.toString()).endsWith("  ... 15 more seconds").contains("59000-60000");
   }

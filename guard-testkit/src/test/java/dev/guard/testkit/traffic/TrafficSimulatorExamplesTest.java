@@ -2,7 +2,7 @@ package dev.guard.testkit.traffic;
 
 import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.testkit.ManualClock;
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import static dev.guard.testkit.traffic.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +26,7 @@ class TrafficSimulatorExamplesTest {
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
     Guard guard = Guard.of("createOrder").qps(10).warmUp(Duration.ofSeconds(10)).on(engine);
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard,
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard,
         ArrivalSchedule.bursts(12, SECOND).lasting(Duration.ofSeconds(16)));
 
     assertThat(report)
@@ -43,7 +43,7 @@ class TrafficSimulatorExamplesTest {
     Guard guard = Guard.of("export").qps(5).pacing(Duration.ofMillis(500)).on(engine);
 
     // one caller making 7 calls at once: each waits for its 200 ms slot, so none is refused
-    SimulationReport report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(7));
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(7));
 
     assertThat(report).hasTotalPasses(7).neverWaitsLongerThan(Duration.ofMillis(200));
     assertThat(report.outcomes()).extracting(CallOutcome::finishedAt).containsExactly(
@@ -58,7 +58,7 @@ class TrafficSimulatorExamplesTest {
         GuardEngine.builder().clock(clock).secondWindow(1, SECOND).build();
     Guard guard = Guard.of("search").qps(4).on(engine);
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard,
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard,
         ArrivalSchedule.steady(10, SECOND).lasting(Duration.ofSeconds(3)));
 
     assertThat(report)

@@ -2,12 +2,12 @@ package dev.guard.testkit.traffic;
 
 import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.testkit.ManualClock;
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import static dev.guard.testkit.traffic.GuardAssertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
-import dev.guard.api.rule.Shaping;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +32,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).secondWindow(1, SECOND).build();
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     int count = (int) guard.flowRules().get(0).threshold();
     assertThat(report).neverPassesMoreThanPerWindow(SECOND, count);
@@ -46,7 +46,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = ManualClock.startingAt(start);
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     assertThat(report.totalPasses() + report.totalRefused()).isEqualTo(schedule.size());
     List<CallOutcome> outcomes = report.outcomes();
@@ -67,7 +67,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     assertThat(report).neverWaitsLongerThan(guard.flowRules().get(0).maxQueueingTime());
   }
@@ -79,7 +79,7 @@ class TrafficSimulatorProperties {
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard.on(engine), schedule);
 
     assertThat(report).hasTotalRefused(0).hasTotalPasses(schedule.size());
   }
@@ -106,7 +106,7 @@ class TrafficSimulatorProperties {
   @Provide
   Arbitrary<Guard> pacedGuards() {
     return FlowArbitraries.guards(FlowArbitraries.shapedQpsRules("R")
-        .filter(rule -> rule.warmUp() == null || rule.shaping() == Shaping.PACING));
+        .filter(rule -> rule.warmUp() == null || rule.shaping() == FlowRule.Shaping.PACING));
   }
 
   @Provide

@@ -2,14 +2,14 @@ package dev.guard.testkit.traffic;
 
 import dev.guard.testkit.ArrivalSchedule;
 import dev.guard.testkit.ManualClock;
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.assertThatNullPointerException;
 
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.traffic.SimulationReport.CallOutcome.Verdict;
+import dev.guard.testkit.traffic.TrafficSimulator.Report.CallOutcome.Verdict;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,7 +25,7 @@ class TrafficSimulatorTest {
   void run_burstOverQpsLimit_passesTheCountThenBlocks() {
     Guard guard = Guard.of("search").qps(5).on(engine);
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(8));
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(8));
 
     assertThat(report.outcomes()).extracting(CallOutcome::verdict).containsExactly(Verdict.PASS,
         Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.PASS, Verdict.REFUSE, Verdict.REFUSE,
@@ -38,7 +38,7 @@ class TrafficSimulatorTest {
   void run_spreadArrivals_decidesEachAtItsOffsetWithoutWaiting() {
     Guard guard = Guard.of("search").qps(100).on(engine);
 
-    SimulationReport report =
+    TrafficSimulator.Report report =
         TrafficSimulator.of(clock).run(guard, ArrivalSchedule.atMillis(0, 250, 250, 1000));
 
     assertThat(report.outcomes()).extracting(CallOutcome::decidedAt).containsExactly(
@@ -51,7 +51,7 @@ class TrafficSimulatorTest {
     clock.advance(Duration.ofSeconds(5));
     Guard guard = Guard.of("search").qps(100).on(engine);
 
-    SimulationReport report =
+    TrafficSimulator.Report report =
         TrafficSimulator.of(clock).run(guard, ArrivalSchedule.atMillis(0, 300));
 
     assertThat(report.outcomes()).extracting(CallOutcome::decidedAt)
@@ -73,7 +73,7 @@ class TrafficSimulatorTest {
   void run_pacedBurst_recordsEachWaitAndDecidesLateCallsAtTheCurrentTime() {
     Guard guard = Guard.of("export").qps(10).pacing(Duration.ofMillis(500)).on(engine);
 
-    SimulationReport report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(3));
+    TrafficSimulator.Report report = TrafficSimulator.of(clock).run(guard, ArrivalSchedule.burst(3));
 
     assertThat(report.outcomes()).containsExactly(
         new CallOutcome(Duration.ZERO, Duration.ZERO, Verdict.PASS, Duration.ZERO),
@@ -87,7 +87,7 @@ class TrafficSimulatorTest {
   void run_waitCarriesPastTheNextArrival_thatArrivalIsLateNotSkipped() {
     Guard guard = Guard.of("export").qps(2).pacing(SECOND).on(engine);
 
-    SimulationReport report =
+    TrafficSimulator.Report report =
         TrafficSimulator.of(clock).run(guard, ArrivalSchedule.atMillis(0, 0, 100));
 
     CallOutcome late = report.outcomes().get(2);
@@ -101,7 +101,7 @@ class TrafficSimulatorTest {
   void run_emptySchedule_reportsNoCalls() {
     Guard guard = Guard.of("search").qps(1).on(engine);
 
-    SimulationReport report =
+    TrafficSimulator.Report report =
         TrafficSimulator.of(clock).run(guard, ArrivalSchedule.idle(Duration.ofSeconds(2)));
 
     assertThat(report.outcomes()).isEmpty();

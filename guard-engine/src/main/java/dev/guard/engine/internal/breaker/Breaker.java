@@ -1,11 +1,8 @@
 package dev.guard.engine.internal.breaker;
 
-import dev.guard.api.BreakerState;
 import dev.guard.api.CircuitBreaker;
-import dev.guard.api.CircuitBreakerRefusedException;
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
-import dev.guard.api.rule.CircuitBreakerStrategy;
 import dev.guard.engine.internal.chain.SlotContext;
 import java.time.Duration;
 import java.util.OptionalDouble;
@@ -53,7 +50,7 @@ final class Breaker implements CircuitBreaker {
 
   /** What the breaker is doing, as one immutable value. */
   private static final class Phase {
-    final BreakerState state;
+    final CircuitBreaker.State state;
     final boolean admitsAll;
     final long sinceMs; // when this state began
     final long retryAtMs; // OPEN: first probe allowed; HALF_OPEN: that of the OPEN state before
@@ -61,10 +58,10 @@ final class Breaker implements CircuitBreaker {
     final int granted; // HALF_OPEN: probes admitted
     final int succeeded; // HALF_OPEN: probes that succeeded
 
-    Phase(BreakerState state, long sinceMs, long retryAtMs, long epoch, int granted,
+    Phase(CircuitBreaker.State state, long sinceMs, long retryAtMs, long epoch, int granted,
         int succeeded) {
       this.state = state;
-      this.admitsAll = state == BreakerState.CLOSED || state == BreakerState.FORCED_CLOSED;
+      this.admitsAll = state == CircuitBreaker.State.CLOSED || state == CircuitBreaker.State.FORCED_CLOSED;
       this.sinceMs = sinceMs;
       this.retryAtMs = retryAtMs;
       this.epoch = epoch;
@@ -85,15 +82,15 @@ final class Breaker implements CircuitBreaker {
   private final long probeTimeoutMs;
   private final int maxProbes;
   private final BreakerWindow window;
-  final CircuitBreakerRefusedException refusal;
+  final RefusedException.CircuitBreaker refusal;
   private volatile Phase phase;
 
   Breaker(String resource, CircuitBreakerRule rule, SlotContext engine) {
     this.resource = resource;
     this.rule = rule;
     this.engine = engine;
-    this.slowCalls = rule.strategy() == CircuitBreakerStrategy.SLOW_CALL_RATIO;
-    this.byCount = rule.strategy() == CircuitBreakerStrategy.ERROR_COUNT;
+    this.slowCalls = rule.strategy() == CircuitBreakerRule.Strategy.SLOW_CALL_RATIO;
+    this.byCount = rule.strategy() == CircuitBreakerRule.Strategy.ERROR_COUNT;
     this.threshold = rule.threshold();
     Duration slow = rule.slowerThan();
     this.slowMs = slow == null ? 0L : slow.toMillis();
@@ -102,8 +99,8 @@ final class Breaker implements CircuitBreaker {
     this.probeTimeoutMs = rule.effectiveProbeTimeout().toMillis();
     this.maxProbes = rule.probes();
     this.window = new BreakerWindow(rule.buckets(), rule.window().toMillis());
-    this.phase = new Phase(BreakerState.CLOSED, 0L, 0L, 0L, 0, 0);
-    this.refusal = new CircuitBreakerRefusedException(this);
+    this.phase = new Phase(CircuitBreaker.State.CLOSED, 0L, 0L, 0L, 0, 0);
+    this.refusal = new RefusedException.CircuitBreaker(this);
   }
 
   /**
@@ -118,9 +115,9 @@ final class Breaker implements CircuitBreaker {
     if (now.admitsAll) {
       return PASS;
     }
-    if (now.state == BreakerState.OPEN && nowMs - now.retryAtMs < 0
-        || now.state == BreakerState.HALF_OPEN && now.granted >= maxProbes && !expired(now, nowMs)
-        || now.state == BreakerState.FORCED_OPEN) {
+    if (now.state == CircuitBreaker.State.OPEN && nowMs - now.retryAtMs < 0
+        || now.state == CircuitBreaker.State.HALF_OPEN && now.granted >= maxProbes && !expired(now, nowMs)
+        || now.state == CircuitBreaker.State.FORCED_OPEN) {
       return REFUSE;
     }
     return tryProbe(nowMs);
@@ -128,7 +125,7 @@ final class Breaker implements CircuitBreaker {
 
   private synchronized long tryProbe(long nowMs) {
     Phase current = phase;
-    if (current.state == BreakerState.HALF_OPEN && expired(current, nowMs)) {
+    if (current.state == CircuitBreaker.State.HALF_OPEN && expired(current, nowMs)) {
       current = expire(current, nowMs);
     }
     switch (current.state) {
@@ -137,7 +134,7 @@ final class Breaker implements CircuitBreaker {
           return REFUSE;
         }
         long epoch = current.epoch + 1;
-        move(new Phase(BreakerState.HALF_OPEN, nowMs, current.retryAtMs, epoch, 1, 0), NONE,
+        move(new Phase(CircuitBreaker.State.HALF_OPEN, nowMs, current.retryAtMs, epoch, 1, 0), NONE,
             nowMs);
         return epoch;
       }
@@ -145,7 +142,7 @@ final class Breaker implements CircuitBreaker {
         if (current.granted >= maxProbes) {
           return REFUSE;
         }
-        phase = new Phase(BreakerState.HALF_OPEN, current.sinceMs, current.retryAtMs,
+        phase = new Phase(CircuitBreaker.State.HALF_OPEN, current.sinceMs, current.retryAtMs,
             current.epoch, current.granted + 1, current.succeeded);
         return current.epoch;
       }
@@ -172,7 +169,7 @@ final class Breaker implements CircuitBreaker {
     if (probeEpoch != 0L && finishProbe(probeEpoch, bad, nowMs)) {
       return;
     }
-    if (phase.state != BreakerState.CLOSED || !bad && (bucket == null || bucket.warm)) {
+    if (phase.state != CircuitBreaker.State.CLOSED || !bad && (bucket == null || bucket.warm)) {
       return;
     }
     long calls = window.calls(nowMs);
@@ -193,7 +190,7 @@ final class Breaker implements CircuitBreaker {
   }
 
   private synchronized void open(long nowMs, double value) {
-    if (phase.state == BreakerState.CLOSED) {
+    if (phase.state == CircuitBreaker.State.CLOSED) {
       move(reopened(phase, nowMs, nowMs + openForMs), OptionalDouble.of(value), nowMs);
     }
   }
@@ -201,7 +198,7 @@ final class Breaker implements CircuitBreaker {
   /** Decides a probe's outcome; false if it is not a probe of the current half-open period. */
   private synchronized boolean finishProbe(long epoch, boolean bad, long nowMs) {
     Phase current = phase;
-    if (current.state != BreakerState.HALF_OPEN || current.epoch != epoch) {
+    if (current.state != CircuitBreaker.State.HALF_OPEN || current.epoch != epoch) {
       return false;
     }
     if (expired(current, nowMs)) {
@@ -210,9 +207,9 @@ final class Breaker implements CircuitBreaker {
       move(reopened(current, nowMs, nowMs + openForMs), FAILED_PROBE, nowMs);
     } else if (current.succeeded + 1 >= maxProbes) {
       window.clear();
-      move(new Phase(BreakerState.CLOSED, nowMs, 0L, current.epoch, 0, 0), NONE, nowMs);
+      move(new Phase(CircuitBreaker.State.CLOSED, nowMs, 0L, current.epoch, 0, 0), NONE, nowMs);
     } else {
-      phase = new Phase(BreakerState.HALF_OPEN, current.sinceMs, current.retryAtMs, epoch,
+      phase = new Phase(CircuitBreaker.State.HALF_OPEN, current.sinceMs, current.retryAtMs, epoch,
           current.granted, current.succeeded + 1);
     }
     return true;
@@ -227,7 +224,7 @@ final class Breaker implements CircuitBreaker {
    */
   synchronized void abandonProbe(long epoch, long nowMs) {
     Phase current = phase;
-    if (current.state == BreakerState.HALF_OPEN && current.epoch == epoch) {
+    if (current.state == CircuitBreaker.State.HALF_OPEN && current.epoch == epoch) {
       move(reopened(current, nowMs, current.retryAtMs), FAILED_PROBE, nowMs);
     }
   }
@@ -243,15 +240,15 @@ final class Breaker implements CircuitBreaker {
   }
 
   private static Phase reopened(Phase from, long nowMs, long retryAtMs) {
-    return new Phase(BreakerState.OPEN, nowMs, retryAtMs, from.epoch, 0, 0);
+    return new Phase(CircuitBreaker.State.OPEN, nowMs, retryAtMs, from.epoch, 0, 0);
   }
 
   /** Sets the phase and publishes the change; the caller holds the monitor. */
   private Phase move(Phase next, OptionalDouble trigger, long nowMs) {
-    BreakerState from = phase.state;
+    CircuitBreaker.State from = phase.state;
     phase = next;
     if (from != next.state) {
-      engine.publish(new BreakerTransition(resource, rule, from, next.state, trigger, nowMs));
+      engine.publish(new CircuitBreaker.Transition(resource, rule, from, next.state, trigger, nowMs));
     }
     return next;
   }
@@ -267,7 +264,7 @@ final class Breaker implements CircuitBreaker {
   }
 
   @Override
-  public BreakerState state() {
+  public CircuitBreaker.State state() {
     return phase.state;
   }
 
@@ -286,20 +283,20 @@ final class Breaker implements CircuitBreaker {
   @Override
   public synchronized void forceOpen() {
     long nowMs = engine.nowMs();
-    move(new Phase(BreakerState.FORCED_OPEN, nowMs, 0L, phase.epoch, 0, 0), NONE, nowMs);
+    move(new Phase(CircuitBreaker.State.FORCED_OPEN, nowMs, 0L, phase.epoch, 0, 0), NONE, nowMs);
   }
 
   @Override
   public synchronized void forceClosed() {
     long nowMs = engine.nowMs();
-    move(new Phase(BreakerState.FORCED_CLOSED, nowMs, 0L, phase.epoch, 0, 0), NONE, nowMs);
+    move(new Phase(CircuitBreaker.State.FORCED_CLOSED, nowMs, 0L, phase.epoch, 0, 0), NONE, nowMs);
   }
 
   @Override
   public synchronized void reset() {
     long nowMs = engine.nowMs();
     window.clear();
-    move(new Phase(BreakerState.CLOSED, nowMs, 0L, phase.epoch, 0, 0), NONE, nowMs);
+    move(new Phase(CircuitBreaker.State.CLOSED, nowMs, 0L, phase.epoch, 0, 0), NONE, nowMs);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.call;
 
 import dev.guard.api.EntryType;
-import dev.guard.api.RefusalKind;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.node.DefaultNode;
@@ -44,7 +43,7 @@ public final class CallPath {
 
   private final EngineClock clock;
   private final ContextRegistry contexts;
-  private static final int KINDS = RefusalKind.values().length;
+  private static final int KINDS = RefusedException.Kind.values().length;
 
   private final StatisticNode inbound;
   private final Overflows overflows;
@@ -219,7 +218,8 @@ public final class CallPath {
         int count = entry.count();
         DefaultNode node = Objects.requireNonNull(entry.node());
         node.cluster().stats().addRefused(nowMs, count);
-        node.cluster().refusalKinds(KINDS).add(nowMs, RefusalKind.of(refused).ordinal(), count);
+        node.cluster().refusalKinds(KINDS)
+            .add(nowMs, RefusedException.Kind.of(refused).ordinal(), count);
         if (entry.onContextNode) {
           refused(node.stats(), nowMs, count);
         }

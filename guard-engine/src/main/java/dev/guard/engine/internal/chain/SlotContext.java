@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.chain;
 
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.Rule;
 import dev.guard.spi.Cap;
 import dev.guard.spi.TokenService;
@@ -40,7 +40,7 @@ public interface SlotContext {
    *
    * @param transition the change
    */
-  void publish(BreakerTransition transition);
+  void publish(CircuitBreaker.Transition transition);
 
   /**
    * A precise reading of engine time, for decisions that need nanoseconds (pacing).

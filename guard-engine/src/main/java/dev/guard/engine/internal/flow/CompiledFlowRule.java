@@ -1,10 +1,9 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.engine.internal.chain.Call;
-import dev.guard.api.FlowRefusedException;
+import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
@@ -29,21 +28,21 @@ final class CompiledFlowRule {
 
   final FlowRule rule;
   final TrafficShapingController controller;
-  final FlowRefusedException refusal;
+  final RefusedException.Flow refusal;
   final boolean precise;
   /** The rule's cluster mode; null for a rule decided by this instance alone. */
   final @Nullable ClusterMode cluster;
   private final Set<String> namedApps;
   private final boolean forEveryone;
   private final boolean forOthers;
-  private final FlowStrategy strategy;
+  private final FlowRule.Strategy strategy;
 
   CompiledFlowRule(FlowRule rule, TrafficShapingController controller, Set<String> namedApps,
       SlotContext engine) {
     this.rule = rule;
     this.controller = controller;
     int bucketLengthMs = engine.secondWindow().bucketLengthMs();
-    this.refusal = new FlowRefusedException(rule.resource(), rule,
+    this.refusal = new RefusedException.Flow(rule.resource(), rule,
         () -> controller.retryAfterNanos(engine.preciseNowNanos(), bucketLengthMs));
     this.precise = controller.needsPreciseTime();
     this.cluster = rule.cluster();
@@ -66,14 +65,14 @@ final class CompiledFlowRule {
       }
     }
     // comparisons, not a switch on the enum: this runs on every call
-    if (strategy == FlowStrategy.DIRECT) {
+    if (strategy == FlowRule.Strategy.DIRECT) {
       if (specific) {
         return entry.originNode();
       }
       DefaultNode own = entry.node();
       return own == null ? null : own.cluster().stats();
     }
-    if (strategy == FlowStrategy.RELATED) {
+    if (strategy == FlowRule.Strategy.RELATED) {
       ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.reference()));
       return related == null ? null : related.stats();
     }

@@ -2,8 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
-import dev.guard.api.rule.FlowMetric;
-import dev.guard.spi.TokenResult;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -58,7 +57,7 @@ final class FlowSlot implements Slot {
     this.engine = engine;
     boolean tokens = false;
     for (CompiledFlowRule rule : rules) {
-      tokens |= rule.cluster != null && rule.rule.metric() == FlowMetric.CONCURRENCY;
+      tokens |= rule.cluster != null && rule.rule.metric() == FlowRule.Metric.CONCURRENCY;
     }
     this.holdsTokens = tokens;
   }
@@ -96,9 +95,9 @@ final class FlowSlot implements Slot {
   /** What the token service granted for a cluster rule: permits, or a concurrency token. */
   private static final class Granted extends Kept {
     final TokenService service;
-    final TokenResult grant;
+    final TokenService.Result grant;
 
-    Granted(CompiledFlowRule rule, TokenService service, TokenResult grant,
+    Granted(CompiledFlowRule rule, TokenService service, TokenService.Result grant,
         @Nullable Kept earlier) {
       super(rule, earlier);
       this.service = service;
@@ -106,7 +105,7 @@ final class FlowSlot implements Slot {
     }
 
     boolean concurrency() {
-      return rule.rule.metric() == FlowMetric.CONCURRENCY;
+      return rule.rule.metric() == FlowRule.Metric.CONCURRENCY;
     }
 
     /** Gives the grant back; a service that throws is ignored (the grant then expires). */
@@ -137,8 +136,8 @@ final class FlowSlot implements Slot {
       int permits = entry.count();
       if (rule.cluster != null) {
         TokenService service = engine.tokenService();
-        TokenResult result = askCluster(service, rule, permits, entry.prioritized());
-        if (result == TokenResult.REFUSED) {
+        TokenService.Result result = askCluster(service, rule, permits, entry.prioritized());
+        if (result == TokenService.Result.REFUSED) {
           release(held, permits);
           refund(passedAtOnce, permits, passedAtMs);
           return rule.refusal;
@@ -207,28 +206,28 @@ final class FlowSlot implements Slot {
   }
 
   /**
-   * Asks the engine's token service about a cluster rule: {@link TokenResult#REFUSED} to refuse,
+   * Asks the engine's token service about a cluster rule: {@link TokenService.Result#REFUSED} to refuse,
    * a grant (OK, or SHOULD_WAIT with its wait), or null when the service is absent, fails, throws
    * or will not decide, so that the rule falls back.
    */
-  private static @Nullable TokenResult askCluster(@Nullable TokenService service,
+  private static TokenService.@Nullable Result askCluster(@Nullable TokenService service,
       CompiledFlowRule rule, int permits, boolean prioritized) {
     if (service == null) {
       return null;
     }
-    TokenResult result;
+    TokenService.Result result;
     try {
-      result = rule.rule.metric() == FlowMetric.CONCURRENCY
+      result = rule.rule.metric() == FlowRule.Metric.CONCURRENCY
           ? service.acquireConcurrency(rule.rule, permits)
           : service.requestToken(rule.rule, permits, prioritized);
     } catch (RuntimeException failed) {
       return null; // a failing service is a failure like any other: fall back
     }
-    TokenResult.Status status = result.status();
-    if (status == TokenResult.Status.REFUSED) {
-      return TokenResult.REFUSED;
+    TokenService.Result.Status status = result.status();
+    if (status == TokenService.Result.Status.REFUSED) {
+      return TokenService.Result.REFUSED;
     }
-    return status == TokenResult.Status.OK || status == TokenResult.Status.SHOULD_WAIT
+    return status == TokenService.Result.Status.OK || status == TokenService.Result.Status.SHOULD_WAIT
         ? result : null;
   }
 

@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.api.rule.FlowStrategy;
 import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
@@ -44,7 +43,7 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
     }
     List<RuleState> states = new ArrayList<>();
     for (CompiledFlowRule compiled : slot.rules) {
-      RateSource rate = compiled.controller instanceof RejectController reject
+      RateSource rate = compiled.controller instanceof RefuseController reject
           ? reject.rate()
           : compiled.controller instanceof PacingController pacing ? pacing.rate() : null;
       if (rate instanceof WarmUpTokens tokens) {
@@ -67,7 +66,7 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
 
   @Override
   public boolean measuresContexts(List<FlowRule> rules) {
-    return rules.stream().anyMatch(rule -> rule.strategy() == FlowStrategy.ENTRANCE);
+    return rules.stream().anyMatch(rule -> rule.strategy() == FlowRule.Strategy.ENTRANCE);
   }
 
   @Override

@@ -5,7 +5,7 @@ import dev.guard.engine.internal.stat.FlowMetrics;
 /**
  * Where a QPS rule's rate comes from: the rule's count ({@link #constant}), or a warm-up bucket
  * whose rate climbs from {@code count / coldFactor} to {@code count} as traffic flows ({@link
- * WarmUpTokens}). An admission style (fast reject in {@link RejectController}, pacing in {@link
+ * WarmUpTokens}). An admission style (fast reject in {@link RefuseController}, pacing in {@link
  * PacingController}) takes any rate source, so the four shapes of a QPS rule are two classes.
  */
 interface RateSource {

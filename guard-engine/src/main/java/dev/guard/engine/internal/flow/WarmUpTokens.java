@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>No warm-up band ({@code maxToken == warningToken}, when {@code 2·p·c < 1 + f}): the rate
  *       is simply {@code c}. Sentinel divides by zero there and refusals every call.
  *   <li>Rates below one call per second are the controllers' business (see {@link
- *       RejectController}); this class only reports the rate.
+ *       RefuseController}); this class only reports the rate.
  * </ul>
  *
  * <p>Thread-safe and lock-free; no allocation after construction.

@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.origin;
 
 import dev.guard.engine.internal.chain.Call;
-import dev.guard.api.OriginRefusedException;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.engine.internal.chain.Slot;
@@ -23,7 +22,7 @@ final class OriginSlot implements Slot {
   static final int KEPT_REFUSALS = 256;
 
   final OriginRule rule;
-  private final ConcurrentHashMap<String, OriginRefusedException> refusals =
+  private final ConcurrentHashMap<String, RefusedException.Origin> refusals =
       new ConcurrentHashMap<>();
 
   OriginSlot(OriginRule rule) {
@@ -36,15 +35,15 @@ final class OriginSlot implements Slot {
     return rule.admits(origin) ? null : refusal(origin);
   }
 
-  private OriginRefusedException refusal(String origin) {
-    OriginRefusedException kept = refusals.get(origin);
+  private RefusedException.Origin refusal(String origin) {
+    RefusedException.Origin kept = refusals.get(origin);
     if (kept != null) {
       return kept;
     }
-    OriginRefusedException fresh =
-        new OriginRefusedException(rule.resource(), rule, origin);
+    RefusedException.Origin fresh =
+        new RefusedException.Origin(rule.resource(), rule, origin);
     if (refusals.size() < KEPT_REFUSALS) {
-      OriginRefusedException raced = refusals.putIfAbsent(origin, fresh);
+      RefusedException.Origin raced = refusals.putIfAbsent(origin, fresh);
       return raced == null ? fresh : raced;
     }
     return fresh;

@@ -1,8 +1,7 @@
 package dev.guard.engine.internal.pervalue;
 
-import dev.guard.api.PerValueRefusedException;
-import dev.guard.api.rule.Shaping;
-import dev.guard.api.rule.FlowMetric;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.spi.Cap;
 import dev.guard.engine.internal.chain.SlotContext;
@@ -40,14 +39,14 @@ final class CompiledPerValueRule {
     this.exceptions = !rule.exceptions().isEmpty();
     this.gate = gateOf(rule);
     this.table = new ValueTable(gate, rule.maxValues(),
-        forgotten -> engine.reportOverflow(Cap.PARAM_VALUES, resource, forgotten));
+        forgotten -> engine.reportOverflow(Cap.VALUES, resource, forgotten));
   }
 
   private static ValueGate gateOf(PerValueRule rule) {
-    if (rule.metric() == FlowMetric.CONCURRENCY) {
+    if (rule.metric() == FlowRule.Metric.CONCURRENCY) {
       return new ConcurrencyGate();
     }
-    if (rule.shaping() == Shaping.PACING) {
+    if (rule.shaping() == FlowRule.Shaping.PACING) {
       return new PacingGate(rule.period().toNanos(), rule.maxQueueingTime().toNanos());
     }
     return new TokenBucketGate(rule.period().toMillis(), rule.burst());
@@ -166,7 +165,7 @@ final class CompiledPerValueRule {
    * @param nowNanos the decision time
    * @return the exception, naming the refused value (an element for a collection)
    */
-  PerValueRefusedException refusal(
+  RefusedException.PerValue refusal(
       int argumentIndex, Object value, long refused, int permits, long nowNanos) {
     Object elements = Elements.of(value);
     @Nullable Object element = elements == null ? value : Elements.get(elements, (int) (-refused - 1));
@@ -174,6 +173,6 @@ final class CompiledPerValueRule {
     ValueState state = table.find(culprit);
     int threshold = state == null ? threshold(culprit) : state.threshold;
     long retry = gate.retryAfterNanos(state, threshold, permits, nowNanos);
-    return new PerValueRefusedException(resource, rule, argumentIndex, culprit, retry);
+    return new RefusedException.PerValue(resource, rule, argumentIndex, culprit, retry);
   }
 }

@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.registry;
 
-import dev.guard.api.rule.RuleError;
+import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.spi.EngineListener;
 import java.util.List;
 
@@ -28,9 +28,9 @@ public final class InternalErrors {
    * Reports a failure to compile a resource's rules that is not a refusal of the rules
    * themselves, and returns the error that refuses the rule change in its place.
    */
-  public RuleError uncompilable(String resource, RuntimeException failure) {
+  public InvalidRulesException.Error uncompilable(String resource, RuntimeException failure) {
     report(resource, failure);
-    return new RuleError(resource, "its rules could not be compiled (an internal error of guard,"
+    return new InvalidRulesException.Error(resource, "its rules could not be compiled (an internal error of guard,"
         + " reported to EngineListener.onInternalError): " + failure);
   }
 }

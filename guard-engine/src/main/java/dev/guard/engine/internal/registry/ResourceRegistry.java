@@ -3,7 +3,6 @@ package dev.guard.engine.internal.registry;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
@@ -159,7 +158,7 @@ public final class ResourceRegistry {
       } catch (IllegalArgumentException refused) {
         throw refused;
       } catch (RuntimeException failure) {
-        RuleError error = internalErrors.uncompilable(state.name(), failure);
+        InvalidRulesException.Error error = internalErrors.uncompilable(state.name(), failure);
         if (merge) {
           return null; // a declaration runs on a guard's first call: fail open, keep the old chain
         }
@@ -275,14 +274,14 @@ public final class ResourceRegistry {
       }
     }
     if (!unknown.isEmpty() && size.get() + unknown.size() > config.maxResources()) {
-      throw new InvalidRulesException(List.of(new RuleError("rules", "maxResources "
+      throw new InvalidRulesException(List.of(new InvalidRulesException.Error("rules", "maxResources "
           + config.maxResources() + " reached: cannot add rules for " + unknown.size()
           + " new resources " + unknown)));
     }
     for (String name : unknown) {
       if (create(name) == null) { // raced with entries of unknown resources filling the cap
         overflows.report(Cap.RESOURCES, name);
-        throw new InvalidRulesException(List.of(new RuleError(name,
+        throw new InvalidRulesException(List.of(new InvalidRulesException.Error(name,
             "maxResources " + config.maxResources() + " reached; cannot add rules for it")));
       }
     }
@@ -294,7 +293,7 @@ public final class ResourceRegistry {
         names.add(state.name());
       }
     }
-    List<RuleError> errors = new ArrayList<>();
+    List<InvalidRulesException.Error> errors = new ArrayList<>();
     List<Change> changes = new ArrayList<>();
     for (String name : names) {
       List<Rule> rules = wanted.rulesOf(name);
@@ -347,9 +346,9 @@ public final class ResourceRegistry {
   }
 
   /** Why a resource's chain did not compile: its rules were refused, or guard failed (reported). */
-  private RuleError refusal(String name, RuntimeException failure) {
+  private InvalidRulesException.Error refusal(String name, RuntimeException failure) {
     return failure instanceof IllegalArgumentException refused
-        ? new RuleError(name, String.valueOf(refused.getMessage()))
+        ? new InvalidRulesException.Error(name, String.valueOf(refused.getMessage()))
         : internalErrors.uncompilable(name, failure);
   }
 

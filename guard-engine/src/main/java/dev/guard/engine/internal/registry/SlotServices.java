@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.registry;
 
-import dev.guard.api.event.BreakerTransition;
+import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -56,7 +56,7 @@ final class SlotServices implements SlotContext {
   }
 
   @Override
-  public void publish(BreakerTransition transition) {
+  public void publish(CircuitBreaker.Transition transition) {
     listeners.tell(EngineListener::onBreakerStateChanged, transition);
   }
 

@@ -3,8 +3,6 @@ package dev.guard.engine.internal.rules;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
-import dev.guard.api.rule.RuleError;
-import dev.guard.api.rule.RuleRevision;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.internal.registry.EngineClock;
@@ -53,7 +51,7 @@ public final class RuleBook {
   private final Listeners listeners;
   private final int historySize;
   /** Guarded by this. */
-  private final ArrayDeque<RuleRevision> history = new ArrayDeque<>();
+  private final ArrayDeque<RuleSet.Revision> history = new ArrayDeque<>();
   /** Guarded by this. */
   private long lastNumber;
   /** The parts of attached sources, with their sources; guarded by this. */
@@ -74,7 +72,7 @@ public final class RuleBook {
     this.historySize = parts.config().ruleHistory();
   }
 
-  private record Applied(RuleRevision revision, List<Replaced> replaced) {}
+  private record Applied(RuleSet.Revision revision, List<Replaced> replaced) {}
 
   /**
    * Makes the engine's rules exactly {@code rules}.
@@ -84,7 +82,7 @@ public final class RuleBook {
    * @return the new revision, or empty if the rules in force were already equal
    * @throws InvalidRulesException if the set cannot be applied; listeners hear of it too
    */
-  public Optional<RuleRevision> apply(RuleSet rules, String source) {
+  public Optional<RuleSet.Revision> apply(RuleSet rules, String source) {
     Objects.requireNonNull(rules, "rules");
     return change(current -> rules, source);
   }
@@ -99,9 +97,9 @@ public final class RuleBook {
    * @throws InvalidRulesException if {@code delivered} holds rules outside the part, or cannot be
    *     applied; listeners hear of it too
    */
-  public Optional<RuleRevision> applyPart(RulePart part, RuleSet delivered, String source) {
+  public Optional<RuleSet.Revision> applyPart(RulePart part, RuleSet delivered, String source) {
     Objects.requireNonNull(delivered, "rules");
-    List<RuleError> outside = outside(part, delivered);
+    List<InvalidRulesException.Error> outside = outside(part, delivered);
     if (!outside.isEmpty()) {
       invalid(source, outside);
       throw new InvalidRulesException(outside);
@@ -110,16 +108,16 @@ public final class RuleBook {
   }
 
   /** The errors naming each rule of {@code set} that lies outside {@code part}. */
-  private static List<RuleError> outside(RulePart part, RuleSet set) {
-    List<RuleError> errors = new ArrayList<>();
+  private static List<InvalidRulesException.Error> outside(RulePart part, RuleSet set) {
+    List<InvalidRulesException.Error> errors = new ArrayList<>();
     for (Rule rule : set.rules()) {
       if (!part.contains(rule)) {
-        errors.add(new RuleError(rule.getClass().getSimpleName() + "[" + rule.resource() + "]",
+        errors.add(new InvalidRulesException.Error(rule.getClass().getSimpleName() + "[" + rule.resource() + "]",
             "must lie in the source's part " + part + ", was outside it"));
       }
     }
     if (!set.defaultBreakerExclusions().isEmpty() && !part.holdsDefaultBreakers()) {
-      errors.add(new RuleError("defaultBreakerExclusions",
+      errors.add(new InvalidRulesException.Error("defaultBreakerExclusions",
           "must lie in the source's part " + part + ", was outside it"));
     }
     return errors;
@@ -174,7 +172,7 @@ public final class RuleBook {
     parts.remove(part);
   }
 
-  private Optional<RuleRevision> change(UnaryOperator<RuleSet> next, String source) {
+  private Optional<RuleSet.Revision> change(UnaryOperator<RuleSet> next, String source) {
     Objects.requireNonNull(source, "source");
     Applied applied;
     try {
@@ -213,7 +211,7 @@ public final class RuleBook {
     List<Replaced> replaced = registry.apply(RuleSet.of(own), rules.rulesOf(SystemRule.class),
         defaults, rules.defaultBreakerExclusions());
     RuleDiff diff = RuleDiff.between(before, rules);
-    RuleRevision revision = new RuleRevision(++lastNumber, clock.wallTime(), source, rules,
+    RuleSet.Revision revision = new RuleSet.Revision(++lastNumber, clock.wallTime(), source, rules,
         diff.added(), diff.removed(), diff.resources());
     history.addLast(revision);
     while (history.size() > historySize) {
@@ -266,12 +264,12 @@ public final class RuleBook {
    * @param source the source
    * @param errors what was wrong
    */
-  public void invalid(String source, List<RuleError> errors) {
+  public void invalid(String source, List<InvalidRulesException.Error> errors) {
     listeners.tell(EngineListener::onRulesInvalid, source, List.copyOf(errors));
   }
 
   /** The remembered revisions, oldest first. */
-  public synchronized List<RuleRevision> history() {
+  public synchronized List<RuleSet.Revision> history() {
     return List.copyOf(history);
   }
 
@@ -287,13 +285,13 @@ public final class RuleBook {
    * @return the new revision, or empty if the rules in force were already equal
    * @throws IllegalArgumentException if the revision is not in the history
    */
-  public Optional<RuleRevision> rollBack(long number) {
-    RuleRevision target = find(number);
+  public Optional<RuleSet.Revision> rollBack(long number) {
+    RuleSet.Revision target = find(number);
     return apply(target.rules(), "roll back to #" + number + " (" + target.source() + ")");
   }
 
-  private synchronized RuleRevision find(long number) {
-    for (RuleRevision revision : history) {
+  private synchronized RuleSet.Revision find(long number) {
+    for (RuleSet.Revision revision : history) {
       if (revision.number() == number) {
         return revision;
       }

@@ -3,8 +3,6 @@ package dev.guard.engine.internal.system;
 import dev.guard.engine.internal.chain.Call;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.SystemRefusedException;
-import dev.guard.api.rule.SystemLimit;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.SystemStatus;
 import dev.guard.engine.internal.chain.Slot;
@@ -62,8 +60,8 @@ final class SystemSlot implements Slot {
   private final double maxCpu;
   private final SlotContext clock;
   private final int bucketLengthMs;
-  private final AtomicReferenceArray<SystemRefusedException> refusals =
-      new AtomicReferenceArray<>(SystemLimit.values().length);
+  private final AtomicReferenceArray<RefusedException.SystemProtection> refusals =
+      new AtomicReferenceArray<>(SystemRule.Limit.values().length);
 
   SystemSlot(String resource, SystemRule rule, SlotContext context, SystemProtection protection) {
     this.rule = rule;
@@ -100,7 +98,7 @@ final class SystemSlot implements Slot {
     }
     long nowMs = entry.nowMs();
     if (checksQps && inbound.passQps(nowMs) + entry.count() > maxQps) {
-      return refusal(SystemLimit.QPS);
+      return refusal(SystemRule.Limit.QPS);
     }
     long running = 0;
     if (limitsConcurrency || checksLoad) {
@@ -108,22 +106,22 @@ final class SystemSlot implements Slot {
       if (limitsConcurrency) {
         running = Math.max(running, protection.admitted());
         if (running + 1 > maxConcurrency) {
-          return refusal(SystemLimit.CONCURRENCY);
+          return refusal(SystemRule.Limit.CONCURRENCY);
         }
       }
     }
     if (checksRt && inbound.avgRt(nowMs) > maxRtMs) {
-      return refusal(SystemLimit.RT);
+      return refusal(SystemRule.Limit.RT);
     }
     if (checksLoad && status.systemLoad() > maxLoad && overCapacity(running, nowMs)) {
-      return refusal(SystemLimit.LOAD);
+      return refusal(SystemRule.Limit.LOAD);
     }
     if (checksCpu && status.cpuUsage() > maxCpu) {
-      return refusal(SystemLimit.CPU);
+      return refusal(SystemRule.Limit.CPU);
     }
     if (limitsConcurrency) {
       if (!protection.tryAdmit(maxConcurrency)) {
-        return refusal(SystemLimit.CONCURRENCY);
+        return refusal(SystemRule.Limit.CONCURRENCY);
       }
       entry.keepGrantBits(RESERVED ^ entry.generation());
     }
@@ -157,19 +155,19 @@ final class SystemSlot implements Slot {
    * QPS and RT are measured over the inbound second window: a retry may pass once its next bucket
    * starts. Concurrency, load and CPU give no time.
    */
-  private LongSupplier retryReader(SystemLimit limit) {
-    if (limit != SystemLimit.QPS && limit != SystemLimit.RT) {
+  private LongSupplier retryReader(SystemRule.Limit limit) {
+    if (limit != SystemRule.Limit.QPS && limit != SystemRule.Limit.RT) {
       return () -> -1L;
     }
     long bucketNanos = bucketLengthMs * 1_000_000L;
     return () -> bucketNanos - clock.preciseNowNanos() % bucketNanos;
   }
 
-  private SystemRefusedException refusal(SystemLimit limit) {
+  private RefusedException.SystemProtection refusal(SystemRule.Limit limit) {
     int index = limit.ordinal();
-    SystemRefusedException refusal = refusals.get(index);
+    RefusedException.SystemProtection refusal = refusals.get(index);
     if (refusal == null) {
-      refusal = new SystemRefusedException(resource, rule, limit, retryReader(limit));
+      refusal = new RefusedException.SystemProtection(resource, rule, limit, retryReader(limit));
       if (!refusals.compareAndSet(index, null, refusal)) {
         refusal = refusals.get(index);
       }

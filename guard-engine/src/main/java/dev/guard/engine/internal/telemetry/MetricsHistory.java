@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.telemetry;
 
 import dev.guard.engine.internal.registry.Overflows;
-import dev.guard.api.RefusalKind;
+import dev.guard.api.RefusedException;
 import dev.guard.spi.Cap;
 import dev.guard.api.PeriodStats;
 import dev.guard.engine.internal.node.ClusterNode;
@@ -40,7 +40,7 @@ public final class MetricsHistory {
   static final int READABLE_SECONDS = 58;
 
   private static final int INITIAL_CAPACITY = 8;
-  private static final int KINDS = RefusalKind.values().length;
+  private static final int KINDS = RefusedException.Kind.values().length;
   /** Stored per second: start, pass, refused, kinds..., success, exception, rt, minRt, concurrency. */
   private static final int STRIDE = 3 + KINDS + 5;
   private static final int F_START = 0;

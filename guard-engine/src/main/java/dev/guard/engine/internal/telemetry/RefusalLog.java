@@ -1,7 +1,6 @@
 package dev.guard.engine.internal.telemetry;
 
-import dev.guard.api.RefusalKind;
-import dev.guard.spi.RefusalLogEntry;
+import dev.guard.api.RefusedException;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.internal.registry.Listeners;
 import dev.guard.api.PeriodStats;
@@ -15,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The refusal log (docs/BEHAVIOUR.md, "Refusal log"): for every recorded second in which a resource
- * refused calls, one {@link RefusalLogEntry} to the listeners and, when a logger is set, one line,
+ * refused calls, one {@link EngineListener.Refusals} to the listeners and, when a logger is set, one line,
  * at most {@code maxLines} lines per recording pass (a pass covers the seconds that closed since
  * the previous one, and runs at most once a second); the rest are summed up in one more line.
  * Runs under the history's recording lock, never on the call path.
@@ -45,8 +44,8 @@ final class RefusalLog implements MetricsHistory.SecondSink {
     if (stats.refused() == 0) {
       return;
     }
-    Map<RefusalKind, Long> byKind = new EnumMap<>(RefusalKind.class);
-    for (RefusalKind kind : RefusalKind.values()) {
+    Map<RefusedException.Kind, Long> byKind = new EnumMap<>(RefusedException.Kind.class);
+    for (RefusedException.Kind kind : RefusedException.Kind.values()) {
       if (stats.refused(kind) > 0) {
         byKind.put(kind, stats.refused(kind));
       }
@@ -58,7 +57,7 @@ final class RefusalLog implements MetricsHistory.SecondSink {
         byOrigin.put(origin, second[StatisticNode.BLOCK]);
       }
     });
-    RefusalLogEntry entry = new RefusalLogEntry(resource, stats.fromMs(), stats.refused(), byKind,
+    EngineListener.Refusals entry = new EngineListener.Refusals(resource, stats.fromMs(), stats.refused(), byKind,
         byOrigin);
     listeners.tell(EngineListener::onRefusals, entry);
     System.Logger log = logger;
@@ -84,11 +83,11 @@ final class RefusalLog implements MetricsHistory.SecondSink {
   }
 
   /** {@code guard refusals: resource=orders second=61 refused=12 flow=10 origin=2 origins={bot=2}}. */
-  static String line(RefusalLogEntry entry) {
+  static String line(EngineListener.Refusals entry) {
     StringBuilder line = new StringBuilder("guard refusals: resource=").append(entry.resource())
         .append(" second=").append(entry.secondMs() / 1000).append(" refused=")
         .append(entry.refused());
-    for (RefusalKind kind : RefusalKind.values()) {
+    for (RefusedException.Kind kind : RefusedException.Kind.values()) {
       Long count = entry.byKind().get(kind);
       if (count != null) {
         line.append(' ').append(kind.tag()).append('=').append(count);

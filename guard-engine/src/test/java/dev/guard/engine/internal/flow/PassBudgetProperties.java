@@ -2,7 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.guard.api.rule.FlowMetric;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.internal.stat.StatisticNode;
 import dev.guard.engine.internal.stat.WindowGeometry;
 import java.time.Duration;

@@ -1,6 +1,6 @@
 package dev.guard.engine.internal.flow;
 
-import dev.guard.api.rule.FlowMetric;
+import dev.guard.api.rule.FlowRule;
 import java.time.Duration;
 
 /** Builds the controllers of the four QPS shapes from plain numbers, as the tests need them. */
@@ -8,17 +8,17 @@ final class TestControllers {
 
   private TestControllers() {}
 
-  static RejectController reject(double count, boolean budgeted) {
-    return new RejectController(FlowMetric.QPS, RateSource.constant(count), 500, budgeted);
+  static RefuseController reject(double count, boolean budgeted) {
+    return new RefuseController(FlowRule.Metric.QPS, RateSource.constant(count), 500, budgeted);
   }
 
-  static RejectController warmUp(double count, Duration period, int coldFactor) {
+  static RefuseController warmUp(double count, Duration period, int coldFactor) {
     return warmUp(count, period, coldFactor, false);
   }
 
-  static RejectController warmUp(double count, Duration period, int coldFactor, boolean budgeted) {
-    return new RejectController(
-        FlowMetric.QPS, new WarmUpTokens(count, period, coldFactor), 500, budgeted);
+  static RefuseController warmUp(double count, Duration period, int coldFactor, boolean budgeted) {
+    return new RefuseController(
+        FlowRule.Metric.QPS, new WarmUpTokens(count, period, coldFactor), 500, budgeted);
   }
 
   static PacingController pacing(double count, Duration maxQueueing) {
@@ -31,8 +31,8 @@ final class TestControllers {
   }
 
   static WarmUpTokens tokensOf(TrafficShapingController controller) {
-    RateSource rate = controller instanceof RejectController
-        ? ((RejectController) controller).rate()
+    RateSource rate = controller instanceof RefuseController
+        ? ((RefuseController) controller).rate()
         : ((PacingController) controller).rate();
     return (WarmUpTokens) rate;
   }

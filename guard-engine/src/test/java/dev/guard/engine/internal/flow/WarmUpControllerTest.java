@@ -44,7 +44,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_a4bStubbedNode_blocksPassesThenSettlesBelowWarningLine() {
-    RejectController controller = TestControllers.warmUp(10, Duration.ofSeconds(10), 3);
+    RefuseController controller = TestControllers.warmUp(10, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(8, 1);
 
     long first = controller.decide(node, 1, false, T0 * NS, T0);
@@ -146,7 +146,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_batchLargerThanColdRate_isAdmittedSparsely() {
-    RejectController controller = TestControllers.warmUp(10, Duration.ofSeconds(10), 3);
+    RefuseController controller = TestControllers.warmUp(10, Duration.ofSeconds(10), 3);
     FakeFlowMetrics node = new FakeFlowMetrics();
 
     long first = controller.decide(node, 5, false, T0 * NS, T0);
@@ -161,7 +161,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_sparseModeWithNonEmptyWindow_refuses() {
-    RejectController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
+    RefuseController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(1, 0);
 
     assertThat(controller.decide(node, 1, false, T0 * NS, T0)).isEqualTo(Decision.REFUSE);
@@ -169,7 +169,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_threadsRacingInSparseMode_admitExactlyOne() throws Exception {
-    RejectController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
+    RefuseController controller = TestControllers.warmUp(2, Duration.ofSeconds(10), 3);
     StubFlowMetrics node = new StubFlowMetrics(0, 0); // the window never shows the passes
     AtomicInteger admitted = new AtomicInteger();
 
@@ -191,7 +191,7 @@ class WarmUpControllerTest {
 
   @Test
   void decide_zeroPermits_passes() {
-    RejectController controller = TestControllers.warmUp(0, Duration.ofSeconds(10), 3);
+    RefuseController controller = TestControllers.warmUp(0, Duration.ofSeconds(10), 3);
 
     assertThat(controller.decide(new FakeFlowMetrics(), 0, false, T0 * NS, T0))
         .isEqualTo(Decision.PASS);

@@ -31,7 +31,7 @@ import net.jqwik.api.constraints.IntRange;
  * stay remembered is never reset by other values flooding the table; paced values keep their
  * spacing; per-value concurrency counts never exceed the limit and return to zero.
  */
-class HotParamProperties {
+class PerValueProperties {
 
   /** One call: the gap before it and which value it carries. */
   record Arrival(long gapMs, int value) {}

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * only, so accounting per value is exact: no value is admitted beyond its limit, none loses a
  * token to a refused call, and every concurrency count returns to zero.
  */
-class HotParamContentionTest {
+class PerValueContentionTest {
 
   private static final int THREADS = 8;
   private static final int VALUES = 1_000;
@@ -30,7 +30,7 @@ class HotParamContentionTest {
   private final GuardEngine engine = GuardEngine.builder().clock(new ManualClock()).build();
   private final Integer[] values = new Integer[VALUES];
 
-  HotParamContentionTest() {
+  PerValueContentionTest() {
     for (int i = 0; i < VALUES; i++) {
       values[i] = i;
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardedResource;
@@ -18,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * reference model: check-then-commit for collections, and negative indexes resolved per call; the
  * expected values here are guard's (docs/BEHAVIOUR.md, "Per-value limits").
  */
-class HotParamScenariosTest {
+class PerValueScenariosTest {
 
   private final Scenario s = new Scenario();
   private final GuardedResource r = s.engine.resource("R").entryType(EntryType.IN);
@@ -32,7 +31,7 @@ class HotParamScenariosTest {
     try (Entry ignored = r.enter(args)) {
       return "P";
     } catch (RefusedException refused) {
-      assertThat(refused).isInstanceOf(PerValueRefusedException.class);
+      assertThat(refused).isInstanceOf(RefusedException.PerValue.class);
       return "B";
     }
   }

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  * forgotten value counted, and the heap the rule keeps stays small (it is printed, measured after
  * a full collection, as a rough figure).
  */
-class HotParamMemoryTest {
+class PerValueMemoryTest {
 
   private static final int VALUES = 1_000_000;
 
@@ -39,9 +39,9 @@ class HotParamMemoryTest {
     long elapsedMs = (System.nanoTime() - start) / 1_000_000;
     long retained = usedAfterCollection(memory) - before;
     System.out.printf(Locale.ROOT, "hot-parameter flood: %,d values in %,d ms, %,d forgotten, "
-            + "heap retained %,d KiB%n", VALUES, elapsedMs, engine.overflows(Cap.PARAM_VALUES),
+            + "heap retained %,d KiB%n", VALUES, elapsedMs, engine.overflows(Cap.VALUES),
         retained / 1024);
-    assertThat(engine.overflows(Cap.PARAM_VALUES))
+    assertThat(engine.overflows(Cap.VALUES))
         .as("all but the 2,000 to 4,000 remembered values were forgotten")
         .isBetween(VALUES + 1L - 4000, VALUES + 1L - 2000);
     assertThat(retained).as("bytes retained by the rule's values").isLessThan(16L << 20);

@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
 import dev.guard.PerValueGuard;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.PerValueRefusedException;
-import dev.guard.api.rule.Shaping;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -18,7 +17,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-class HotParamGuardTest {
+class PerValueGuardTest {
 
   private final ManualClock clock = new ManualClock();
   private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
@@ -31,7 +30,7 @@ class HotParamGuardTest {
       try {
         guarded.apply(input);
         out.append('P');
-      } catch (PerValueRefusedException refused) {
+      } catch (RefusedException.PerValue refused) {
         out.append('B');
       }
     }
@@ -76,9 +75,9 @@ class HotParamGuardTest {
     assertThat(search.apply("shoes", "acme")).isEqualTo("acme:shoes");
     assertThat(search.apply("socks", "globex")).isEqualTo("globex:socks");
     assertThatThrownBy(() -> search.apply("hats", "acme"))
-        .isInstanceOf(PerValueRefusedException.class)
+        .isInstanceOf(RefusedException.PerValue.class)
         .satisfies(refused -> {
-          PerValueRefusedException hot = (PerValueRefusedException) refused;
+          RefusedException.PerValue hot = (RefusedException.PerValue) refused;
           assertThat(hot.argumentIndex()).isEqualTo(1);
           assertThat(hot.value()).isEqualTo("acme");
         });
@@ -90,7 +89,7 @@ class HotParamGuardTest {
         .decorateBiFunction((name, id) -> name + id);
 
     assertThat(get.apply("a", 1)).isEqualTo("a1");
-    assertThatThrownBy(() -> get.apply("b", 1)).isInstanceOf(PerValueRefusedException.class);
+    assertThatThrownBy(() -> get.apply("b", 1)).isInstanceOf(RefusedException.PerValue.class);
   }
 
   @Test
@@ -133,7 +132,7 @@ class HotParamGuardTest {
     assertThat(perUser.callWithKey("u1", () -> "p1")).isEqualTo("p1");
     assertThat(perUser.callWithKey("u2", () -> "p2")).isEqualTo("p2");
     assertThatThrownBy(() -> perUser.callWithKey("u1", () -> "again"))
-        .isInstanceOf(PerValueRefusedException.class);
+        .isInstanceOf(RefusedException.PerValue.class);
     assertThat(perUser.callWithKey(null, () -> "no key")).isEqualTo("no key");
   }
 
@@ -144,13 +143,13 @@ class HotParamGuardTest {
 
     assertThat(both.callWithKey("k", () -> "ok")).isEqualTo("ok");
     assertThatThrownBy(() -> both.callWithKey("k", () -> "ok"))
-        .isInstanceOf(PerValueRefusedException.class)
-        .satisfies(refused -> assertThat(((PerValueRefusedException) refused).resource())
+        .isInstanceOf(RefusedException.PerValue.class)
+        .satisfies(refused -> assertThat(((RefusedException.PerValue) refused).resource())
             .isEqualTo("inner"));
     assertThatThrownBy(() -> both.callWithKey("k", () -> "ok"))
         .as("the outer part's tokens were not given back by the inner refusal: it exited")
-        .isInstanceOf(PerValueRefusedException.class)
-        .satisfies(refused -> assertThat(((PerValueRefusedException) refused).resource())
+        .isInstanceOf(RefusedException.PerValue.class)
+        .satisfies(refused -> assertThat(((RefusedException.PerValue) refused).resource())
             .isEqualTo("outer"));
   }
 
@@ -159,7 +158,7 @@ class HotParamGuardTest {
     Guard guard = Guard.of("r").perValue(0, 10).pacing(Duration.ofMillis(300));
 
     assertThat(guard.rules()).singleElement().satisfies(rule -> {
-      assertThat(((PerValueRule) rule).shaping()).isEqualTo(Shaping.PACING);
+      assertThat(((PerValueRule) rule).shaping()).isEqualTo(FlowRule.Shaping.PACING);
       assertThat(((PerValueRule) rule).maxQueueingTime()).isEqualTo(Duration.ofMillis(300));
     });
     Function<String, String> paced = guard.on(engine).decorateFunction(value -> value);
@@ -186,8 +185,8 @@ class HotParamGuardTest {
 
     guarded.apply("a");
     guarded.apply("a");
-    assertThatThrownBy(() -> guarded.apply("a")).isInstanceOf(PerValueRefusedException.class);
+    assertThatThrownBy(() -> guarded.apply("a")).isInstanceOf(RefusedException.PerValue.class);
     guarded.apply("b");
-    assertThatThrownBy(() -> guarded.apply("c")).isInstanceOf(FlowRefusedException.class);
+    assertThatThrownBy(() -> guarded.apply("c")).isInstanceOf(RefusedException.Flow.class);
   }
 }

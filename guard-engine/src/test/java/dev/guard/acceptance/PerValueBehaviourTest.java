@@ -5,8 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
-import dev.guard.api.FlowRefusedException;
-import dev.guard.api.PerValueRefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
@@ -23,7 +21,7 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /** Hot-parameter behaviour beyond the scenarios: refusals, pacing, undo, reloads and bounds. */
-class HotParamBehaviourTest {
+class PerValueBehaviourTest {
 
   private final List<String> events = new ArrayList<>();
   private final Scenario s = new Scenario(GuardEngine.builder().listener(new EngineListener() {
@@ -42,14 +40,14 @@ class HotParamBehaviourTest {
     try (Entry ignored = r.enter(args)) {
       return "P";
     } catch (RefusedException refused) {
-      return refused instanceof PerValueRefusedException ? "B" : "F";
+      return refused instanceof RefusedException.PerValue ? "B" : "F";
     }
   }
 
-  private PerValueRefusedException refusal(Object... args) {
+  private RefusedException.PerValue refusal(Object... args) {
     try (Entry ignored = r.enter(args)) {
       throw new AssertionError("admitted");
-    } catch (PerValueRefusedException refused) {
+    } catch (RefusedException.PerValue refused) {
       return refused;
     }
   }
@@ -62,7 +60,7 @@ class HotParamBehaviourTest {
     call("x", "secret-token");
     s.at(400);
 
-    PerValueRefusedException refused = refusal("x", "secret-token");
+    RefusedException.PerValue refused = refusal("x", "secret-token");
 
     assertThat(refused.resource()).isEqualTo("R");
     assertThat(refused.rule()).isEqualTo(PerValueRule.qps("R", -1, 2).withBurst(1));
@@ -86,7 +84,7 @@ class HotParamBehaviourTest {
 
     try (Entry ignored = three.enter("A")) {
       throw new AssertionError("admitted");
-    } catch (PerValueRefusedException refused) {
+    } catch (RefusedException.PerValue refused) {
       assertThat(refused.retryAfter()).as("never: 3 permits > count 1 + burst 0").isEmpty();
     }
   }
@@ -242,9 +240,9 @@ class HotParamBehaviourTest {
     call("c");
     call("d");      // {c, d} becomes the previous generation; hot and b are forgotten
 
-    assertThat(s.engine.overflows(Cap.PARAM_VALUES)).isEqualTo(3);
+    assertThat(s.engine.overflows(Cap.VALUES)).isEqualTo(3);
     assertThat(events).containsExactly(
-        "PARAM_VALUES R", "PARAM_VALUES R", "PARAM_VALUES R");
+        "VALUES R", "VALUES R", "VALUES R");
     assertThat(call("a")).as("a forgotten value starts over with a full bucket").isEqualTo("P");
   }
 
@@ -269,7 +267,7 @@ class HotParamBehaviourTest {
 
     assertThat(joined).isEqualTo("acmeq1");
     assertThatThrownBy(() -> r.callWithArguments("q2", "acme", (query, tenant) -> query))
-        .isInstanceOf(PerValueRefusedException.class);
+        .isInstanceOf(RefusedException.PerValue.class);
     assertThatThrownBy(() -> r.callWithArguments("q3", "globex", (query, tenant) -> {
       throw failure;
     })).isSameAs(failure);

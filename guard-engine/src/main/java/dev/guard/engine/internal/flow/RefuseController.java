@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.engine.internal.stat.FlowMetrics;
-import dev.guard.api.rule.FlowMetric;
+import dev.guard.api.rule.FlowRule;
 import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
@@ -39,11 +39,11 @@ import org.jspecify.annotations.Nullable;
  * <p>Thread-safe and lock-free; a decision allocates nothing (a budget allocates one small object
  * per bucket).
  */
-final class RejectController implements TrafficShapingController {
+final class RefuseController implements TrafficShapingController {
 
   private static final long NEVER = Long.MIN_VALUE;
 
-  private final FlowMetric grade;
+  private final FlowRule.Metric grade;
   private final RateSource rate;
   private final long occupyTimeoutMs;
   private final @Nullable PassBudget budget;
@@ -58,11 +58,11 @@ final class RejectController implements TrafficShapingController {
    * @param budgeted whether QPS decisions may use a {@link PassBudget}: only for rules that
    *     measure every call of their resource on its cluster node
    */
-  RejectController(FlowMetric grade, RateSource rate, long occupyTimeoutMs, boolean budgeted) {
+  RefuseController(FlowRule.Metric grade, RateSource rate, long occupyTimeoutMs, boolean budgeted) {
     this.grade = grade;
     this.rate = rate;
     this.occupyTimeoutMs = occupyTimeoutMs;
-    this.budget = budgeted && grade == FlowMetric.QPS ? new PassBudget() : null;
+    this.budget = budgeted && grade == FlowRule.Metric.QPS ? new PassBudget() : null;
   }
 
   @Override
@@ -70,7 +70,7 @@ final class RejectController implements TrafficShapingController {
     if (permits <= 0) {
       return Decision.PASS;
     }
-    if (grade == FlowMetric.CONCURRENCY) {
+    if (grade == FlowRule.Metric.CONCURRENCY) {
       return node.concurrency() + permits <= rate.count() ? Decision.PASS : Decision.REFUSE;
     }
     double limit = rate.rate(node, nowMs);
@@ -135,7 +135,7 @@ final class RejectController implements TrafficShapingController {
    */
   @Override
   public long retryAfterNanos(long nowNanos, int bucketLengthMs) {
-    if (grade == FlowMetric.CONCURRENCY) {
+    if (grade == FlowRule.Metric.CONCURRENCY) {
       return -1L;
     }
     double limit = rate.lastRate();
