@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.Guard;
 import dev.guard.engine.GuardEngine;
+import dev.guard.spi.TimeSource;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.reactivestreams.Subscription;
@@ -40,6 +43,41 @@ class GuardedPublishersWaitsTest {
     assertThat(second.getReceivedOnNext()).singleElement().asString()
         .startsWith("boundedElastic");
     assertThat(engine.stats("paced").totalPass()).isEqualTo(2);
+    assertThat(engine.stats("paced").concurrency()).isZero();
+  }
+
+  @Test
+  void mono_cancelledWhileItsCallWaits_interruptsTheWaitAndRefusesTheCall() throws Exception {
+    ManualClock parking = ManualClock.parking();
+    CountDownLatch waitEnded = new CountDownLatch(1);
+    TimeSource clock = new TimeSource() {
+      @Override
+      public long nanoTime() {
+        return parking.nanoTime();
+      }
+
+      @Override
+      public void sleep(long nanos) throws InterruptedException {
+        try {
+          parking.sleep(nanos);
+        } finally {
+          waitEnded.countDown();
+        }
+      }
+    };
+    GuardEngine engine = GuardEngine.builder().clock(clock).build();
+    GuardedPublishers paced = GuardedPublishers.of(
+        Guard.of("paced").qps(10).pacing(Duration.ofSeconds(1)).on(engine));
+    StepVerifier.create(paced.mono(Mono.just(1))).expectNext(1).expectComplete().verify(PATIENCE);
+    TestSubscriber<Integer> second = TestSubscriber.create();
+    paced.mono(Mono.just(2)).subscribe(second);
+    assertThat(parking.awaitSleepers(1, PATIENCE)).isTrue();
+
+    second.cancel();
+
+    assertThat(waitEnded.await(PATIENCE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    assertThat(parking.sleepers()).isZero();
+    assertThat(second.getReceivedOnNext()).isEmpty();
     assertThat(engine.stats("paced").concurrency()).isZero();
   }
 
