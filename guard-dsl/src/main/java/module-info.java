@@ -7,4 +7,5 @@ module dev.guard.dsl {
   requires transitive io.vavr;
 
   exports dev.guard;
+  exports dev.guard.internal to dev.guard.reactor;
 }

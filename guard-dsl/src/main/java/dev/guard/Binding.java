@@ -29,6 +29,7 @@ final class Binding {
   private final GuardedResource[] resources;
   private final ErrorTracing[] tracings;
   private final boolean judged;
+  private final DetachedBinding detached;
 
   private Binding(GuardEngine engine, List<GuardPart> parts) {
     this.engine = engine;
@@ -59,6 +60,16 @@ final class Binding {
       anyJudges |= tracing.judgesResults();
     }
     this.judged = anyJudges;
+    boolean anyPrioritized = false;
+    for (GuardPart part : parts) {
+      anyPrioritized |= part.prioritized();
+    }
+    this.detached = new DetachedBinding(engine, resources, tracings, anyPrioritized);
+  }
+
+  /** The parts' calls for asynchronous adapters, entered and ended by the adapter. */
+  DetachedBinding detached() {
+    return detached;
   }
 
   private static final @Nullable Object[] NO_ARGUMENTS = {};

@@ -10,6 +10,7 @@ import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource.CheckedFunction;
+import dev.guard.internal.DetachedCalls;
 import io.vavr.control.Either;
 import io.vavr.control.Try;
 import java.time.Duration;
@@ -67,6 +68,10 @@ import org.jspecify.annotations.Nullable;
 public sealed class Guard extends GuardDecorators
     permits QpsGuard, ConcurrencyGuard, PerValueGuard, PerValueConcurrencyGuard,
         CircuitBreakerGuard {
+
+  static {
+    DetachedCalls.install(guard -> guard.bound().detached());
+  }
 
   private final List<GuardPart> parts;
   private final @Nullable GuardEngine engine;

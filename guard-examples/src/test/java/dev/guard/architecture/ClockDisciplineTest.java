@@ -9,6 +9,7 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.examples.Demo;
 import dev.guard.http.GuardHttpServerFilter;
 import dev.guard.micrometer.GuardMetrics;
+import dev.guard.reactor.GuardedPublishers;
 import dev.guard.redis.RedisTokenService;
 import dev.guard.rules.RuleFormat;
 import dev.guard.testkit.ManualClock;
@@ -44,7 +45,7 @@ class ClockDisciplineTest {
   private static final List<Class<?>> MODULES = List.of(EntryType.class, GuardEngine.class,
       Guard.class, ManualClock.class, TrafficSimulator.class, RuleFormat.class,
       RedisTokenService.class, GuardHttpServerFilter.class, GuardMetrics.class,
-      GuardDashboard.class, Demo.class);
+      GuardDashboard.class, GuardedPublishers.class, Demo.class);
 
   /** The classes that may keep real time, and why (nested classes go with their outer class). */
   private static final Map<String, String> ALLOWED = Map.of(

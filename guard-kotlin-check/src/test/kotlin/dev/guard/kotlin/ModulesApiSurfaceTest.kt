@@ -3,6 +3,7 @@ package dev.guard.kotlin
 import dev.guard.dashboard.GuardDashboard
 import dev.guard.http.HttpInbound
 import dev.guard.micrometer.GuardMetrics
+import dev.guard.reactor.GuardedPublishers
 import dev.guard.redis.RedisTokenService
 import dev.guard.rules.RuleFormat
 import java.lang.module.ModuleDescriptor
@@ -16,13 +17,13 @@ import org.junit.jupiter.api.Test
 /**
  * The add-on modules' public surface grows only on purpose, as the core's does (guard-testkit's
  * PublicApiSurfaceTest): every public type in an exported package of rules, redis, http,
- * micrometer and dashboard is listed in `modules-api-surface.txt`, and every listed type exists.
+ * micrometer, dashboard and reactor is listed in `modules-api-surface.txt`, and every listed type exists.
  */
 class ModulesApiSurfaceTest {
 
     private val anchors = listOf(
         RuleFormat::class.java, RedisTokenService::class.java, HttpInbound::class.java,
-        GuardMetrics::class.java, GuardDashboard::class.java,
+        GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java,
     )
 
     @Test

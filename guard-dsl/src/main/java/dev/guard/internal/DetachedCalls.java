@@ -1,0 +1,102 @@
+package dev.guard.internal;
+
+import dev.guard.Guard;
+import dev.guard.api.RefusedException;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A guard's calls that outlive the thread that started them and end on a signal rather than on a
+ * return, for adapters of asynchronous libraries (guard-reactor): one call is entered on every
+ * part of the guard, detached from the thread, and exited once, on any thread, with its outcome
+ * judged by the guard's exception filters and {@code failsWhen}. Not part of the API: the package
+ * is exported to guard's own modules only.
+ *
+ * <p>The guard DSL installs the implementation when {@link Guard} is initialised; an instance of
+ * {@code Guard} therefore always finds it.
+ */
+public interface DetachedCalls {
+
+  /**
+   * Enters every part of the guard, detached from the calling thread; a refusal exits the parts
+   * already entered and propagates. Pacing and borrowing wait on the calling thread, through the
+   * engine's time source.
+   *
+   * @param key the call's argument 0 for per-value rules; null for none
+   * @return the admitted call, to be ended exactly once
+   * @throws RefusedException if a part refused the call
+   */
+  Detached enter(@Nullable Object key);
+
+  /**
+   * Tells whether entering may wait: a part is prioritized, or one of the resources' rules in
+   * force now paces (a flow or per-value rule with {@code PACING} shaping). Read per call, since
+   * rules change at run time.
+   *
+   * @return whether {@link #enter} may wait
+   */
+  boolean mayWait();
+
+  /**
+   * Tells whether the guard judges results ({@code failsWhen}); when not, {@link Detached#judge}
+   * does nothing and need not be called.
+   *
+   * @return whether results are judged
+   */
+  boolean judgesResults();
+
+  /** One admitted call: judge its results, then end it once. */
+  interface Detached {
+
+    /**
+     * Judges one result of the call: a result the guard's {@code failsWhen} accepts marks the call
+     * failed for that part (the call still ends only on {@link #end}).
+     *
+     * @param result the result
+     */
+    void judge(@Nullable Object result);
+
+    /**
+     * Ends the call, in reverse order of the parts: {@code failure}, when given, is recorded where
+     * the parts' exception filters count it.
+     *
+     * @param failure what the call failed with; null for a call that completed or was cancelled
+     */
+    void end(@Nullable Throwable failure);
+  }
+
+  /**
+   * Returns the detached calls of a guard, bound to its engine (its rules declared there as on
+   * any first use).
+   *
+   * @param guard the guard
+   * @return its detached calls
+   */
+  static DetachedCalls of(Guard guard) {
+    Objects.requireNonNull(guard, "guard");
+    return Installed.access().calls(guard);
+  }
+
+  /** What the DSL installs: the way from a guard to its detached calls. */
+  @FunctionalInterface
+  interface Access {
+
+    /**
+     * Returns a guard's detached calls.
+     *
+     * @param guard the guard
+     * @return its detached calls
+     */
+    DetachedCalls calls(Guard guard);
+  }
+
+  /**
+   * Installs the DSL's access; called once, by {@link Guard}'s initialisation.
+   *
+   * @param access the access
+   * @throws IllegalStateException if an access is installed already
+   */
+  static void install(Access access) {
+    Installed.install(access);
+  }
+}

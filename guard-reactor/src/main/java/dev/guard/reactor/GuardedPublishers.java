@@ -1,0 +1,201 @@
+package dev.guard.reactor;
+
+import dev.guard.Guard;
+import dev.guard.api.RefusedException;
+import dev.guard.internal.DetachedCalls;
+import java.util.Objects;
+import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * Guards Reactor publishers with a {@link Guard}: every subscription of a guarded {@link Mono} or
+ * {@link Flux} is one call of the guard's resources.
+ *
+ * <pre>{@code
+ * GuardedPublishers pricing = GuardedPublishers.of(
+ *     Guard.of("pricing").concurrency(20).errorRatio(0.5).on(engine));
+ *
+ * Mono<Quote> quote = pricingClient.quote(item).transform(pricing::mono);
+ * Flux<Price> prices = pricingClient.prices(items).transform(pricing::flux);
+ * }</pre>
+ *
+ * <p>The call is entered when a subscriber subscribes, never when the publisher is assembled: a
+ * guarded publisher that nobody subscribes to takes nothing, and each subscription (a retry, a
+ * repeat) is a call of its own. A {@code Mono}'s call ends with its value, its completion or its
+ * error; a {@code Flux}'s call spans the whole subscription and ends with its completion or
+ * error. Either ends when the subscriber cancels, exactly once whichever signal comes first. The
+ * response time runs from the entry to that end, on the engine's clock.
+ *
+ * <p>A refused call is an error signal carrying the guard's {@link RefusedException} (nothing is
+ * emitted before it, and the source is not subscribed), or the publisher of the fallback given to
+ * {@link #monoOrElse} or {@link #fluxOrElse}. An error of the source counts as a business error
+ * where the guard's exception filters say so, and a value where its {@code failsWhen} accepts it
+ * (for a {@code Flux}, any element); signals pass through unchanged. When the guard's resources
+ * have a rule that paces, or the guard is {@code prioritized()}, the entry, and its wait, is made
+ * on {@link reactor.core.scheduler.Schedulers#boundedElastic()}, so the subscribing thread never
+ * blocks; the source is then subscribed from there.
+ *
+ * <p>Per-value rules limit on the call's argument 0: a {@link #key} given at the call site, or a
+ * value of the subscriber's context read at subscription ({@link #contextKey}). The handle is
+ * immutable and thread-safe; keep one per guard and call site.
+ */
+public final class GuardedPublishers {
+
+  private final Guard guard;
+  private final DetachedCalls calls;
+  private final @Nullable Object key;
+  private final @Nullable Object contextKey;
+
+  private GuardedPublishers(
+      Guard guard, DetachedCalls calls, @Nullable Object key, @Nullable Object contextKey) {
+    this.guard = guard;
+    this.calls = calls;
+    this.key = key;
+    this.contextKey = contextKey;
+  }
+
+  /**
+   * Returns the publisher guard of a guard; its rules are declared on its engine now, as on a
+   * guard's first use.
+   *
+   * @param guard the guard, usually bound to an engine with {@code on(engine)}
+   * @return the handle
+   * @throws NullPointerException if {@code guard} is null
+   */
+  public static GuardedPublishers of(Guard guard) {
+    Objects.requireNonNull(guard, "guard");
+    return new GuardedPublishers(guard, DetachedCalls.of(guard), null, null);
+  }
+
+  /**
+   * Returns a handle whose calls carry {@code key} as their argument 0, for per-value rules
+   * ({@code Guard.perValue(0, ..)}), known at the call site.
+   *
+   * <pre>{@code
+   * Mono<Cart> cart = carts.load(userId).transform(perUser.key(userId)::mono);
+   * }</pre>
+   *
+   * @param key the value per-value rules limit on
+   * @return the new handle
+   * @throws NullPointerException if {@code key} is null
+   * @throws IllegalStateException if the handle has a key or a context key already
+   */
+  public GuardedPublishers key(Object key) {
+    Objects.requireNonNull(key, "key");
+    requireNoKey("key");
+    return new GuardedPublishers(guard, calls, key, null);
+  }
+
+  /**
+   * Returns a handle whose calls carry, as their argument 0 for per-value rules, the value the
+   * subscriber's context holds under {@code contextKey} when it subscribes; a subscription whose
+   * context has no such value is not limited by per-value rules.
+   *
+   * <pre>{@code
+   * GuardedPublishers perTenant = GuardedPublishers.of(Guard.of("search").perValue(0, 5))
+   *     .contextKey("tenant");
+   * search.query(text).transform(perTenant::flux)
+   *     .contextWrite(Context.of("tenant", tenantId));
+   * }</pre>
+   *
+   * @param contextKey the key of the value in the subscriber's context
+   * @return the new handle
+   * @throws NullPointerException if {@code contextKey} is null
+   * @throws IllegalStateException if the handle has a key or a context key already
+   */
+  public GuardedPublishers contextKey(Object contextKey) {
+    Objects.requireNonNull(contextKey, "contextKey");
+    requireNoKey("contextKey");
+    return new GuardedPublishers(guard, calls, null, contextKey);
+  }
+
+  /**
+   * Guards a {@code Mono}: each subscription is one call, ended by the value, the completion, the
+   * error or a cancel, whichever comes first; a refusal is an error signal with the {@link
+   * RefusedException}.
+   *
+   * @param source the protected publisher
+   * @param <T> the value type
+   * @return the guarded {@code Mono}
+   */
+  public <T> Mono<T> mono(Mono<T> source) {
+    Objects.requireNonNull(source, "source");
+    return new GuardedMono<>(source, plan(), null, false);
+  }
+
+  /**
+   * Guards a {@code Mono} with a fallback for refused calls: a refused subscription is served by
+   * the publisher {@code onRefused} returns for the refusal (the source is not subscribed). Errors
+   * of the source still propagate; the fallback's signals are not guarded.
+   *
+   * <pre>{@code
+   * Mono<Stock> stock = inventory.stock(item)
+   *     .transform(source -> guarded.monoOrElse(source, refused -> cache.lastKnownStock(item)));
+   * }</pre>
+   *
+   * @param source the protected publisher
+   * @param onRefused the publisher serving a refused subscription; an exception it throws, or a
+   *     null it returns, is the subscription's error
+   * @param <T> the value type
+   * @return the guarded {@code Mono}
+   */
+  public <T> Mono<T> monoOrElse(
+      Mono<T> source, Function<? super RefusedException, ? extends Mono<? extends T>> onRefused) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(onRefused, "onRefused");
+    return new GuardedMono<>(source, plan(), onRefused, false);
+  }
+
+  /**
+   * Guards a {@code Flux}: each subscription is one call, spanning every element, ended by the
+   * completion, the error or a cancel; a refusal is an error signal with the {@link
+   * RefusedException}.
+   *
+   * @param source the protected publisher
+   * @param <T> the element type
+   * @return the guarded {@code Flux}
+   */
+  public <T> Flux<T> flux(Publisher<T> source) {
+    Objects.requireNonNull(source, "source");
+    return new GuardedFlux<>(Flux.from(source), plan(), null, false);
+  }
+
+  /**
+   * Guards a {@code Flux} with a fallback for refused calls, as {@link #monoOrElse} does for a
+   * {@code Mono}.
+   *
+   * @param source the protected publisher
+   * @param onRefused the publisher serving a refused subscription; an exception it throws, or a
+   *     null it returns, is the subscription's error
+   * @param <T> the element type
+   * @return the guarded {@code Flux}
+   */
+  public <T> Flux<T> fluxOrElse(Publisher<T> source,
+      Function<? super RefusedException, ? extends Publisher<? extends T>> onRefused) {
+    Objects.requireNonNull(source, "source");
+    Objects.requireNonNull(onRefused, "onRefused");
+    return new GuardedFlux<>(Flux.from(source), plan(), onRefused, false);
+  }
+
+  private Plan plan() {
+    return new Plan(calls, key, contextKey);
+  }
+
+  private void requireNoKey(String step) {
+    if (key != null || contextKey != null) {
+      throw new IllegalStateException(step + ": the handle already takes its key from "
+          + (key != null ? "the call site (" + key + ")" : "the context key " + contextKey)
+          + "; a call has one key");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "GuardedPublishers[" + guard
+        + (key != null ? ", key=" + key : "")
+        + (contextKey != null ? ", contextKey=" + contextKey : "") + "]";
+  }
+}
