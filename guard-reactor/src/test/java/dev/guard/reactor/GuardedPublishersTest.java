@@ -63,7 +63,7 @@ class GuardedPublishersTest {
         refused -> Mono.just("cached after " + refused.getClass().getSimpleName()));
 
     StepVerifier.create(stock)
-        .expectNext("cached after RefusedException.Flow")
+        .expectNext("cached after Flow")
         .verifyComplete();
   }
 
