@@ -94,7 +94,7 @@ public class CallerShapeBenchmark {
             .decorate(Calls.BODY));
         others.add(Guard.of(n + "breaker").qps(Calls.HUGE_RATE).errorRatio(0.5).on(engine)
             .decorate(Calls.BODY));
-        Function<Object, Object> perValue = Guard.of(n + "per-value").perValue(0, Calls.HUGE_RATE)
+        Function<Object, Object> perValue = Guard.of(n + "per-value").perValue(0, 1_000_000)
             .on(engine).decorateFunction(echo);
         others.add(() -> perValue.apply(Calls.ADMITTED));
         others.add(Guard.of(n + "fallback").qps(0).on(engine)
