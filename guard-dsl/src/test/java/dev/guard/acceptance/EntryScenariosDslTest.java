@@ -10,6 +10,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
+import dev.guard.testsupport.Scenario;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;

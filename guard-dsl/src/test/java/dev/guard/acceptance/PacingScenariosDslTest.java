@@ -10,6 +10,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
+import dev.guard.testsupport.Together;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicIntegerArray;

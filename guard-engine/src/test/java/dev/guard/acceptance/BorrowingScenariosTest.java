@@ -6,6 +6,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
+import dev.guard.testsupport.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

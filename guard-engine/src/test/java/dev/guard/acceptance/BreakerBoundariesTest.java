@@ -7,6 +7,7 @@ import dev.guard.api.CircuitBreaker;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.Entry;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

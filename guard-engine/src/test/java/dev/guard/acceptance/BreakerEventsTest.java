@@ -7,6 +7,7 @@ import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

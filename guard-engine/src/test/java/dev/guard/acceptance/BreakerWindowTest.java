@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

@@ -11,6 +11,8 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.RulePart;
 import dev.guard.spi.RuleSource;
+import dev.guard.testsupport.HandedSource;
+import dev.guard.testsupport.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -25,53 +27,6 @@ import org.junit.jupiter.api.Test;
 class InstallingRulesTest {
 
   private static final CircuitBreakerRule BREAKER = CircuitBreakerRule.errorCount("search", 5);
-
-  /** A source that delivers what the test hands it. */
-  static final class HandedSource implements RuleSource {
-    private final String name;
-    RuleSource.@Nullable Sink sink;
-    final List<List<InvalidRulesException.Error>> invalid = new ArrayList<>();
-
-    HandedSource(String name) {
-      this.name = name;
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public void start(RuleSource.Sink target) {
-      sink = target;
-    }
-
-    void deliver(RuleSet rules) {
-      List<InvalidRulesException.Error> outside = new ArrayList<>();
-      for (var rule : rules.rules()) {
-        if (!target().part().contains(rule)) {
-          outside.add(new InvalidRulesException.Error("rules[" + rule.resource() + "]", "outside the part"));
-        }
-      }
-      if (outside.isEmpty()) {
-        target().apply(rules);
-      } else {
-        invalid.add(outside);
-        target().invalid(outside);
-      }
-    }
-
-    RuleSource.Sink target() {
-      RuleSource.Sink attached = sink;
-      assertThat(attached).as("attached").isNotNull();
-      return attached;
-    }
-
-    @Override
-    public void close() {
-      sink = null;
-    }
-  }
 
   private final Scenario s = new Scenario();
 

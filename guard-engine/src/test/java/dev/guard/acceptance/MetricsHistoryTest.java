@@ -13,6 +13,7 @@ import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

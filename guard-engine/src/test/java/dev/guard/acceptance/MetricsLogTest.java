@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.MetricsLog;
+import dev.guard.testsupport.Scenario;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

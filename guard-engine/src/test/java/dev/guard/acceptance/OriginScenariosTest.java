@@ -7,6 +7,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testsupport.Scenario;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -13,6 +13,7 @@ import dev.guard.spi.EngineListener;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -13,6 +13,7 @@ import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.SystemStatus;
 import dev.guard.testkit.FakeSystemStatus;
+import dev.guard.testsupport.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -9,6 +9,7 @@ import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.ContextScope;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testsupport.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

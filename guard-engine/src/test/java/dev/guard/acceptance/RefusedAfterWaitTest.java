@@ -10,6 +10,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.NodeStats;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;

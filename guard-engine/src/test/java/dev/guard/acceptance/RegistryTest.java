@@ -10,6 +10,7 @@ import dev.guard.spi.Cap;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
+import dev.guard.testsupport.Scenario;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

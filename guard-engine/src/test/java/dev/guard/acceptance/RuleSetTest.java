@@ -12,6 +12,7 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

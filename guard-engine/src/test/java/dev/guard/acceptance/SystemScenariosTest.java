@@ -9,6 +9,7 @@ import dev.guard.api.rule.SystemRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.FakeSystemStatus;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -9,6 +9,7 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
 import dev.guard.engine.NodeStats;
 import dev.guard.testkit.ManualClock;
+import dev.guard.testsupport.Together;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package dev.guard.acceptance;
+package dev.guard.testsupport;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
@@ -15,19 +15,19 @@ import java.util.List;
  * moved to T0 = 60 000 ms, a multiple of every window length. Sleeps are recorded, not
  * performed, so simultaneous requests are all decided at the same clock value.
  */
-final class Scenario {
+public final class Scenario {
 
-  static final long T0 = 60_000;
+  public static final long T0 = 60_000;
 
-  final ManualClock clock = new ManualClock();
-  final List<Long> sleeps = new ArrayList<>();
-  final GuardEngine engine;
+  public final ManualClock clock = new ManualClock();
+  public final List<Long> sleeps = new ArrayList<>();
+  public final GuardEngine engine;
 
-  Scenario() {
+  public Scenario() {
     this(GuardEngine.builder());
   }
 
-  Scenario(GuardEngine.Builder builder) {
+  public Scenario(GuardEngine.Builder builder) {
     TimeSource decidingClock =
         new TimeSource() {
           @Override
@@ -45,7 +45,7 @@ final class Scenario {
   }
 
   /** Moves the clock to T0 + offset (forward only). */
-  Scenario at(long offsetMs) {
+  public Scenario at(long offsetMs) {
     long target = T0 + offsetMs;
     long now = clock.nanoTime() / 1_000_000;
     clock.advance(Duration.ofMillis(target - now));
@@ -53,11 +53,11 @@ final class Scenario {
   }
 
   /** Enters and immediately exits; "P" when admitted, "B" when refused. */
-  String call(String resource) {
+  public String call(String resource) {
     return call(resource, EntryType.IN);
   }
 
-  String call(String resource, EntryType type) {
+  public String call(String resource, EntryType type) {
     try (Entry ignored = engine.resource(resource).entryType(type).enter()) {
       return "P";
     } catch (RefusedException refused) {
@@ -69,7 +69,7 @@ final class Scenario {
    * Enters, lets {@code rtMs} pass on the clock, records an error if {@code fails}, and exits;
    * "P" when admitted, "B" when refused (no time passes then).
    */
-  String call(String resource, long rtMs, boolean fails) {
+  public String call(String resource, long rtMs, boolean fails) {
     Entry entry;
     try {
       entry = engine.resource(resource).entryType(EntryType.IN).enter();
@@ -85,7 +85,7 @@ final class Scenario {
   }
 
   /** n calls at the current instant, e.g. "PPPPPB". */
-  String calls(String resource, int n) {
+  public String calls(String resource, int n) {
     StringBuilder results = new StringBuilder();
     for (int i = 0; i < n; i++) {
       results.append(call(resource));

@@ -1,4 +1,4 @@
-package dev.guard.concurrency;
+package dev.guard.testsupport;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +10,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.IntConsumer;
 
 /** Runs work on several threads released at the same moment, and waits (bounded) for all. */
-final class Together {
+public final class Together {
 
   private Together() {}
 
@@ -19,7 +19,7 @@ final class Together {
    *
    * @throws Exception what a thread threw, or a timeout after 60 s
    */
-  static void run(int threads, IntConsumer work) throws Exception {
+  public static void run(int threads, IntConsumer work) throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(threads);
     try {
       CountDownLatch start = new CountDownLatch(1);
