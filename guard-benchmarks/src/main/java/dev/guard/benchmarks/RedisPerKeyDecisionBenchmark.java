@@ -7,12 +7,7 @@ import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisTokenService;
 import dev.guard.spi.TokenService;
-import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -56,8 +51,7 @@ public class RedisPerKeyDecisionBenchmark {
     @Param({"exact", "leased"})
     public String mode = "exact";
 
-    Process server;
-    Path dir;
+    LocalRedis redis;
     RedisTokenService service;
     GuardEngine engine;
     final String[] keys = new String[KEYS];
@@ -65,35 +59,16 @@ public class RedisPerKeyDecisionBenchmark {
     /** Starts redis-server, connects the service and checks that calls are decided by Redis. */
     @Setup(Level.Trial)
     public void start() throws IOException, InterruptedException {
-      int port;
-      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        port = probe.getLocalPort();
-      }
-      dir = Files.createTempDirectory("guard-bench-redis");
-      server = new ProcessBuilder(List.of(redisServer(), "--port", Integer.toString(port),
-              "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
-          .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("redis.log").toFile())
-          .start();
-      RedisTokenService.Builder builder =
-          RedisTokenService.builder("redis://127.0.0.1:" + port, "bench")
-              .requestTimeout(Duration.ofSeconds(1));
-      service = (mode.equals("leased") ? builder.lease(64) : builder).build();
+      redis = LocalRedis.start();
+      service = redis.service(mode);
       PerValueRule rule = PerValueRule.qps("bench-keys", 0, 16_000_000)
           .withPeriod(Duration.ofMinutes(1)).withQuota(16_000_000, Duration.ofDays(1))
           .withCluster(ClusterMode.global("bench-keys").withFallbackToLocal(false));
       for (int i = 0; i < KEYS; i++) {
         keys[i] = "key-" + i;
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (service.requestValueToken(rule, "probe", 1).status()
-          != TokenService.Result.Status.OK) {
-        if (System.nanoTime() - deadline > 0 || !server.isAlive()) {
-          throw new IllegalStateException("redis-server did not answer on port " + port + ": "
-              + Files.readString(dir.resolve("redis.log")));
-        }
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
+      redis.awaitDecisions(() -> service.requestValueToken(rule, "probe", 1).status()
+          == TokenService.Result.Status.OK);
       engine = GuardEngine.builder().tokenService(service).build();
       engine.apply(engine.ruleSet().withRulesOf("bench-keys", List.of(rule)));
     }
@@ -101,23 +76,7 @@ public class RedisPerKeyDecisionBenchmark {
     /** Closes the service and kills redis-server. */
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
-      if (!service.available()) {
-        throw new IllegalStateException("Redis was unavailable during the run: calls were not "
-            + "decided by Redis");
-      }
-      service.close();
-      server.destroyForcibly();
-      server.waitFor(10, TimeUnit.SECONDS);
-    }
-
-    private static String redisServer() {
-      for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-        File candidate = new File(d, "redis-server");
-        if (candidate.canExecute()) {
-          return candidate.getPath();
-        }
-      }
-      throw new IllegalStateException("redis-server is not installed");
+      redis.stop(service);
     }
   }
 

@@ -311,15 +311,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   @Override
   public TokenService.Result requestValueToken(PerValueRule rule, Object value, int permits) {
-    ClusterMode mode = rule.cluster();
-    if (mode == null || permits <= 0 || closed) {
-      return TokenService.Result.FAILED;
-    }
-    Connector.Link link = link();
-    if (link == null) {
-      return TokenService.Result.FAILED;
-    }
-    List<Object> answer = askValues(link, mode, valueArgs("v", rule, value, permits));
+    List<Object> answer = askValues("v", rule, value, permits);
     if (answer == null) {
       return TokenService.Result.FAILED;
     }
@@ -332,22 +324,21 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   /** Gives a value's tokens back to every bucket of it (one script call); failures are ignored. */
   @Override
   public void giveBackValue(PerValueRule rule, Object value, int permits) {
-    ClusterMode mode = rule.cluster();
-    if (mode == null || permits <= 0 || closed) {
-      return;
-    }
-    Connector.Link link = link();
-    if (link != null) {
-      askValues(link, mode, valueArgs("b", rule, value, permits));
-    }
+    askValues("b", rule, value, permits);
   }
 
-  private @Nullable List<Object> askValues(
-      Connector.Link link, ClusterMode mode, String[] args) {
+  /** Runs the per-value script; null when it cannot be asked or failed (a failure is counted). */
+  private @Nullable List<Object> askValues(String op, PerValueRule rule, Object value,
+      int permits) {
+    ClusterMode mode = rule.cluster();
+    Connector.Link link = mode == null || permits <= 0 || closed ? null : link();
+    if (mode == null || link == null) {
+      return null;
+    }
     String prefix = prefix(mode.flowId());
     try {
-      List<Object> answer =
-          Connector.runValues(link, new String[] {prefix + ":pv", prefix + ":pr"}, args);
+      List<Object> answer = Connector.runValues(link,
+          new String[] {prefix + ":pv", prefix + ":pr"}, valueArgs(op, rule, value, permits));
       availability.succeeded();
       return answer;
     } catch (RuntimeException failure) {

@@ -165,18 +165,9 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       String id = flowId;
       valid = fields.check("flowId", () -> ClusterMode.global(id));
     }
-    boolean fallbackToLocal = true;
-    JsonNode fallback = fields.raw("fallbackToLocal");
-    if (fallback != null) {
-      if (fallback.isBoolean()) {
-        fallbackToLocal = fallback.booleanValue();
-      } else {
-        fields.error("fallbackToLocal", "must be true or false, was " + Fields.show(fallback));
-        valid = false;
-      }
-    }
+    Boolean fallbackToLocal = FlowFormat.fallbackToLocal(fields);
     fields.finish();
-    return valid && flowId != null
+    return valid && flowId != null && fallbackToLocal != null
         ? ClusterMode.global(flowId).withFallbackToLocal(fallbackToLocal) : null;
   }
 
