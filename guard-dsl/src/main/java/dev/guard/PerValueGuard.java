@@ -1,5 +1,6 @@
 package dev.guard;
 
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -104,6 +105,53 @@ public final class PerValueGuard extends Guard {
    */
   public PerValueGuard maxValues(int max) {
     return next(rule -> rule.withMaxValues(max));
+  }
+
+  /**
+   * Adds a quota: besides its count per period, every value may make at most {@code limit} calls
+   * per {@code period}; a call passes only when every limit of its value has room and then counts
+   * in all of them, a refused call in none. Several quotas combine: {@code perValue(0, 100)
+   * .period(Duration.ofMinutes(1)).quota(10_000, Duration.ofDays(1))} is 100 a minute and 10,000
+   * a day for each value. The rule's {@link #except} thresholds replace only its count per period.
+   *
+   * @param limit calls per {@code period} for each value; from 0 to 16,777,215
+   * @param period whole milliseconds, from 1 ms to one day
+   * @return the new guard
+   * @throws IllegalArgumentException if a value is out of range, the rule paces, or it has 8
+   *     quotas already
+   */
+  public PerValueGuard quota(int limit, Duration period) {
+    Objects.requireNonNull(period, "period");
+    return next(rule -> rule.withQuota(limit, period));
+  }
+
+  /**
+   * Shares each value's budget (its count per period with burst, its exception threshold, every
+   * quota) between every instance through the engine's token service, under the flow id {@code
+   * resource[argumentIndex]}; when the service cannot decide, each instance checks the rule
+   * locally. See docs/CLUSTER.md.
+   *
+   * @return the new guard
+   * @throws IllegalArgumentException if the rule paces
+   */
+  public PerValueGuard clusterWide() {
+    return next(rule -> rule.withCluster(
+        ClusterMode.global(rule.resource() + "[" + rule.argumentIndex() + "]")));
+  }
+
+  /**
+   * Shares each value's budget through the engine's token service with a cluster mode of your
+   * own: its flow id, and whether a failure checks locally ({@code ClusterMode.global("api-keys")
+   * .withFallbackToLocal(false)}).
+   *
+   * @param mode a {@link ClusterMode.Threshold#GLOBAL} mode with the default window
+   * @return the new guard
+   * @throws IllegalArgumentException if the rule paces, or the mode is per instance or sets a
+   *     window, buckets or lease time
+   */
+  public PerValueGuard cluster(ClusterMode mode) {
+    Objects.requireNonNull(mode, "mode");
+    return next(rule -> rule.withCluster(mode));
   }
 
   private PerValueGuard next(UnaryOperator<PerValueRule> change) {

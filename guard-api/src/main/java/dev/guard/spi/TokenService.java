@@ -1,6 +1,7 @@
 package dev.guard.spi;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import java.util.OptionalInt;
 import java.util.Objects;
 
@@ -77,6 +78,41 @@ public interface TokenService {
   }
 
   /**
+   * Asks for {@code permits} tokens of one value of a cluster per-value rule ({@link
+   * PerValueRule#cluster()} not null): the value's buckets (the rule's threshold per period with
+   * its burst, the value's exception threshold, every quota) are shared by every instance that
+   * uses the rule's flow id, and decided as the engine decides them locally (docs/BEHAVIOUR.md,
+   * "Cluster per-value limits"): granted only when every bucket of the value holds the permits,
+   * taking them from all of them; a refused request takes from none. The service remembers at most
+   * {@link PerValueRule#maxValues()} values per flow id, and forgets idle ones.
+   *
+   * <p>The default answers {@link TokenService.Result#FAILED}, so a service that does not share
+   * per-value rules lets them fall back to the local limit.
+   *
+   * @param rule the rule; its cluster mode is not null
+   * @param value the value (the argument, or one element of a collection argument); a service
+   *     identifies it by {@link String#valueOf(Object)}
+   * @param permits how many tokens; {@code > 0}
+   * @return {@code OK} (granted), {@code REFUSED} (with {@link TokenService.Result#waitMs()}: when
+   *     the value's buckets hold the permits again, 0 when unknown or never) or a failure; never
+   *     null
+   */
+  default TokenService.Result requestValueToken(PerValueRule rule, Object value, int permits) {
+    return TokenService.Result.FAILED;
+  }
+
+  /**
+   * Gives back the tokens of a value whose call never ran (a later rule or slot refused it): they
+   * return to every bucket of the value, up to its size. Never throws; failures are ignored. The
+   * default does nothing.
+   *
+   * @param rule the rule the grant was for
+   * @param value the value as granted
+   * @param permits the tokens granted; {@code > 0}
+   */
+  default void giveBackValue(PerValueRule rule, Object value, int permits) {}
+
+  /**
    * Returns how many instances share the limits of a flow id now, when the service can tell: for
    * a shared backend, the instances that asked about the flow id within their expiry time. For
    * dashboards and operators; never called on the call path. The default does not know.
@@ -131,8 +167,8 @@ public interface TokenService {
    * @param status the decision
    * @param remaining for {@link Status#OK}: how many more permits the window had left after this
    *     request (rounded down; {@code -1} when the service does not say); otherwise 0
-   * @param waitMs for {@link Status#SHOULD_WAIT}: how long the caller waits before it passes;
-   *     otherwise 0
+   * @param waitMs for {@link Status#SHOULD_WAIT}: how long the caller waits before it passes; for
+   *     {@link Status#REFUSED}: how long until a retry could pass (0: not said); otherwise 0
    * @param tokenId for a granted concurrency token: the id that gives it back; for a granted QPS
    *     request ({@code OK}, {@code SHOULD_WAIT}): the service's own id of the grant, which {@link
    *     TokenService#giveBack} reads (0: none); otherwise 0
@@ -174,13 +210,26 @@ public interface TokenService {
      * @param waitMs the wait of a SHOULD_WAIT
      * @param tokenId the id of a granted concurrency token
      * @throws IllegalArgumentException if {@code waitMs} is negative, or set for another status
+     *     than SHOULD_WAIT or REFUSED
      */
     public Result {
       Objects.requireNonNull(status, "status");
-      if (waitMs < 0 || (waitMs > 0 && status != Status.SHOULD_WAIT)) {
-        throw new IllegalArgumentException(
-            "waitMs must be >= 0 and only set for SHOULD_WAIT, was " + waitMs + " for " + status);
+      if (waitMs < 0
+          || (waitMs > 0 && status != Status.SHOULD_WAIT && status != Status.REFUSED)) {
+        throw new IllegalArgumentException("waitMs must be >= 0 and only set for SHOULD_WAIT or"
+            + " REFUSED, was " + waitMs + " for " + status);
       }
+    }
+
+    /**
+     * Refuse the call, saying when a retry could pass.
+     *
+     * @param retryAfterMs how long until the permits could be granted, in ms; {@code >= 0} (0:
+     *     not said)
+     * @return the answer ({@link #REFUSED} for 0)
+     */
+    public static Result refused(long retryAfterMs) {
+      return retryAfterMs == 0 ? REFUSED : new Result(Status.REFUSED, 0, retryAfterMs, 0);
     }
 
     /**

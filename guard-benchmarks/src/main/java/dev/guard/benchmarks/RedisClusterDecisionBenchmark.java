@@ -7,13 +7,7 @@ import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenService;
 import dev.guard.redis.RedisTokenService;
-import java.io.File;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -52,38 +46,19 @@ public class RedisClusterDecisionBenchmark {
     @Param({"exact", "leased"})
     public String mode = "exact";
 
-    Process server;
-    Path dir;
+    LocalRedis redis;
     RedisTokenService service;
     GuardEngine engine;
 
     /** Starts redis-server, connects the service and checks that calls are decided by Redis. */
     @Setup(Level.Trial)
     public void start() throws IOException, InterruptedException {
-      int port;
-      try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        port = probe.getLocalPort();
-      }
-      dir = Files.createTempDirectory("guard-bench-redis");
-      server = new ProcessBuilder(List.of(redisServer(), "--port", Integer.toString(port),
-              "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
-          .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("redis.log").toFile())
-          .start();
-      RedisTokenService.Builder builder =
-          RedisTokenService.builder("redis://127.0.0.1:" + port, "bench")
-              .requestTimeout(Duration.ofSeconds(1));
-      service = (mode.equals("leased") ? builder.lease(64) : builder).build();
+      redis = LocalRedis.start();
+      service = redis.service(mode);
       FlowRule rule = FlowRule.qps("bench-redis", Calls.HUGE_RATE)
           .withCluster(ClusterMode.global("bench").withFallbackToLocal(false));
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (service.requestToken(rule, 1, true).status() != TokenService.Result.Status.OK) {
-        if (System.nanoTime() - deadline > 0 || !server.isAlive()) {
-          throw new IllegalStateException("redis-server did not answer on port " + port + ": "
-              + Files.readString(dir.resolve("redis.log")));
-        }
-        TimeUnit.MILLISECONDS.sleep(20);
-      }
+      redis.awaitDecisions(() -> service.requestToken(rule, 1, true).status()
+          == TokenService.Result.Status.OK);
       engine = GuardEngine.builder().tokenService(service).build();
       engine.apply(engine.ruleSet().withRulesOf("bench-redis", List.of(rule)));
     }
@@ -91,23 +66,7 @@ public class RedisClusterDecisionBenchmark {
     /** Closes the service and kills redis-server. */
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
-      if (!service.available()) {
-        throw new IllegalStateException("Redis was unavailable during the run: calls were not "
-            + "decided by Redis");
-      }
-      service.close();
-      server.destroyForcibly();
-      server.waitFor(10, TimeUnit.SECONDS);
-    }
-
-    private static String redisServer() {
-      for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-        File candidate = new File(d, "redis-server");
-        if (candidate.canExecute()) {
-          return candidate.getPath();
-        }
-      }
-      throw new IllegalStateException("redis-server is not installed");
+      redis.stop(service);
     }
   }
 

@@ -6,9 +6,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.Guard;
 import dev.guard.PerValueGuard;
 import dev.guard.api.RefusedException;
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testkit.InMemoryTokenService;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,6 +47,63 @@ class PerValueGuardTest {
     assertThat(guard.rules()).containsExactly(PerValueRule.qps("loadCart", 0, 20).withBurst(10)
         .withException("vip-7", 500).withPeriod(Duration.ofSeconds(2)).withMaxValues(100));
     assertThat(guard.flowRules()).isEmpty();
+  }
+
+  @Test
+  void quota_and_clusterWide_declareOneRuleWithSeveralLimits() {
+    Guard guard = Guard.of("api").perValue(0, 100).period(Duration.ofMinutes(1))
+        .quota(10_000, Duration.ofDays(1)).clusterWide();
+
+    assertThat(guard.rules()).containsExactly(PerValueRule.qps("api", 0, 100)
+        .withPeriod(Duration.ofMinutes(1)).withQuota(10_000, Duration.ofDays(1))
+        .withCluster(ClusterMode.global("api[0]")));
+    assertThat(Guard.of("api").perValue(1, 5).cluster(ClusterMode.global("keys")).rules())
+        .containsExactly(PerValueRule.qps("api", 1, 5).withCluster(ClusterMode.global("keys")));
+  }
+
+  @Test
+  void quota_onAPacedRule_orClusterWideOnAPerInstanceMode_isRefusedAtTheStep() {
+    PerValueGuard paced = Guard.of("api").perValue(0, 5).pacing(Duration.ZERO);
+    assertThatThrownBy(() -> paced.quota(10, Duration.ofHours(1)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("quotas must be empty");
+    assertThatThrownBy(() -> paced.clusterWide())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("cluster must be null");
+    assertThatThrownBy(() -> Guard.of("api").perValue(0, 5).cluster(ClusterMode.perInstance("k")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("cluster.threshold must be GLOBAL");
+  }
+
+  @Test
+  void quota_limitsEachValue_perMinuteAndPerHour_andARefusedCallCountsInNeither() {
+    Function<String, String> call = Guard.of("api").perValue(0, 3).period(Duration.ofMinutes(1))
+        .quota(5, Duration.ofHours(1)).on(engine).decorateFunction(key -> "ok " + key);
+
+    assertThat(outcomes(call, List.of("k", "k", "k", "k", "other"))).isEqualTo("PPPBP");
+    clock.advance(Duration.ofMinutes(1).plusMillis(1));
+    assertThat(outcomes(call, List.of("k", "k", "k"))).as("2 left in the hour").isEqualTo("PPB");
+    clock.advance(Duration.ofMinutes(1).plusMillis(1));
+    assertThatThrownBy(() -> call.apply("k"))
+        .isInstanceOfSatisfying(RefusedException.PerValue.class, refused ->
+            assertThat(refused.retryAfter()).as("the hour's quota refills")
+                .hasValue(Duration.ofHours(1).plusMillis(1).minus(Duration.ofMinutes(2).plusMillis(2))));
+    clock.advance(Duration.ofHours(1));
+    assertThat(outcomes(call, List.of("k", "k", "k", "k"))).isEqualTo("PPPB");
+  }
+
+  @Test
+  void clusterWide_sharesEachValueBetweenEngines_throughTheTokenService() {
+    InMemoryTokenService service = new InMemoryTokenService(clock);
+    GuardEngine a = GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build();
+    GuardEngine b = GuardEngine.builder().clock(clock).tokenService(service.connect("shop")).build();
+    PerValueGuard perKey = Guard.of("api").perValue(0, 3).period(Duration.ofMinutes(1))
+        .quota(4, Duration.ofHours(1)).clusterWide();
+    Function<String, String> onA = perKey.on(a).decorateFunction(key -> key);
+    Function<String, String> onB = perKey.on(b).decorateFunction(key -> key);
+
+    assertThat(outcomes(onA, List.of("k", "k")) + outcomes(onB, List.of("k", "k", "j")))
+        .isEqualTo("PPPBP");
+    clock.advance(Duration.ofMinutes(1).plusMillis(1));
+    assertThat(outcomes(onB, List.of("k", "k"))).as("the hour's 4th").isEqualTo("PB");
   }
 
   @Test

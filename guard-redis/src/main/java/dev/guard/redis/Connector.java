@@ -54,8 +54,10 @@ import org.jspecify.annotations.Nullable;
  */
 final class Connector {
 
-  static final String SCRIPT = readScript();
+  static final String SCRIPT = readScript("guard.lua");
   static final String SHA = sha1(SCRIPT);
+  static final String VALUES_SCRIPT = readScript("guard-values.lua");
+  static final String VALUES_SHA = sha1(VALUES_SCRIPT);
 
   /** The commands the service uses, from a connection to one server or to a cluster. */
   record Link(
@@ -295,6 +297,15 @@ final class Connector {
     }
   }
 
+  /** Runs the per-value script, as {@link #run} runs the other. */
+  static List<Object> runValues(Link link, String[] keys, String[] args) {
+    try {
+      return link.scripts().evalsha(VALUES_SHA, ScriptOutputType.MULTI, keys, args);
+    } catch (RedisNoScriptException notLoaded) {
+      return link.scripts().eval(VALUES_SCRIPT, ScriptOutputType.MULTI, keys, args);
+    }
+  }
+
   /** Closes the connection, waits for an attempt under way and releases the client's threads. */
   void close() {
     Link open;
@@ -318,12 +329,12 @@ final class Connector {
     }
   }
 
-  private static String readScript() {
+  private static String readScript(String name) {
     try (InputStream in = Objects.requireNonNull(
-        Connector.class.getResourceAsStream("guard.lua"), "guard.lua")) {
+        Connector.class.getResourceAsStream(name), name)) {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read guard.lua", e);
+      throw new IllegalStateException("cannot read " + name, e);
     }
   }
 

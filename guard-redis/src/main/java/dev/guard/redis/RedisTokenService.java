@@ -4,6 +4,7 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.spi.TokenService;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
@@ -44,6 +45,12 @@ import org.jspecify.annotations.Nullable;
  * the instances that asked about the flow id within the instance expiry (default 5 s). Concurrency
  * tokens ({@link #acquireConcurrency}) are leases that expire after the rule's {@link
  * ClusterMode#leaseTime()} when their holder dies.
+ *
+ * <p>Cluster per-value rules ({@link #requestValueToken}) keep each value's buckets in the flow
+ * id's hash {@code guard:{namespace:flowId}:pv} and when they are full again in the sorted set
+ * {@code :pr}: at most the rule's {@code maxValues} values per flow id, a value leaving as soon as
+ * its buckets are full again and the keys expiring when all are (docs/BEHAVIOUR.md, "Cluster
+ * per-value limits"). They are decided exactly, one script call per value, in leased mode too.
  *
  * <p>Failure never reaches the guarded code: a request that gets no answer within the request
  * timeout (default 20 ms), a lost connection, or any Redis error answers {@link
@@ -296,6 +303,68 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     } catch (RuntimeException failure) {
       availability.failed();
     }
+  }
+
+  /**
+   * Decides a value of a cluster per-value rule in one script call over the flow id's two value
+   * keys (one hash slot): always exact, also in leased mode. Failures answer {@code FAILED}.
+   */
+  @Override
+  public TokenService.Result requestValueToken(PerValueRule rule, Object value, int permits) {
+    List<Object> answer = askValues("v", rule, value, permits);
+    if (answer == null) {
+      return TokenService.Result.FAILED;
+    }
+    long code = (Long) answer.get(0);
+    long number = (Long) answer.get(1);
+    return code == 0 ? TokenService.Result.ok(number)
+        : TokenService.Result.refused(Math.max(0, number));
+  }
+
+  /** Gives a value's tokens back to every bucket of it (one script call); failures are ignored. */
+  @Override
+  public void giveBackValue(PerValueRule rule, Object value, int permits) {
+    askValues("b", rule, value, permits);
+  }
+
+  /** Runs the per-value script; null when it cannot be asked or failed (a failure is counted). */
+  private @Nullable List<Object> askValues(String op, PerValueRule rule, Object value,
+      int permits) {
+    ClusterMode mode = rule.cluster();
+    Connector.Link link = mode == null || permits <= 0 || closed ? null : link();
+    if (mode == null || link == null) {
+      return null;
+    }
+    String prefix = prefix(mode.flowId());
+    try {
+      List<Object> answer = Connector.runValues(link,
+          new String[] {prefix + ":pv", prefix + ":pr"}, valueArgs(op, rule, value, permits));
+      availability.succeeded();
+      return answer;
+    } catch (RuntimeException failure) {
+      availability.failed();
+      return null;
+    }
+  }
+
+  private String[] valueArgs(String op, PerValueRule rule, Object value, int permits) {
+    List<PerValueRule.Quota> quotas = rule.quotas();
+    String[] args = new String[5 + 3 * (1 + quotas.size())];
+    args[0] = op;
+    args[1] = ValueFields.of(value);
+    args[2] = Integer.toString(permits);
+    args[3] = Integer.toString(rule.maxValues());
+    int threshold = rule.thresholdOf(value);
+    args[4] = Integer.toString(threshold);
+    args[5] = Long.toString(rule.period().toMillis());
+    args[6] = Long.toString((long) threshold + rule.burst());
+    for (int q = 0; q < quotas.size(); q++) {
+      args[7 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[8 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
+      args[9 + 3 * q] = Integer.toString(quotas.get(q).limit());
+    }
+    args[args.length - 1] = windowTime();
+    return args;
   }
 
   /** A grant's id: the window time (ms) its permits were counted at, never 0. */

@@ -333,7 +333,11 @@ final class RuleDocuments {
         PerValueRule.qps(resource, 2, 4).withValueType(Boolean.class).withException(true, 9),
         PerValueRule.qps(resource, 2, 4).withValueType(Double.class).withException(1.5, 9),
         PerValueRule.qps(resource, 3, 4).withValueType(String.class).withException("a", 1)
-            .withException("b", 2)));
+            .withException("b", 2),
+        PerValueRule.qps(resource, 0, 100).withPeriod(Duration.ofMinutes(1))
+            .withQuota(10_000, Duration.ofDays(1)).withQuota(0, Duration.ofMillis(1))
+            .withCluster(ClusterMode.global("k-" + resource).withFallbackToLocal(false)),
+        PerValueRule.qps(resource, 0, 1).withCluster(ClusterMode.global("k-" + resource))));
     Arbitrary<Rule> breaker = resources.flatMap(resource -> Arbitraries.of(
         CircuitBreakerRule.errorRatio(resource, 0.5).withOpenFor(Duration.ofSeconds(5)),
         CircuitBreakerRule.errorCount(resource, 20).withMinCalls(10)

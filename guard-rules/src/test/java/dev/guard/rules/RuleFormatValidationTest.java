@@ -181,7 +181,30 @@ class RuleFormatValidationTest {
             List.of(at + "pacing.maxQueueing: must be at most PT24H, was \"PT2562048H\"")),
         Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, \"valueType\": "
                 + "\"double\", \"exceptions\": [{\"value\": 1e400, \"threshold\": 1}]}",
-            List.of(at + "exceptions[0].value: must be a finite number, was 1E+400")));
+            List.of(at + "exceptions[0].value: must be a finite number, was 1E+400")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
+                + "\"quotas\": [{\"limit\": -1, \"period\": \"PT1M\"}, {\"limit\": 5}]}",
+            List.of(at + "quotas[0].limit: must be >= 0, was -1",
+                at + "quotas[1].period: is required")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
+                + "\"quotas\": [{\"limit\": 5, \"period\": \"P2D\"}]}",
+            List.of(at + "quotas[0].period: must be whole milliseconds from 1 ms to 1 day, was"
+                + " \"P2D\"")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
+                + "\"pacing\": {}, \"quotas\": [{\"limit\": 5, \"period\": \"PT1H\"}]}",
+            List.of(at + "quotas: must be empty unless the rule is a QPS token bucket (metric QPS,"
+                + " shaping REFUSE), was [{\"limit\":5,\"period\":\"PT1H\"}]")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"concurrency\": 1, "
+                + "\"cluster\": {\"flowId\": \"keys\"}}",
+            List.of(at + "cluster: must be null unless the rule is a QPS token bucket (metric QPS,"
+                + " shaping REFUSE): a token service shares buckets, not pacing schedules or"
+                + " running calls, was {\"flowId\":\"keys\"}")),
+        Arguments.of("{\"resource\": \"r\", \"argumentIndex\": 0, \"threshold\": 1, "
+                + "\"cluster\": {\"flowId\": \"a{b\", \"window\": \"PT1M\"}}",
+            List.of(at + "cluster.flowId: must not contain '{' or '}' (a token service may use"
+                + " them to keep a flow id's keys together), was \"a{b\"",
+                at + "cluster.window: is not a field here; the fields are [flowId,"
+                + " fallbackToLocal]")));
   }
 
   @ParameterizedTest

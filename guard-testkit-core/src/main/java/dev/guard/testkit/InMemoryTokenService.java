@@ -4,9 +4,11 @@ import dev.guard.spi.TokenService;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -36,6 +38,14 @@ import org.jspecify.annotations.Nullable;
  * starts. Each namespace answers at most {@code maxRequestsPerSecond} requests per second (more are
  * answered {@link TokenService.Result#TOO_MANY_REQUESTS}, so the callers fall back). A grant given back
  * ({@link TokenService#giveBack}) leaves the bucket that counted it.
+ *
+ * <p>Cluster per-value rules ({@link TokenService#requestValueToken}): per flow id, each value
+ * ({@link String#valueOf}) has the rule's token bucket and one per quota, with the engine's
+ * arithmetic (docs/BEHAVIOUR.md, "Cluster per-value limits"); a request is granted only when every
+ * bucket holds its permits. A flow id remembers at most the rule's {@code maxValues} values, the
+ * least recently used forgotten first, and forgets a value as soon as all its buckets would be
+ * full again (a forgotten value starts with full buckets, so forgetting an idle one changes no
+ * decision).
  *
  * <p>Thread-safe: every decision is taken under one lock.
  */
@@ -155,6 +165,29 @@ public final class InMemoryTokenService {
     }
 
     @Override
+    public TokenService.Result requestValueToken(PerValueRule rule, Object value, int permits) {
+      synchronized (InMemoryTokenService.this) {
+        ClusterMode mode = rule.cluster();
+        if (closed || mode == null || permits <= 0) {
+          return TokenService.Result.FAILED; // not counted by the namespace's request limit
+        }
+        return namespace.values.computeIfAbsent(mode.flowId(), id -> new ValueBuckets())
+            .request(rule, String.valueOf(value), rule.thresholdOf(value), permits, clock.millis());
+      }
+    }
+
+    @Override
+    public void giveBackValue(PerValueRule rule, Object value, int permits) {
+      synchronized (InMemoryTokenService.this) {
+        ClusterMode mode = rule.cluster();
+        ValueBuckets buckets = mode == null ? null : namespace.values.get(mode.flowId());
+        if (!closed && buckets != null && permits > 0) {
+          buckets.giveBack(String.valueOf(value), permits);
+        }
+      }
+    }
+
+    @Override
     public String toString() {
       return "InMemoryTokenService[namespace=" + namespace() + "]";
     }
@@ -257,6 +290,7 @@ public final class InMemoryTokenService {
   private static final class Namespace {
     final String name;
     final Map<String, FlowWindows> windows = new HashMap<>();
+    final Map<String, ValueBuckets> values = new HashMap<>();
     final Map<String, Long> inFlight = new HashMap<>();
     final RequestLimiter limiter = new RequestLimiter();
     int connected;
@@ -282,6 +316,142 @@ public final class InMemoryTokenService {
 
     void giveBack() {
       owner.namespace.inFlight.merge(flowId, -permits, Long::sum);
+    }
+  }
+
+  /**
+   * The buckets of one flow id's values, least recently used first. Bucket {@code j} of a value
+   * is the rule's own ({@code j = 0}: its threshold plus burst per period) or quota {@code j − 1};
+   * {@code refilled[j]} is when it was last refilled (ms), {@code tokens[j]} what it holds.
+   */
+  private static final class ValueBuckets {
+    private final LinkedHashMap<String, Held> byValue = new LinkedHashMap<>(16, 0.75f, true);
+
+    /** One value's buckets. */
+    private static final class Held {
+      final long[] refilled;
+      final long[] tokens;
+      final long[] size;
+      final long[] rate;
+      final long[] period;
+
+      Held(long[] size, long[] rate, long[] period, long now) {
+        this.size = size;
+        this.rate = rate;
+        this.period = period;
+        this.refilled = new long[size.length];
+        this.tokens = size.clone();
+        Arrays.fill(refilled, now);
+      }
+
+      /** Whether every bucket would be full at {@code now} (a zero-rate bucket never refills). */
+      boolean full(long now) {
+        for (int j = 0; j < size.length; j++) {
+          long elapsed = now - refilled[j];
+          long have = tokens[j];
+          if (have < size[j] && (rate[j] == 0 || elapsed <= period[j]
+              || have + earned(elapsed, rate[j], period[j], size[j]) < size[j])) {
+            return false;
+          }
+        }
+        return true;
+      }
+    }
+
+    TokenService.Result request(PerValueRule rule, String value, int threshold, int permits,
+        long now) {
+      int n = 1 + rule.quotas().size();
+      long[] rate = new long[n];
+      long[] period = new long[n];
+      long[] size = new long[n];
+      rate[0] = threshold;
+      period[0] = rule.period().toMillis();
+      size[0] = (long) threshold + rule.burst();
+      for (int j = 1; j < n; j++) {
+        PerValueRule.Quota quota = rule.quotas().get(j - 1);
+        rate[j] = quota.limit();
+        period[j] = quota.period().toMillis();
+        size[j] = quota.limit();
+      }
+      forgetIdle(now);
+      Held held = byValue.get(value);
+      if (held != null && !Arrays.equals(held.size, size)) {
+        held = null; // another version of the rule: start over
+      }
+      long[] after = new long[n];
+      long retry = 0;
+      boolean never = false;
+      for (int j = 0; j < n; j++) {
+        if (rate[j] == 0 || permits > size[j]) {
+          never = true;
+          continue;
+        }
+        long tokens = held == null ? size[j] : held.tokens[j];
+        long refilled = held == null ? now : held.refilled[j];
+        long elapsed = now - refilled;
+        if (elapsed > period[j]) {
+          tokens = Math.min(size[j], tokens + earned(elapsed, rate[j], period[j], size[j]));
+        }
+        after[j] = tokens - permits;
+        if (after[j] < 0) {
+          long missing = permits - (held == null ? size[j] : held.tokens[j]);
+          long needMs = Math.max(period[j] + 1, (missing * period[j] + rate[j] - 1) / rate[j]);
+          retry = Math.max(retry, Math.max(1, refilled + needMs - now));
+        }
+      }
+      if (never) {
+        return TokenService.Result.REFUSED;
+      }
+      if (retry > 0) {
+        return TokenService.Result.refused(retry);
+      }
+      if (held == null) {
+        held = new Held(size, rate, period, now);
+        byValue.put(value, held);
+        while (byValue.size() > rule.maxValues()) {
+          Iterator<String> eldest = byValue.keySet().iterator();
+          eldest.next();
+          eldest.remove();
+        }
+      }
+      for (int j = 0; j < n; j++) {
+        if (now - held.refilled[j] > period[j]) {
+          held.refilled[j] = now;
+        }
+        held.tokens[j] = after[j];
+      }
+      return TokenService.Result.ok(after[0]);
+    }
+
+    void giveBack(String value, int permits) {
+      Held held = byValue.get(value);
+      if (held != null) {
+        for (int j = 0; j < held.tokens.length; j++) {
+          held.tokens[j] = Math.min(held.size[j], held.tokens[j] + permits);
+        }
+      }
+    }
+
+    /**
+     * Drops the least recently used values (a few per request) whose every bucket would be full
+     * now: they decide as if never seen.
+     */
+    private void forgetIdle(long now) {
+      Iterator<Held> eldest = byValue.values().iterator();
+      for (int looked = 0; looked < 4 && eldest.hasNext(); looked++) {
+        if (eldest.next().full(now)) {
+          eldest.remove();
+        }
+      }
+    }
+
+    /** {@code ⌊elapsed · rate / period⌋}, saturating at {@code size}. */
+    static long earned(long elapsed, long rate, long period, long size) {
+      long periods = elapsed / period;
+      if (periods > size / rate) {
+        return size;
+      }
+      return periods * rate + (elapsed % period) * rate / period;
     }
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.spi.TokenService;
 import dev.guard.spi.TokenService.Result.Status;
 import java.time.Duration;
@@ -17,7 +18,9 @@ import org.junit.jupiter.api.Test;
  * backend runs (docs/BEHAVIOUR.md, "Cluster flow control", "One contract for every token
  * service"): counts per window and per bucket, prioritized waits, per-instance thresholds and the
  * instances that stop counting, concurrency tokens and their expiry, the namespace request limit,
- * giving grants back, instances whose rule versions differ, and closing.
+ * giving grants back, instances whose rule versions differ, closing, and the buckets of cluster
+ * per-value rules (each value's own, shared by every instance, with burst, exception values and
+ * quotas, refused requests taking from no bucket; always exact, leased mode or not).
  *
  * <p>A backend's test extends this class and says how to build one namespace of the backend whose
  * windows run on the given {@link ManualClock}:
@@ -351,6 +354,111 @@ public abstract class TokenServiceContract {
         .isEqualTo(Status.FAILED);
     assertThat(one.requestToken(rule(1), 0, false).status()).isEqualTo(Status.FAILED);
     assertThat(one.acquireConcurrency(concurrency(2), 0).status()).isEqualTo(Status.FAILED);
+  }
+
+  @Test
+  void valueToken_eachValueHasItsOwnBucket_sharedByEveryInstance() {
+    TokenService a = join(0);
+    TokenService b = join(0);
+    PerValueRule rule = perValue(3);
+    assertThat(valueGrants(a, rule, "alice", 2)).isEqualTo(2);
+    assertThat(valueGrants(b, rule, "alice", 5)).isEqualTo(1);
+    assertThat(valueGrants(b, rule, "bob", 5)).isEqualTo(3);
+    assertThat(valueGrants(a, rule, 42, 5)).as("a value is its String.valueOf").isEqualTo(3);
+    assertThat(valueGrants(b, rule, "42", 1)).isZero();
+  }
+
+  @Test
+  void valueToken_refillsOnceAFullPeriodHasPassed_andARefusalSaysWhen() {
+    TokenService one = join(0);
+    PerValueRule rule = perValue(3).withBurst(1);
+    assertThat(valueGrants(one, rule, "alice", 9)).as("threshold + burst").isEqualTo(4);
+    clock.advance(Duration.ofSeconds(4));
+    TokenService.Result refused = one.requestValueToken(rule, "alice", 1);
+    assertThat(refused.status()).isEqualTo(Status.REFUSED);
+    assertThat(refused.waitMs()).as("more than a full period after the first grant")
+        .isEqualTo(6_001);
+    clock.advance(Duration.ofMillis(6_000));
+    assertThat(valueGrants(one, rule, "alice", 1)).as("exactly one period later").isZero();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(valueGrants(one, rule, "alice", 9)).as("10,001 ms earn 3 tokens").isEqualTo(3);
+  }
+
+  @Test
+  void valueToken_exceptionValues_haveTheirOwnThreshold() {
+    TokenService one = join(0);
+    PerValueRule rule = perValue(2).withException("vip", 5).withException("banned", 0);
+    assertThat(valueGrants(one, rule, "vip", 9)).isEqualTo(5);
+    assertThat(valueGrants(one, rule, "someone", 9)).isEqualTo(2);
+    TokenService.Result banned = one.requestValueToken(rule, "banned", 1);
+    assertThat(banned.status()).isEqualTo(Status.REFUSED);
+    assertThat(banned.waitMs()).as("never: no retry time").isZero();
+  }
+
+  @Test
+  void valueToken_severalQuotas_workTogether_andARefusedRequestTakesFromNone() {
+    TokenService a = join(0);
+    TokenService b = join(0);
+    // 5 per 10 s and 7 per 100 s for every value
+    PerValueRule rule = perValue(5).withQuota(7, Duration.ofSeconds(100));
+    assertThat(valueGrants(a, rule, "key", 9)).isEqualTo(5);
+    clock.advance(Duration.ofSeconds(11));
+    assertThat(b.requestValueToken(rule, "key", 3).status()).as("the quota has 2 left")
+        .isEqualTo(Status.REFUSED);
+    assertThat(valueGrants(b, rule, "key", 9)).as("the refused 3 took nothing").isEqualTo(2);
+    TokenService.Result refused = a.requestValueToken(rule, "key", 1);
+    assertThat(refused.status()).isEqualTo(Status.REFUSED);
+    assertThat(refused.waitMs()).as("the quota refills 100,001 ms after the first grant")
+        .isEqualTo(100_001 - 11_000);
+    clock.advance(Duration.ofMillis(100_001 - 11_000));
+    assertThat(valueGrants(a, rule, "key", 9)).as("both buckets full again").isEqualTo(5);
+  }
+
+  @Test
+  void valueToken_givenBack_returnsToEveryBucketOfTheValue() {
+    TokenService one = join(0);
+    PerValueRule rule = perValue(2).withQuota(3, Duration.ofSeconds(100));
+    assertThat(valueGrants(one, rule, "key", 2)).isEqualTo(2);
+    one.giveBackValue(rule, "key", 2);
+    assertThat(valueGrants(one, rule, "key", 9)).as("both buckets have them back (else the"
+        + " quota's 1 left)").isEqualTo(2);
+    one.giveBackValue(rule, "unknown", 1); // ignored, does not throw
+  }
+
+  @Test
+  void valueToken_withoutClusterMode_withoutPermits_orClosed_isFailed() throws Exception {
+    TokenService one = join(0);
+    assertThat(one.requestValueToken(PerValueRule.qps("contract", 0, 1), "key", 1).status())
+        .isEqualTo(Status.FAILED);
+    assertThat(one.requestValueToken(perValue(1), "key", 0).status()).isEqualTo(Status.FAILED);
+    close(one);
+    assertThat(one.requestValueToken(perValue(1), "key", 1).status()).isEqualTo(Status.FAILED);
+    one.giveBackValue(perValue(1), "key", 1); // ignored, does not throw
+  }
+
+  /**
+   * The suite's cluster per-value rule: {@code count} per 10 s for each value of argument 0.
+   *
+   * @param count tokens per period
+   * @return the rule
+   */
+  protected static PerValueRule perValue(int count) {
+    return PerValueRule.qps("contract", 0, count).withPeriod(WINDOW)
+        .withCluster(ClusterMode.global(FLOW_ID + "-values"));
+  }
+
+  /** Asks {@code calls} times for one token of a value; returns how many were granted. */
+  private static int valueGrants(TokenService service, PerValueRule rule, Object value,
+      int calls) {
+    int ok = 0;
+    for (int i = 0; i < calls; i++) {
+      TokenService.Result answer = service.requestValueToken(rule, value, 1);
+      assertThat(answer.status()).isIn(Status.OK, Status.REFUSED);
+      if (answer.status() == Status.OK) {
+        ok++;
+      }
+    }
+    return ok;
   }
 
   /** A cluster concurrency rule: {@code count} at once, tokens living 60 s. */

@@ -3,9 +3,12 @@ package dev.guard.api.rule;
 import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.internal.Checks;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An immutable per-value rule: limits the calls of a resource per value of one argument (per
@@ -55,7 +58,15 @@ import java.util.Objects;
  *     it. {@code Object.class} when unknown
  * @param maxValues how many values the engine remembers for this rule; from 2 to 10,000,000. When a new
  *     value does not fit, the values used least recently are forgotten and start over as if never
- *     seen (a full bucket)
+ *     seen (a full bucket). A cluster rule's token service remembers at most as many per flow id
+ * @param quotas further limits of every value, each a bucket of its own ({@link
+ *     PerValueRule.Quota}): a call passes only when the rule's bucket and every quota's bucket have
+ *     its permits, and then takes them from all of them; a refused call takes from none. At most
+ *     {@value #MAX_QUOTAS}, only on a QPS token bucket (metric QPS, shaping REFUSE)
+ * @param cluster how the engine's token service shares each value's buckets between instances;
+ *     null for a rule decided by this instance alone. Only on a QPS token bucket, with a {@link
+ *     ClusterMode.Threshold#GLOBAL} threshold and the mode's default window, buckets and lease
+ *     time (a per-value rule's own period and quotas are its windows)
  */
 public record PerValueRule(
     String resource,
@@ -68,7 +79,9 @@ public record PerValueRule(
     Duration maxQueueingTime,
     Map<Object, Integer> exceptions,
     Class<?> valueType,
-    int maxValues)
+    int maxValues,
+    List<PerValueRule.Quota> quotas,
+    @Nullable ClusterMode cluster)
     implements Rule {
 
   /** The default token period: one second. */
@@ -86,6 +99,9 @@ public record PerValueRule(
   /** The most values remembered by default, whatever the period. */
   public static final int MAX_DEFAULT_VALUES = 200_000;
 
+  /** The most quotas a rule may have besides its own threshold. */
+  public static final int MAX_QUOTAS = 8;
+
   private static final int MAX_ARGUMENT_INDEX = RuleLimits.MAX_ARGUMENT_INDEX;
 
   /**
@@ -102,6 +118,8 @@ public record PerValueRule(
    * @param exceptions values with their own threshold
    * @param valueType the runtime type of the values
    * @param maxValues how many values are remembered
+   * @param quotas further limits of every value
+   * @param cluster the cluster mode, or null
    * @throws IllegalArgumentException if a field is invalid or fields do not fit together; the
    *     message names the field and its value
    * @throws NullPointerException if a field, an exception value or threshold is null
@@ -130,6 +148,51 @@ public record PerValueRule(
     for (Map.Entry<Object, Integer> exception : exceptions.entrySet()) {
       checkException(exception.getKey(), exception.getValue(), burst, valueType);
     }
+    quotas = List.copyOf(Objects.requireNonNull(quotas, "quotas"));
+    boolean bucket = metric == FlowRule.Metric.QPS && shaping == FlowRule.Shaping.REFUSE;
+    if (!quotas.isEmpty() && !bucket) {
+      throw Checks.invalid("quotas", quotas,
+          "must be empty unless the rule is a QPS token bucket (metric QPS, shaping REFUSE)");
+    }
+    if (quotas.size() > MAX_QUOTAS) {
+      throw Checks.invalid("quotas", quotas.size() + " quotas", "must be at most " + MAX_QUOTAS);
+    }
+    if (cluster != null) {
+      checkCluster(cluster, bucket);
+    }
+  }
+
+  /**
+   * Creates a rule decided by this instance alone, without quotas; see the canonical constructor
+   * for the fields.
+   *
+   * @param resource the protected resource
+   * @param argumentIndex which argument holds the value; negative counts from the end
+   * @param metric calls per period or calls running at once, per value
+   * @param threshold the threshold of values without an exception
+   * @param burst extra tokens a value may bank
+   * @param period the token period
+   * @param shaping refuse or pace
+   * @param maxQueueingTime the longest a paced call may wait
+   * @param exceptions values with their own threshold
+   * @param valueType the runtime type of the values
+   * @param maxValues how many values are remembered
+   * @throws IllegalArgumentException if a field is invalid or fields do not fit together
+   */
+  public PerValueRule(
+      String resource,
+      int argumentIndex,
+      FlowRule.Metric metric,
+      int threshold,
+      int burst,
+      Duration period,
+      FlowRule.Shaping shaping,
+      Duration maxQueueingTime,
+      Map<Object, Integer> exceptions,
+      Class<?> valueType,
+      int maxValues) {
+    this(resource, argumentIndex, metric, threshold, burst, period, shaping, maxQueueingTime,
+        exceptions, valueType, maxValues, List.of(), null);
   }
 
   /**
@@ -192,7 +255,7 @@ public record PerValueRule(
    */
   public PerValueRule withMetric(FlowRule.Metric newMetric) {
     return new PerValueRule(resource, argumentIndex, newMetric, threshold, burst, period, shaping,
-        maxQueueingTime, exceptions, valueType, maxValues);
+        maxQueueingTime, exceptions, valueType, maxValues, quotas, cluster);
   }
 
   /**
@@ -203,7 +266,7 @@ public record PerValueRule(
    */
   public PerValueRule withThreshold(int newThreshold) {
     return new PerValueRule(resource, argumentIndex, metric, newThreshold, burst, period, shaping,
-        maxQueueingTime, exceptions, valueType, maxValues);
+        maxQueueingTime, exceptions, valueType, maxValues, quotas, cluster);
   }
 
   /**
@@ -214,7 +277,7 @@ public record PerValueRule(
    */
   public PerValueRule withBurst(int newBurst) {
     return new PerValueRule(resource, argumentIndex, metric, threshold, newBurst, period, shaping,
-        maxQueueingTime, exceptions, valueType, maxValues);
+        maxQueueingTime, exceptions, valueType, maxValues, quotas, cluster);
   }
 
   /**
@@ -228,7 +291,7 @@ public record PerValueRule(
     checkPeriod(newPeriod);
     int values = maxValues == defaultMaxValues(period) ? defaultMaxValues(newPeriod) : maxValues;
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, newPeriod, shaping,
-        maxQueueingTime, exceptions, valueType, values);
+        maxQueueingTime, exceptions, valueType, values, quotas, cluster);
   }
 
   /**
@@ -240,7 +303,8 @@ public record PerValueRule(
    */
   public PerValueRule withPacing(Duration newMaxQueueingTime) {
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period,
-        FlowRule.Shaping.PACING, newMaxQueueingTime, exceptions, valueType, maxValues);
+        FlowRule.Shaping.PACING, newMaxQueueingTime, exceptions, valueType, maxValues, quotas,
+        cluster);
   }
 
   /**
@@ -256,7 +320,7 @@ public record PerValueRule(
     Map<Object, Integer> more = new HashMap<>(exceptions);
     more.put(value, valueThreshold);
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period, shaping,
-        maxQueueingTime, more, valueType, maxValues);
+        maxQueueingTime, more, valueType, maxValues, quotas, cluster);
   }
 
   /**
@@ -268,7 +332,7 @@ public record PerValueRule(
    */
   public PerValueRule withValueType(Class<?> newValueType) {
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period, shaping,
-        maxQueueingTime, exceptions, newValueType, maxValues);
+        maxQueueingTime, exceptions, newValueType, maxValues, quotas, cluster);
   }
 
   /**
@@ -279,7 +343,40 @@ public record PerValueRule(
    */
   public PerValueRule withMaxValues(int newMaxValues) {
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period, shaping,
-        maxQueueingTime, exceptions, valueType, newMaxValues);
+        maxQueueingTime, exceptions, valueType, newMaxValues, quotas, cluster);
+  }
+
+  /**
+   * Returns a copy with one more quota: besides its threshold per period, every value may make
+   * at most {@code limit} calls per {@code quotaPeriod} ({@code PerValueRule.qps("api", 0, 100)
+   * .withPeriod(Duration.ofMinutes(1)).withQuota(10_000, Duration.ofDays(1))}).
+   *
+   * @param limit the calls per {@code quotaPeriod} of every value; from 0 to {@link #MAX_TOKENS}
+   * @param quotaPeriod whole milliseconds, from 1 ms to one day
+   * @return the new rule
+   * @throws IllegalArgumentException if a value is invalid, the rule is no QPS token bucket, or
+   *     it has {@value #MAX_QUOTAS} quotas already
+   */
+  public PerValueRule withQuota(int limit, Duration quotaPeriod) {
+    List<PerValueRule.Quota> more = new ArrayList<>(quotas);
+    more.add(new PerValueRule.Quota(limit, quotaPeriod));
+    return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period, shaping,
+        maxQueueingTime, exceptions, valueType, maxValues, more, cluster);
+  }
+
+  /**
+   * Returns a copy whose values' buckets the engine's token service shares between every instance
+   * that uses the same {@code flowId} ({@code null}: decided by this instance alone).
+   *
+   * @param newCluster the cluster mode ({@link ClusterMode#global(String)}, optionally {@link
+   *     ClusterMode#withFallbackToLocal(boolean)}), or null
+   * @return the new rule
+   * @throws IllegalArgumentException if the rule is no QPS token bucket, or the mode is per
+   *     instance or sets a window, buckets or lease time
+   */
+  public PerValueRule withCluster(@Nullable ClusterMode newCluster) {
+    return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period, shaping,
+        maxQueueingTime, exceptions, valueType, maxValues, quotas, newCluster);
   }
 
   /**
@@ -291,6 +388,26 @@ public record PerValueRule(
   public int thresholdOf(Object value) {
     Integer own = exceptions.get(value);
     return own == null ? threshold : own;
+  }
+
+  private static void checkCluster(ClusterMode cluster, boolean bucket) {
+    if (!bucket) {
+      throw Checks.invalid("cluster", cluster.flowId(),
+          "must be null unless the rule is a QPS token bucket (metric QPS, shaping REFUSE): a"
+              + " token service shares buckets, not pacing schedules or running calls");
+    }
+    if (cluster.threshold() != ClusterMode.Threshold.GLOBAL) {
+      throw Checks.invalid("cluster.threshold", cluster.threshold(),
+          "must be GLOBAL for a per-value rule (each value's budget is shared, whatever the"
+              + " instances)");
+    }
+    if (!cluster.window().equals(ClusterMode.DEFAULT_WINDOW)
+        || cluster.buckets() != ClusterMode.DEFAULT_BUCKETS
+        || !cluster.leaseTime().equals(ClusterMode.DEFAULT_LEASE_TIME)) {
+      throw Checks.invalid("cluster", cluster.window() + " in " + cluster.buckets() + " buckets",
+          "must keep the default window, buckets and lease time for a per-value rule (its period"
+              + " and quotas are its windows)");
+    }
   }
 
   private static void checkPeriod(Duration period) {
@@ -340,6 +457,38 @@ public record PerValueRule(
       throw Checks.invalid("exceptions", value + " (" + value.getClass().getName() + ")",
           "must hold values of valueType " + valueType.getName()
               + ": a value matches only arguments equal to it, of its own runtime type");
+    }
+  }
+
+  /**
+   * One quota of a per-value rule: every value may make at most {@code limit} calls per {@code
+   * period}. Its bucket works like the rule's own (without burst): a value seen for the first
+   * time has {@code limit} tokens, and once a full period has passed since the bucket was last
+   * refilled it earns {@code limit} tokens per period elapsed, up to {@code limit}.
+   *
+   * @param limit the calls per period; from 0 (refuses every value) to {@link #MAX_TOKENS}
+   * @param period whole milliseconds, from 1 ms to one day
+   */
+  public record Quota(int limit, Duration period) {
+
+    /**
+     * Validates the fields.
+     *
+     * @param limit the calls per period
+     * @param period the period
+     * @throws IllegalArgumentException if a field is invalid; the message names it and its value
+     */
+    public Quota {
+      Checks.nonNegative("quotas.limit", limit);
+      if (limit > MAX_TOKENS) {
+        throw Checks.invalid("quotas.limit", limit, "must be at most " + MAX_TOKENS);
+      }
+      Objects.requireNonNull(period, "period");
+      if (period.isNegative() || period.isZero() || period.compareTo(MAX_PERIOD) > 0
+          || period.getNano() % 1_000_000 != 0) {
+        throw Checks.invalid("quotas.period", period,
+            "must be whole milliseconds from 1 ms to 1 day");
+      }
     }
   }
 }

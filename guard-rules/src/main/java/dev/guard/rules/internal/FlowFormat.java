@@ -130,6 +130,22 @@ final class FlowFormat implements KindFormat<FlowRule> {
     return valid && period != null ? new FlowRule.WarmUp(period, factor) : null;
   }
 
+  /**
+   * A cluster mode's {@code fallbackToLocal}: true when absent, null (reported) when not a
+   * boolean.
+   */
+  static @Nullable Boolean fallbackToLocal(Fields fields) {
+    JsonNode fallback = fields.raw("fallbackToLocal");
+    if (fallback == null) {
+      return Boolean.TRUE;
+    }
+    if (!fallback.isBoolean()) {
+      fields.error("fallbackToLocal", "must be true or false, was " + Fields.show(fallback));
+      return null;
+    }
+    return fallback.booleanValue();
+  }
+
   private static @Nullable ClusterMode cluster(@Nullable Fields fields) {
     if (fields == null) {
       return null;
@@ -150,16 +166,9 @@ final class FlowFormat implements KindFormat<FlowRule> {
         valid = false;
       }
     }
-    boolean fallbackToLocal = true;
-    JsonNode fallback = fields.raw("fallbackToLocal");
-    if (fallback != null) {
-      if (fallback.isBoolean()) {
-        fallbackToLocal = fallback.booleanValue();
-      } else {
-        fields.error("fallbackToLocal", "must be true or false, was " + Fields.show(fallback));
-        valid = false;
-      }
-    }
+    Boolean fallback = fallbackToLocal(fields);
+    boolean fallbackToLocal = fallback == null || fallback;
+    valid &= fallback != null;
     Duration window = fields.duration("window");
     Integer buckets = fields.wholeNumber("buckets");
     Duration leaseTime = fields.duration("leaseTime");

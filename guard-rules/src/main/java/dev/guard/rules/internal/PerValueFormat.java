@@ -4,9 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.internal.RuleLimits;
+import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +23,13 @@ import org.jspecify.annotations.Nullable;
  * {"resource": "profile", "argumentIndex": 0, "threshold": 5, "burst": 2, "period": "PT1S",
  *  "valueType": "string", "exceptions": [{"value": "vip", "threshold": 50}], "maxValues": 4000}
  * {"resource": "export", "argumentIndex": -1, "concurrency": 2}
+ * {"resource": "api", "argumentIndex": 0, "threshold": 100, "period": "PT1M",
+ *  "quotas": [{"limit": 10000, "period": "P1D"}], "cluster": {"flowId": "api-keys"}}
  * }</pre>
+ *
+ * <p>{@code quotas} lists further limits of every value ({@code limit} calls per {@code period});
+ * {@code cluster} shares each value's budget through the token service: {@code flowId} (required)
+ * and {@code fallbackToLocal} (default true), nothing else.
  *
  * <p>Exactly one of {@code threshold} (tokens per period) and {@code concurrency}. Exception values
  * are JSON strings, numbers or booleans, read as the {@code valueType} says: {@code "string"},
@@ -44,7 +52,9 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       "period", "period",
       "shaping", "pacing",
       "maxQueueingTime", "pacing.maxQueueing",
-      "maxValues", "maxValues");
+      "maxValues", "maxValues",
+      "quotas", "quotas",
+      "cluster", "cluster");
 
   @Override
   public int maxPerResource() {
@@ -101,6 +111,9 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     Map<Object, Integer> exceptions = exceptions(fields, valueType);
     Integer maxValues = checked(fields, "maxValues", fields.wholeNumber("maxValues"),
         value -> base().withMaxValues(value));
+    List<PerValueRule.Quota> quotas = quotas(fields);
+    Fields shared = fields.object("cluster");
+    ClusterMode cluster = shared == null ? null : cluster(shared);
     fields.finish();
 
     Duration rulePeriod = period == null ? PerValueRule.DEFAULT_PERIOD : period;
@@ -118,8 +131,44 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
             : Duration.ZERO,
         exceptions,
         valueType,
-        maxValues == null ? PerValueRule.defaultMaxValues(rulePeriod) : maxValues), PATHS);
+        maxValues == null ? PerValueRule.defaultMaxValues(rulePeriod) : maxValues,
+        quotas, cluster), PATHS);
     return fields.clean() ? rule : null;
+  }
+
+  private static List<PerValueRule.Quota> quotas(Fields fields) {
+    List<Fields> items = fields.objects("quotas");
+    List<PerValueRule.Quota> quotas = new ArrayList<>();
+    if (items == null) {
+      return quotas;
+    }
+    for (Fields item : items) {
+      Integer limit = item.wholeNumber("limit");
+      item.require("limit", limit);
+      Duration period = item.duration("period");
+      item.require("period", period);
+      item.finish();
+      boolean valid = limit == null
+          || item.check("limit", () -> new PerValueRule.Quota(limit, Duration.ofSeconds(1)));
+      valid &= period == null || item.check("period", () -> new PerValueRule.Quota(0, period));
+      if (valid && limit != null && period != null) {
+        quotas.add(new PerValueRule.Quota(limit, period));
+      }
+    }
+    return quotas;
+  }
+
+  private static @Nullable ClusterMode cluster(Fields fields) {
+    String flowId = fields.string("flowId");
+    boolean valid = fields.require("flowId", flowId);
+    if (flowId != null) {
+      String id = flowId;
+      valid = fields.check("flowId", () -> ClusterMode.global(id));
+    }
+    Boolean fallbackToLocal = FlowFormat.fallbackToLocal(fields);
+    fields.finish();
+    return valid && flowId != null && fallbackToLocal != null
+        ? ClusterMode.global(flowId).withFallbackToLocal(fallbackToLocal) : null;
   }
 
   private interface Check {
@@ -250,6 +299,22 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     }
     if (rule.maxValues() != PerValueRule.defaultMaxValues(rule.period())) {
       out.put("maxValues", rule.maxValues());
+    }
+    if (!rule.quotas().isEmpty()) {
+      ArrayNode list = out.putArray("quotas");
+      for (PerValueRule.Quota quota : rule.quotas()) {
+        ObjectNode item = list.addObject();
+        item.put("limit", quota.limit());
+        Json.duration(item, "period", quota.period());
+      }
+    }
+    ClusterMode cluster = rule.cluster();
+    if (cluster != null) {
+      ObjectNode shared = out.putObject("cluster");
+      shared.put("flowId", cluster.flowId());
+      if (!cluster.fallbackToLocal()) {
+        shared.put("fallbackToLocal", false);
+      }
     }
   }
 
