@@ -15,10 +15,13 @@ final class TokenRequests {
 
   private TokenRequests() {}
 
-  /** Asks until the service answers (it connects in the background), for at most 10 s. */
+  /**
+   * Asks until the service answers (it connects in the background), for at most 30 s: a JVM
+   * started by a test on a busy machine can take several seconds to connect.
+   */
   static TokenService.Result firstAnswer(RedisTokenService service, FlowRule rule)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
       TokenService.Result result = service.requestToken(rule, 1, false);
       if (result.status() != TokenService.Result.Status.FAILED || System.nanoTime() > deadline) {
