@@ -495,6 +495,7 @@ public final class RedisFleet implements AutoCloseable {
       figures.put(member, secondsOf);
     }
     skipped.addAndGet(bad);
+    instances.sort(java.util.Comparator.comparing(Instance::id));
     return View.of(nowMs, id, agreement(instances), figures, skipped.get());
   }
 
@@ -669,7 +670,8 @@ public final class RedisFleet implements AutoCloseable {
    * @param timeMs when it was read, ms since the epoch (the Redis server's clock unless a wall
    *     clock was set)
    * @param self the reading instance's id
-   * @param instances the instances seen within the expiry, most recently seen first
+   * @param instances the instances seen within the expiry (at most 1000, the most recently seen),
+   *     by id
    * @param resources each resource's figures, by name
    * @param rulesAgree whether every alive instance applies the same rule set
    * @param skipped entries and heartbeats left out since this fleet was built because they were

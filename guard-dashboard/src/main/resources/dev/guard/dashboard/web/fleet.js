@@ -46,9 +46,11 @@ async function refreshFleet() {
     guard.el('td', { text: i.ruleSource || '—' })));
     guard.fill(document.querySelector('#instances tbody'), rows);
 
+    // a second every instance has published: closed more than a heartbeat ago
+    const settled = Math.floor(data.timeMs / 1000) - 2;
     const resourceRows = [];
     for (const r of data.resources) {
-      const last = r.seconds.length ? r.seconds[r.seconds.length - 1] : { pass: 0, refused: 0 };
+      const last = r.seconds.find((s) => s.t === settled) || { pass: 0, refused: 0 };
       resourceRows.push(guard.el('tr', { class: 'fleetRow', 'data-resource': r.name, 'data-instance': '',
         'data-pass': String(r.total.pass), 'data-refused': String(r.total.refused) },
       guard.el('td', {}, guard.el('strong', { text: r.name })), ...figureCells(r.total),
