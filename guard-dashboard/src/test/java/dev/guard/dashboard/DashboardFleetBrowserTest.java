@@ -4,11 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.rules.RuleFormat;
 import java.io.File;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,13 +110,7 @@ class DashboardFleetBrowserTest {
 
     // an edit through this dashboard goes through the Redis rule source to every instance
     String token = login.getQuery().substring("token=".length());
-    HttpResponse<String> put = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            world.server.uri().resolve("api/rules"))
-        .header("Authorization", "Bearer " + token).header("X-Guard-Dashboard", "1")
-        .header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString(
-            RuleFormat.write(RuleSet.of(FlowRule.qps("checkout", 4))))).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> put = world.putRules(token, RuleSet.of(FlowRule.qps("checkout", 4)));
     assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
     world.nextApplied(1);
     world.nextApplied(2);

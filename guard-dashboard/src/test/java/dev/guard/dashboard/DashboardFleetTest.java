@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.rules.RuleFormat;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -89,13 +88,8 @@ class DashboardFleetTest {
       assertThat(instance(fleet, "shop-a").get("agrees").asBoolean()).isTrue();
 
       // an edit through the dashboard goes through the Redis rule source: every instance applies it
-      HttpResponse<String> put = http.send(HttpRequest.newBuilder(
-              world.server.uri().resolve("api/rules"))
-          .header("Authorization", "Bearer " + Fixture.TOKEN).header("X-Guard-Dashboard", "1")
-          .header("Content-Type", "application/json")
-          .PUT(HttpRequest.BodyPublishers.ofString(
-              RuleFormat.write(RuleSet.of(FlowRule.qps("checkout", 4))))).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> put =
+          world.putRules(Fixture.TOKEN, RuleSet.of(FlowRule.qps("checkout", 4)));
       assertThat(put.statusCode()).as(put.body()).isEqualTo(200);
       world.nextApplied(1);
       world.nextApplied(2);

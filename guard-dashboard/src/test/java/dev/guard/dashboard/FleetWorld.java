@@ -8,9 +8,13 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisFleet;
 import dev.guard.redis.RedisRuleSource;
+import dev.guard.rules.RuleFormat;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.RulePart;
 import dev.guard.testkit.ManualClock;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -97,6 +101,15 @@ final class FleetWorld implements AutoCloseable {
     RuleSet.Revision revision = applied.get(instance).poll(PATIENCE_SECONDS, TimeUnit.SECONDS);
     assertThat(revision).as("instance %d applied rules", instance).isNotNull();
     return revision;
+  }
+
+  /** {@code PUT api/rules} on instance 0's dashboard, as a script would send it. */
+  HttpResponse<String> putRules(String token, RuleSet rules) throws Exception {
+    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(server.uri().resolve("api/rules"))
+        .header("Authorization", "Bearer " + token).header("X-Guard-Dashboard", "1")
+        .header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(RuleFormat.write(rules))).build(),
+        HttpResponse.BodyHandlers.ofString());
   }
 
   /** Closes instance i's fleet: it leaves the fleet at once. */

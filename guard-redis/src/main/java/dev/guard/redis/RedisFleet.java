@@ -260,11 +260,7 @@ public final class RedisFleet implements AutoCloseable {
    * @throws IllegalArgumentException if the timeout is negative
    */
   public boolean awaitConnected(Duration timeout) {
-    Objects.requireNonNull(timeout, "timeout");
-    if (timeout.isNegative()) {
-      throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-    }
-    return !closed && connector.awaitConnected(timeout);
+    return connector.awaitConnected(timeout) && !closed;
   }
 
   private void beat() {
@@ -645,22 +641,13 @@ public final class RedisFleet implements AutoCloseable {
       String[] keys, List<String> args) {
     String sha;
     synchronized (SHAS) {
-      sha = SHAS.computeIfAbsent(script, RedisFleet::sha1);
+      sha = SHAS.computeIfAbsent(script, Connector::sha1);
     }
     String[] values = args.toArray(new String[0]);
     try {
       return link.scripts().evalsha(sha, type, keys, values);
     } catch (RedisNoScriptException notLoaded) {
       return link.scripts().eval(script, type, keys, values);
-    }
-  }
-
-  private static String sha1(String text) {
-    try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
     }
   }
 
@@ -823,21 +810,8 @@ public final class RedisFleet implements AutoCloseable {
 
     private Builder(GuardEngine engine, String uri, String namespace) {
       this.engine = Objects.requireNonNull(engine, "engine");
-      Objects.requireNonNull(uri, "uri");
-      for (String part : uri.split(",")) {
-        if (part.isBlank()) {
-          throw new IllegalArgumentException("uri must list servers separated by commas, was '"
-              + uri + "'");
-        }
-        uris.add(part.strip());
-      }
-      Objects.requireNonNull(namespace, "namespace");
-      if (namespace.isBlank() || namespace.indexOf('{') >= 0 || namespace.indexOf('}') >= 0
-          || namespace.indexOf(':') >= 0) {
-        throw new IllegalArgumentException("namespace must not be blank nor contain '{', '}' or"
-            + " ':' (they would break the keys' hash tag), was '" + namespace + "'");
-      }
-      this.namespace = namespace.strip();
+      uris.addAll(Connector.servers(uri));
+      this.namespace = Connector.namespace(namespace);
     }
 
     private void once(String option) {
