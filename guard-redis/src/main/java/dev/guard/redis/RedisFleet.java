@@ -266,7 +266,11 @@ public final class RedisFleet implements AutoCloseable {
   private void beat() {
     try {
       while (!closed) {
-        publish();
+        try {
+          publish();
+        } catch (RuntimeException failed) { // the engine or the client failed: beat again later
+          failures.incrementAndGet();
+        }
         clock.backgroundSleep(heartbeatNanos);
       }
     } catch (InterruptedException closing) {
@@ -668,7 +672,17 @@ public final class RedisFleet implements AutoCloseable {
   public record View(long timeMs, String self, List<Instance> instances,
       List<Resource> resources, boolean rulesAgree, long skipped, @Nullable String problem) {
 
-    /** Copies the lists. */
+    /**
+     * Copies the lists.
+     *
+     * @param timeMs when it was read
+     * @param self the reading instance's id
+     * @param instances the instances
+     * @param resources the resources
+     * @param rulesAgree whether every alive instance applies the same rule set
+     * @param skipped entries and heartbeats left out
+     * @param problem why the fleet could not be read, or null
+     */
     public View {
       instances = List.copyOf(instances);
       resources = List.copyOf(resources);
@@ -749,7 +763,14 @@ public final class RedisFleet implements AutoCloseable {
   public record Resource(String name, Figures total, List<Second> seconds,
       Map<String, Figures> byInstance) {
 
-    /** Copies the collections. */
+    /**
+     * Copies the collections.
+     *
+     * @param name the resource
+     * @param total the fleet's figures
+     * @param seconds the fleet's figures per second
+     * @param byInstance each instance's figures
+     */
     public Resource {
       seconds = List.copyOf(seconds);
       byInstance = Collections.unmodifiableMap(new TreeMap<>(byInstance));
