@@ -74,7 +74,7 @@ public final class RedisFleet implements AutoCloseable {
   /**
    * KEYS: the heartbeat hash, the seconds list. ARGV: now (ms) or empty for the server's clock,
    * expiry ms, seconds kept, heartbeat field count n, n field/value pairs, then entries oldest
-   * first. Returns the time it stamped.
+   * first. An empty {@code started} becomes the time stamped. Returns the time it stamped.
    */
   private static final String PUBLISH = """
       local now = ARGV[1]
@@ -90,6 +90,9 @@ public final class RedisFleet implements AutoCloseable {
         i = i + 2
       end
       redis.call('HSET', KEYS[1], 'seen', now)
+      if redis.call('HGET', KEYS[1], 'started') == '' then
+        redis.call('HSET', KEYS[1], 'started', now)
+      end
       for j = i, #ARGV do
         redis.call('LPUSH', KEYS[2], ARGV[j])
       end
@@ -375,7 +378,7 @@ public final class RedisFleet implements AutoCloseable {
     beat.put("revision", latest == null ? "0" : Long.toString(latest.number()));
     beat.put("applied", latest == null ? "0" : Long.toString(latest.appliedAt().toEpochMilli()));
     beat.put("source", latest == null ? "" : cut(latest.source()));
-    beat.put("started", Long.toString(Math.max(0, startedMs)));
+    beat.put("started", startedMs < 0 ? "" : Long.toString(startedMs)); // "": this heartbeat
     beat.put("heartbeat", Long.toString(heartbeatMs));
     return beat;
   }

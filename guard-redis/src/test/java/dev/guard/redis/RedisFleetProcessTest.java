@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * An instance in another JVM (started from this test with the test class path) joins the fleet;
  * this JVM reads its figures, then kills it and sees it leave once its heartbeat expired. Time
- * on the reading side is a manual clock set from the Redis server's clock, so "expired" is a step
- * of the test, not a wait.
+ * on the reading side is a manual clock set from the other process's last heartbeat (stamped by
+ * the Redis server's clock), so "expired" is a step of the test, not a wait.
  */
 class RedisFleetProcessTest {
 
@@ -53,7 +53,9 @@ class RedisFleetProcessTest {
         assertThat(said[2]).isEqualTo("10");
         assertThat(said[3]).isEqualTo("4");
 
-        ManualClock clock = ManualClock.startingAt(serverTimeNanos(redis) + 1_000_000_000L);
+        // the reader's time: a second after the other process's last heartbeat, by its stamp
+        ManualClock clock = ManualClock.startingAt(
+            (lastSeenMs(redis, childId) + 1000) * 1_000_000L);
         GuardEngine engine = GuardEngine.builder().clock(clock).build();
         try (engine;
             RedisFleet reader = RedisFleet.builder(engine, redis.uri(), "shop").instanceId("reader")
@@ -84,11 +86,10 @@ class RedisFleetProcessTest {
     }
   }
 
-  private static long serverTimeNanos(RedisServer redis) {
+  private static long lastSeenMs(RedisServer redis, String id) {
     RedisClient client = RedisClient.create(redis.uri());
     try (StatefulRedisConnection<String, String> connection = client.connect()) {
-      List<String> time = connection.sync().time();
-      return Long.parseLong(time.get(0)) * 1_000_000_000L + Long.parseLong(time.get(1)) * 1000L;
+      return Long.parseLong(connection.sync().hget("guard-fleet:{shop:" + id + "}:h", "seen"));
     } finally {
       client.shutdown();
     }

@@ -160,6 +160,8 @@ class RedisFleetTest {
         .hasSize(16);
     assertThat(instance(view, "a").ruleRevision()).isEqualTo(1);
     assertThat(instance(view, "a").rulesAppliedAtMs()).isZero(); // applied at clock 0
+    assertThat(instance(view, "a").startedMs()).isEqualTo(1000); // its first heartbeat
+    assertThat(instance(view, "a").lastSeenMs()).isEqualTo(5000);
     for (String name : List.of("checkout", "search")) {
       RedisFleet.Resource resource = resource(view, name);
       RedisFleet.Figures sum = RedisFleet.Figures.NONE;
