@@ -11,6 +11,7 @@ module dev.guard.dashboard {
   requires transitive dev.guard.rules;
   requires transitive jdk.httpserver;
   requires static jakarta.servlet;
+  requires static dev.guard.redis;
   requires com.fasterxml.jackson.databind;
 
   exports dev.guard.dashboard;

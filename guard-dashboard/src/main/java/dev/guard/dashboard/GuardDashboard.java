@@ -4,6 +4,7 @@ import dev.guard.dashboard.internal.Access;
 import dev.guard.dashboard.internal.DashboardCore;
 import dev.guard.dashboard.internal.JdkServer;
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.spi.RuleSource;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -81,7 +82,7 @@ public final class GuardDashboard {
           + " authenticated requests reach the dashboard");
     }
     this.access = Access.of(accessToken, user, password, !secret, engine::timeMs);
-    this.core = new DashboardCore(engine, access, ruleSource);
+    this.core = new DashboardCore(engine, access, ruleSource, builder.fleet);
   }
 
   /**
@@ -178,6 +179,7 @@ public final class GuardDashboard {
     private @Nullable String password;
     private RuleSource.@Nullable Writable ruleSource;
     private @Nullable Duration requestTimeout;
+    private @Nullable RedisFleet fleet;
 
     private Builder(GuardEngine engine) {
       this.engine = engine;
@@ -275,6 +277,22 @@ public final class GuardDashboard {
     public Builder ruleSource(RuleSource.Writable source) {
       Objects.requireNonNull(source, "ruleSource");
       this.ruleSource = once("ruleSource", this.ruleSource, source);
+      return this;
+    }
+
+    /**
+     * Shows the fleet this engine belongs to: the fleet page ({@code fleet.html}) and {@code GET
+     * api/fleet} list every instance of its namespace with each resource's figures summed over
+     * the fleet and per instance (docs/DASHBOARD.md, "The fleet"). Needs guard-redis on the class
+     * path; the fleet is the application's to start and close.
+     *
+     * @param fleet the engine's place in its fleet
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder fleet(RedisFleet fleet) {
+      Objects.requireNonNull(fleet, "fleet");
+      this.fleet = once("fleet", this.fleet, fleet);
       return this;
     }
 

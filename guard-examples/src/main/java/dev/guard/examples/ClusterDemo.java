@@ -4,6 +4,7 @@ import dev.guard.Guard;
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.redis.RedisTokenService;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
@@ -12,6 +13,7 @@ import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import java.io.PrintStream;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
@@ -110,6 +112,7 @@ final class ClusterDemo {
     quietClientLogs();
     TimeSource time = GuardEngine.systemTime();
     GuardDashboard.Server dashboard = null;
+    RedisFleet fleet = null;
     RedisClient client = RedisClient.create(options.uri());
     client.setOptions(ClientOptions.builder()
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
@@ -122,9 +125,14 @@ final class ClusterDemo {
       tokens.awaitConnected(Duration.ofSeconds(2)); // the first rows already shared
       GuardEngine engine = GuardEngine.builder().clock(time).tokenService(tokens).build();
       Guard checkout = Guard.of("checkout").qps(LIMIT).clusterWide().on(engine);
-      dashboard = Demo.dashboard(engine, null);
+      // every process of the demo announces itself and its figures: the fleet page shows them all
+      fleet = RedisFleet.builder(engine, options.uri(), NAMESPACE)
+          .name("demo " + ProcessHandle.current().pid()).build().start();
+      dashboard = Demo.dashboard(engine, null, fleet);
       out.println("This process's dashboard (the rule shows the instances sharing it): "
           + dashboard.browserUri());
+      out.println("The fleet page (every process of the demo, their figures summed): "
+          + fleetPage(dashboard.browserUri()));
       header(options).forEach(out::println);
       RedisAsyncCommands<String, String> redis = counts.async();
       List<String> now = counts.sync().time();
@@ -160,8 +168,17 @@ final class ClusterDemo {
       if (dashboard != null) {
         dashboard.close();
       }
+      if (fleet != null) {
+        fleet.close();
+      }
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
     }
+  }
+
+  /** The fleet page's address, with the same login token as the dashboard's. */
+  static String fleetPage(URI dashboard) {
+    String query = dashboard.getRawQuery();
+    return dashboard.resolve("fleet.html").toString() + (query == null ? "" : "?" + query);
   }
 
   /** Counts an admitted call in its second's key; not awaited: a lost count only shows in "all". */

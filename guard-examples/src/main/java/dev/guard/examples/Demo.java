@@ -3,6 +3,7 @@ package dev.guard.examples;
 import dev.guard.spi.TimeSource;
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.engine.NodeStats;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.RuleSources;
@@ -230,11 +231,20 @@ public final class Demo {
    * that port is taken, a free one; rule edits go to the rules file when there is one.
    */
   static GuardDashboard.Server dashboard(GuardEngine engine, RuleSource.@Nullable Writable rules) {
+    return dashboard(engine, rules, null);
+  }
+
+  /** The dashboard, showing the engine's fleet too when there is one. */
+  static GuardDashboard.Server dashboard(GuardEngine engine, RuleSource.@Nullable Writable rules,
+      @Nullable RedisFleet fleet) {
     UncheckedIOException taken = null;
     for (int port : new int[] {DASHBOARD_PORT, 0}) {
       GuardDashboard.Builder builder = GuardDashboard.builder(engine).port(port);
       if (rules != null) {
         builder.ruleSource(rules);
+      }
+      if (fleet != null) {
+        builder.fleet(fleet);
       }
       try {
         return builder.build().start();

@@ -167,8 +167,13 @@ final class Connector {
    * once if none is under way.
    *
    * @return whether the connection is up
+   * @throws IllegalArgumentException if the timeout is negative
    */
   boolean awaitConnected(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
+    }
     CompletableFuture<@Nullable Link> pending;
     synchronized (lock) {
       Link up = link;
@@ -338,7 +343,43 @@ final class Connector {
     }
   }
 
-  private static String sha1(String text) {
+  /**
+   * The servers of a uri, separated by commas.
+   *
+   * @throws IllegalArgumentException if one is blank
+   */
+  static List<String> servers(String uri) {
+    Objects.requireNonNull(uri, "uri");
+    List<String> servers = new ArrayList<>();
+    for (String part : uri.split(",")) {
+      if (part.isBlank()) {
+        throw new IllegalArgumentException("uri must list servers separated by commas, was '"
+            + uri + "'");
+      }
+      servers.add(part.strip());
+    }
+    return servers;
+  }
+
+  /**
+   * A namespace, checked: it goes into the keys' hash tag.
+   *
+   * @throws IllegalArgumentException if it is blank or holds '{', '}' or ':'
+   */
+  static String namespace(String namespace) {
+    Objects.requireNonNull(namespace, "namespace");
+    if (namespace.isBlank()) {
+      throw new IllegalArgumentException("namespace must not be blank, was '" + namespace + "'");
+    }
+    if (namespace.indexOf('{') >= 0 || namespace.indexOf('}') >= 0
+        || namespace.indexOf(':') >= 0) {
+      throw new IllegalArgumentException("namespace must not contain '{', '}' or ':' (they "
+          + "would break the keys' hash tag), was '" + namespace + "'");
+    }
+    return namespace.strip();
+  }
+
+  static String sha1(String text) {
     try {
       return HexFormat.of().formatHex(
           MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));

@@ -182,11 +182,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    * @throws IllegalArgumentException if the timeout is negative
    */
   public boolean awaitConnected(Duration timeout) {
-    Objects.requireNonNull(timeout, "timeout");
-    if (timeout.isNegative()) {
-      throw new IllegalArgumentException("timeout must not be negative, was " + timeout);
-    }
-    return !closed && connector.awaitConnected(timeout);
+    return connector.awaitConnected(timeout) && !closed;
   }
 
   /**
@@ -555,24 +551,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     private @Nullable TimeSource windowClock;
 
     private Builder(String uri, String namespace) {
-      Objects.requireNonNull(uri, "uri");
-      for (String part : uri.split(",")) {
-        if (part.isBlank()) {
-          throw new IllegalArgumentException("uri must list servers separated by commas, was '"
-              + uri + "'");
-        }
-        uris.add(part.strip());
-      }
-      Objects.requireNonNull(namespace, "namespace");
-      if (namespace.isBlank()) {
-        throw new IllegalArgumentException("namespace must not be blank, was '" + namespace + "'");
-      }
-      if (namespace.indexOf('{') >= 0 || namespace.indexOf('}') >= 0
-          || namespace.indexOf(':') >= 0) {
-        throw new IllegalArgumentException("namespace must not contain '{', '}' or ':' (they "
-            + "would break the keys' hash tag), was '" + namespace + "'");
-      }
-      this.namespace = namespace.strip();
+      uris.addAll(Connector.servers(uri));
+      this.namespace = Connector.namespace(namespace);
     }
 
     /**

@@ -29,6 +29,7 @@ final class ApiQuery {
       Map.entry("GET /api/rules", List.of()),
       Map.entry("PUT /api/rules", List.of()),
       Map.entry("GET /api/history", List.of()),
+      Map.entry("GET /api/fleet", List.of()),
       Map.entry("GET /api/history/rules", List.of("revision")),
       Map.entry("POST /api/history/rollback", List.of("revision")));
 

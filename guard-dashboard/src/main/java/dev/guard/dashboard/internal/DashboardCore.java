@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.spi.RuleSource;
 import dev.guard.rules.RuleFormat;
 import java.io.IOException;
@@ -41,6 +42,7 @@ public final class DashboardCore {
   private final EngineViews views;
   private final RuleEditor editor;
   private final GuardEngine engine;
+  private final @Nullable FleetViews fleet;
 
   /**
    * Creates the core of one dashboard.
@@ -48,13 +50,16 @@ public final class DashboardCore {
    * @param engine the engine shown
    * @param access who may read and write
    * @param source where edits are written, or null for the dashboard's own memory source
+   * @param fleet the engine's fleet, or null when it shows no fleet
    */
-  public DashboardCore(GuardEngine engine, Access access, RuleSource.@Nullable Writable source) {
+  public DashboardCore(GuardEngine engine, Access access, RuleSource.@Nullable Writable source,
+      @Nullable RedisFleet fleet) {
     this.engine = engine;
     this.access = access;
     this.logins = new Logins(access);
     this.views = new EngineViews(engine, json);
     this.editor = new RuleEditor(engine, source);
+    this.fleet = fleet == null ? null : new FleetViews(fleet);
   }
 
   /**
@@ -127,7 +132,8 @@ public final class DashboardCore {
     Map<String, String> query = request.query();
     String name = query.getOrDefault("name", "");
     return switch (request.method() + " " + path) {
-      case "GET /api/overview" -> ok(views.overview(editor.sourceName()));
+      case "GET /api/overview" -> ok(withFleet(views.overview(editor.sourceName())));
+      case "GET /api/fleet" -> fleet();
       case "GET /api/resources" ->
           ok(views.resources(query.getOrDefault("sort", ApiQuery.SORTS.get(0))));
       case "GET /api/resource" -> ok(views.resource(name));
@@ -143,6 +149,21 @@ public final class DashboardCore {
           withRevision(query, revision -> applied(revision.rules()));
       default -> throw new IllegalStateException("no route for " + request.method() + " " + path);
     };
+  }
+
+  /** The overview with the fleet's name ({@code fleet}: null when the dashboard shows none). */
+  private Map<String, Object> withFleet(Map<String, Object> overview) {
+    Map<String, Object> view = new java.util.LinkedHashMap<>(overview);
+    FleetViews shown = fleet;
+    view.put("fleet", shown == null ? null : shown.name());
+    return view;
+  }
+
+  private DashboardResponse fleet() {
+    FleetViews shown = fleet;
+    return shown == null
+        ? error(404, "this dashboard shows no fleet (GuardDashboard.builder(engine).fleet(..))")
+        : ok(shown.view());
   }
 
   private DashboardResponse withRevision(Map<String, String> query,

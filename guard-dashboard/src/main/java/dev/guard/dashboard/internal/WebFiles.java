@@ -19,9 +19,12 @@ final class WebFiles {
       "/dashboard.css", "text/css; charset=utf-8",
       "/common.js", "text/javascript; charset=utf-8",
       "/list.js", "text/javascript; charset=utf-8",
-      "/resource.js", "text/javascript; charset=utf-8");
+      "/resource.js", "text/javascript; charset=utf-8",
+      "/fleet.js", "text/javascript; charset=utf-8");
 
   private static final Map<String, byte[]> FILES = Map.of(
+      "/fleet.js", read("fleet.js"),
+      "/fleet.html", read("fleet.html"),
       "/dashboard.css", read("dashboard.css"),
       "/common.js", read("common.js"),
       "/list.js", read("list.js"),
@@ -56,7 +59,8 @@ final class WebFiles {
 
   /** Whether the path names a page. */
   static boolean isPage(String path) {
-    return path.equals("/index.html") || path.equals("/resource.html");
+    return path.equals("/index.html") || path.equals("/resource.html")
+        || path.equals("/fleet.html");
   }
 
   /** A page. */

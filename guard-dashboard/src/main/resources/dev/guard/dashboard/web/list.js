@@ -17,6 +17,7 @@ async function refreshList() {
     const overview = await guard.get('api/overview');
     document.getElementById('overview').textContent = overview.resources + ' resources · rules from '
       + overview.ruleSource + (overview.revision ? ' · revision #' + overview.revision : '');
+    document.getElementById('fleetLink').hidden = !overview.fleet;
     document.getElementById('status').textContent = rows.length ? '' : 'No resource has been called yet.';
   } catch (e) {
     document.getElementById('status').textContent = String(e.message);

@@ -1,0 +1,1003 @@
+package dev.guard.redis;
+
+import dev.guard.api.PeriodStats;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.GuardEngine;
+import dev.guard.rules.RuleFormat;
+import dev.guard.spi.TimeSource;
+import dev.guard.spi.TokenService;
+import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.ScriptOutputType;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One engine's place in a fleet: every instance sharing a namespace through Redis announces
+ * itself with a heartbeat and publishes its per-second figures there, and any of them reads the
+ * whole fleet back ({@link #view()}): its instances, each resource's figures summed over the
+ * fleet and per instance, and which instances disagree about the rules in force.
+ *
+ * <pre>{@code
+ * RedisFleet fleet = RedisFleet.builder(engine, "redis://redis:6379", "shop").build().start();
+ * RedisFleet.View view = fleet.view();   // or GuardDashboard.builder(engine).fleet(fleet)
+ * ...
+ * fleet.close();                          // leaves the fleet at once
+ * }</pre>
+ *
+ * <p>What is published and when (docs/BEHAVIOUR.md, "The fleet"): once per heartbeat (default 1
+ * s), on the fleet's own daemon thread, the instance stores its heartbeat (id, name, host, pid,
+ * guard version, a digest of the rule set in force, the revision that applied it and when) and
+ * one entry per second of the engine's metrics history that closed since the last heartbeat
+ * (pass, refused, success, exception, RT sum, concurrency per resource with calls in that
+ * second). Each instance keeps at most {@link Builder#seconds} entries (default 60) of at most 64
+ * KiB each, in two keys of its own that share one hash slot and expire {@link Builder#expiry}
+ * (default 10 s) after its last heartbeat; the namespace's registry of instances is a sorted set
+ * trimmed at every heartbeat. Nothing runs on the call path, and the thread wakes once per
+ * heartbeat whether the engine is busy or idle.
+ *
+ * <p>Whatever another instance stored is read as data and checked: an entry that does not parse
+ * or is too large is left out and counted ({@link View#skipped()}); nothing read is ever run. A
+ * Redis that is away makes the heartbeat wait for the next one, and {@link #view()} answer a view
+ * with its {@link View#problem()}; nothing is thrown to the application. Thread-safe.
+ */
+public final class RedisFleet implements AutoCloseable {
+
+  /** The heartbeat's fields, in the order the reader asks for them. */
+  private static final List<String> FIELDS = List.of("id", "name", "host", "pid", "guard",
+      "rules", "revision", "applied", "source", "started", "heartbeat", "seen");
+  /** The longest value of a heartbeat field; a longer one is cut (writer) or refused (reader). */
+  static final int MAX_FIELD_CHARS = 1024;
+  /** The most instances one view lists (the most recently seen first). */
+  static final int MAX_INSTANCES = 1000;
+  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
+  private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{16}");
+
+  /**
+   * KEYS: the heartbeat hash, the seconds list. ARGV: now (ms) or empty for the server's clock,
+   * expiry ms, seconds kept, heartbeat field count n, n field/value pairs, then entries oldest
+   * first. An empty {@code started} becomes the time stamped. Returns the time it stamped.
+   */
+  private static final String PUBLISH = """
+      local now = ARGV[1]
+      if now == '' then
+        local t = redis.call('TIME')
+        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+      end
+      local n = tonumber(ARGV[4])
+      redis.call('DEL', KEYS[1])
+      local i = 5
+      for j = 1, n do
+        redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
+        i = i + 2
+      end
+      redis.call('HSET', KEYS[1], 'seen', now)
+      if redis.call('HGET', KEYS[1], 'started') == '' then
+        redis.call('HSET', KEYS[1], 'started', now)
+      end
+      for j = i, #ARGV do
+        redis.call('LPUSH', KEYS[2], ARGV[j])
+      end
+      redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+      redis.call('PEXPIRE', KEYS[1], ARGV[2])
+      redis.call('PEXPIRE', KEYS[2], ARGV[2])
+      return now
+      """;
+
+  /** KEYS: the registry. ARGV: now (ms), id, expiry ms. */
+  private static final String REGISTER = """
+      redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[3])))
+      redis.call('PEXPIRE', KEYS[1], ARGV[3])
+      return 1
+      """;
+
+  /**
+   * KEYS: the registry. ARGV: now (ms) or empty, expiry ms, most instances. Returns the time and
+   * the instances seen within the expiry, most recent first, with their scores.
+   */
+  private static final String LIST = """
+      local now = ARGV[1]
+      if now == '' then
+        local t = redis.call('TIME')
+        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
+      end
+      local since = tonumber(now) - tonumber(ARGV[2])
+      return {now, redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', since, 'WITHSCORES',
+          'LIMIT', 0, tonumber(ARGV[3]))}
+      """;
+
+  /**
+   * KEYS: the heartbeat hash, the seconds list. ARGV: longest field, longest entry, entries,
+   * then the fields. A value or an entry over its bound comes back empty (the reader skips it),
+   * so an oversized one never crosses the network.
+   */
+  private static final String READ = """
+      local fields = {}
+      for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
+      local values = redis.call('HMGET', KEYS[1], unpack(fields))
+      local longest = tonumber(ARGV[1])
+      for i = 1, #values do
+        if values[i] and #values[i] > longest then values[i] = '' end
+      end
+      local entries = redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)
+      local largest = tonumber(ARGV[2])
+      for i = 1, #entries do
+        if #entries[i] > largest then entries[i] = '' end
+      end
+      return {values, entries}
+      """;
+
+  /** KEYS: the registry (ARGV: id) or the instance's two keys. */
+  private static final String LEAVE = """
+      if ARGV[1] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
+      return redis.call('DEL', unpack(KEYS))
+      """;
+
+  private static final Map<String, String> SHAS = new HashMap<>();
+
+  private final GuardEngine engine;
+  private final Connector connector;
+  private final String namespace;
+  private final String id;
+  private final String name;
+  private final long heartbeatNanos;
+  private final long heartbeatMs;
+  private final long expiryMs;
+  private final int seconds;
+  private final TimeSource clock;
+  private final @Nullable TimeSource wallClock;
+  private final String registryKey;
+  private final String[] ownKeys;
+  private final AtomicLong skipped = new AtomicLong();
+  private final AtomicLong leftOut = new AtomicLong();
+  private final AtomicLong failures = new AtomicLong();
+  private final Object lifecycle = new Object();
+  private @Nullable Thread thread;
+  private volatile boolean closed;
+  // the publishing state, guarded by "this"
+  private @Nullable String host;
+  private long startedMs = -1;
+  private long offsetMs;
+  private boolean offsetKnown;
+  private long publishedToMs = -1;
+  private @Nullable RuleSet digested;
+  private String digest = "";
+
+  private RedisFleet(Builder b) {
+    this.engine = b.engine;
+    this.namespace = b.namespace;
+    this.id = b.instanceId != null ? b.instanceId : defaultId(b.engine);
+    this.name = b.name != null ? b.name : ProcessHandle.current().pid() + "";
+    this.heartbeatNanos = b.heartbeat.toNanos();
+    this.heartbeatMs = Math.max(1, b.heartbeat.toMillis());
+    this.expiryMs = b.expiry.toMillis();
+    this.seconds = b.seconds;
+    this.clock = b.clock;
+    this.wallClock = b.wallClock;
+    this.registryKey = "guard-fleet:{" + namespace + "}";
+    String own = "guard-fleet:{" + namespace + ":" + id + "}";
+    this.ownKeys = new String[] {own + ":h", own + ":s"};
+    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.requestTimeout,
+        b.heartbeat, b.clock, failures::incrementAndGet);
+  }
+
+  /** The token service's instance id when it is a {@link RedisTokenService}, else a new UUID. */
+  private static String defaultId(GuardEngine engine) {
+    TokenService tokens = engine.tokenService().orElse(null);
+    if (tokens instanceof RedisTokenService redis && ID.matcher(redis.instanceId()).matches()) {
+      return redis.instanceId();
+    }
+    return UUID.randomUUID().toString();
+  }
+
+  /**
+   * Starts configuring an engine's place in a fleet.
+   *
+   * @param engine the engine whose figures and rules are published
+   * @param uri the server, e.g. {@code redis://localhost:6379}; for {@link Builder#cluster()} one
+   *     or more seed nodes separated by commas
+   * @param namespace the fleet's namespace (the token service's, usually); not blank, without
+   *     {@code '{'}, {@code '}'} or {@code ':'}
+   * @return a builder
+   * @throws IllegalArgumentException if the namespace or the uri is invalid
+   */
+  public static Builder builder(GuardEngine engine, String uri, String namespace) {
+    return new Builder(engine, uri, namespace);
+  }
+
+  /**
+   * Starts the heartbeat: a daemon thread ({@code guard-redis fleet <namespace>}) publishes at
+   * once, then once per heartbeat on the builder's clock, until {@link #close()}.
+   *
+   * @return this fleet
+   * @throws IllegalStateException if it was started already or is closed
+   */
+  public RedisFleet start() {
+    synchronized (lifecycle) {
+      if (closed || thread != null) {
+        throw new IllegalStateException("the fleet of " + id + " is "
+            + (closed ? "closed" : "started already"));
+      }
+      Thread beat = new Thread(this::beat, "guard-redis fleet " + namespace);
+      beat.setDaemon(true);
+      thread = beat;
+      beat.start();
+    }
+    return this;
+  }
+
+  /**
+   * This instance's id in the fleet.
+   *
+   * @return the id
+   */
+  public String instanceId() {
+    return id;
+  }
+
+  /**
+   * Waits until the connection to Redis is up, at most {@code timeout}, and tells whether it is;
+   * optional (a heartbeat without a connection waits for the next one).
+   *
+   * @param timeout the longest wait, real time; zero or positive
+   * @return whether the fleet is connected (false once closed)
+   * @throws IllegalArgumentException if the timeout is negative
+   */
+  public boolean awaitConnected(Duration timeout) {
+    return connector.awaitConnected(timeout) && !closed;
+  }
+
+  private void beat() {
+    try {
+      while (!closed) {
+        try {
+          publish();
+        } catch (RuntimeException failed) { // the engine or the client failed: beat again later
+          failures.incrementAndGet();
+        }
+        clock.backgroundSleep(heartbeatNanos);
+      }
+    } catch (InterruptedException closing) {
+      // close() ends the heartbeat
+    }
+  }
+
+  /**
+   * Publishes one heartbeat and the seconds that closed since the last one; what a started fleet
+   * does once per heartbeat.
+   *
+   * @return whether Redis took it
+   */
+  synchronized boolean publish() {
+    if (closed) {
+      return false;
+    }
+    Connector.Link link = link();
+    if (link == null) {
+      return false;
+    }
+    if (host == null) {
+      host = hostName();
+    }
+    long engineNow = engine.timeMs();
+    TimeSource wall = wallClock;
+    if (!offsetKnown && wall != null) {
+      offsetMs = wallMs(wall) - engineNow;
+      offsetKnown = true;
+    }
+    boolean withSeconds = offsetKnown;
+    long toMs = Math.floorDiv(engineNow, 1000) * 1000;
+    long fromMs = publishedToMs < 0 ? Math.max(0, toMs - seconds * 1000L) : publishedToMs;
+    List<String> entries = withSeconds && toMs > fromMs ? entries(fromMs, toMs) : List.of();
+    List<String> args = new ArrayList<>();
+    args.add(wall == null ? "" : Long.toString(wallMs(wall)));
+    args.add(Long.toString(expiryMs));
+    args.add(Integer.toString(seconds));
+    Map<String, String> beat = heartbeat();
+    args.add(Integer.toString(beat.size()));
+    beat.forEach((field, value) -> {
+      args.add(field);
+      args.add(value);
+    });
+    args.addAll(entries);
+    try {
+      Object stamped = run(link, PUBLISH, ScriptOutputType.VALUE, ownKeys, args);
+      String now = String.valueOf(stamped);
+      run(link, REGISTER, ScriptOutputType.INTEGER, new String[] {registryKey},
+          List.of(now, id, Long.toString(expiryMs)));
+      long nowMs = Long.parseLong(now);
+      if (withSeconds) {
+        publishedToMs = toMs;
+      } else { // the server's clock: the first heartbeat places the engine's seconds on it
+        offsetMs = nowMs - engineNow;
+        offsetKnown = true;
+      }
+      if (startedMs < 0) {
+        startedMs = nowMs;
+      }
+      return true;
+    } catch (RuntimeException failed) {
+      failures.incrementAndGet();
+      return false;
+    }
+  }
+
+  /** The entries of the closed seconds in [from, to), oldest first, at most {@link #seconds}. */
+  private List<String> entries(long fromMs, long toMs) {
+    long from = Math.max(fromMs, toMs - seconds * 1000L);
+    TreeMap<Long, Map<String, PeriodStats>> bySecond = new TreeMap<>();
+    for (String resource : engine.resources()) {
+      for (PeriodStats second : engine.metricsHistory(resource, from, toMs)) {
+        bySecond.computeIfAbsent(second.fromMs(), s -> new HashMap<>()).put(resource, second);
+      }
+    }
+    List<String> entries = new ArrayList<>(bySecond.size());
+    bySecond.forEach((fromOfSecond, resources) -> {
+      FleetCodec.Encoded entry =
+          FleetCodec.encode(Math.floorDiv(fromOfSecond + offsetMs, 1000), resources);
+      leftOut.addAndGet(entry.leftOut());
+      entries.add(entry.text());
+    });
+    return entries;
+  }
+
+  private Map<String, String> heartbeat() {
+    RuleSet rules = engine.ruleSet();
+    if (rules != digested) {
+      digest = digest(rules);
+      digested = rules;
+    }
+    List<RuleSet.Revision> history = engine.ruleHistory();
+    RuleSet.Revision latest = history.isEmpty() ? null : history.get(history.size() - 1);
+    Map<String, String> beat = new LinkedHashMap<>();
+    beat.put("id", id);
+    beat.put("name", cut(name));
+    beat.put("host", cut(Objects.requireNonNullElse(host, "")));
+    beat.put("pid", Long.toString(ProcessHandle.current().pid()));
+    beat.put("guard", cut(guardVersion()));
+    beat.put("rules", digest);
+    beat.put("revision", latest == null ? "0" : Long.toString(latest.number()));
+    beat.put("applied", latest == null ? "0" : Long.toString(latest.appliedAt().toEpochMilli()));
+    beat.put("source", latest == null ? "" : cut(latest.source()));
+    beat.put("started", startedMs < 0 ? "" : Long.toString(startedMs)); // "": this heartbeat
+    beat.put("heartbeat", Long.toString(heartbeatMs));
+    return beat;
+  }
+
+  /**
+   * A digest of the rule set in force: the first 16 hex digits of the SHA-256 of its JSON rule
+   * document, so equal sets have equal digests on every instance.
+   */
+  static String digest(RuleSet rules) {
+    String document;
+    try {
+      document = RuleFormat.write(rules);
+    } catch (IllegalArgumentException unwritable) {
+      document = "unwritable " + rules;
+    }
+    try {
+      byte[] hash = MessageDigest.getInstance("SHA-256")
+          .digest(document.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, 8);
+    } catch (NoSuchAlgorithmException missing) {
+      throw new IllegalStateException(missing);
+    }
+  }
+
+  private static String guardVersion() {
+    String version = GuardEngine.class.getPackage().getImplementationVersion();
+    return version != null ? version : "development";
+  }
+
+  private static String hostName() {
+    try {
+      return InetAddress.getLocalHost().getHostName();
+    } catch (UnknownHostException | SecurityException unknown) {
+      return "unknown";
+    }
+  }
+
+  private static String cut(String value) {
+    return value.length() <= MAX_FIELD_CHARS ? value : value.substring(0, MAX_FIELD_CHARS);
+  }
+
+  private static long wallMs(TimeSource time) {
+    return time.wallTime().toEpochMilli();
+  }
+
+  /**
+   * Reads the fleet: the instances seen within the expiry, each resource's figures over the last
+   * {@link Builder#seconds} seconds summed over the fleet and per instance, and whether the
+   * instances agree about the rules in force. Several round trips (one for the registry, one per
+   * instance), on the caller's thread; never throws for what Redis holds or for Redis being
+   * away.
+   *
+   * @return the view; when Redis cannot be read, an empty one with its {@link View#problem()}
+   */
+  public View view() {
+    Connector.Link link = closed ? null : link();
+    if (link == null) {
+      return View.unavailable(closed ? "the fleet is closed" : "Redis is not reachable yet", id);
+    }
+    List<?> listed;
+    try {
+      listed = (List<?>) run(link, LIST, ScriptOutputType.MULTI, new String[] {registryKey},
+          List.of(wallClock == null ? "" : Long.toString(wallMs(wallClock)),
+              Long.toString(expiryMs), Integer.toString(MAX_INSTANCES)));
+    } catch (RuntimeException failed) {
+      failures.incrementAndGet();
+      return View.unavailable("could not read the fleet: " + failed.getMessage(), id);
+    }
+    long bad = 0;
+    long nowMs = FleetCodec.number(String.valueOf(listed.get(0)), Long.MAX_VALUE / 1000);
+    List<?> members = listed.get(1) instanceof List<?> list ? list : List.of();
+    long nowSecond = Math.floorDiv(nowMs, 1000);
+    List<Instance> instances = new ArrayList<>();
+    Map<String, Map<Long, FleetCodec.Entry>> figures = new LinkedHashMap<>();
+    Set<String> ids = new HashSet<>();
+    for (int i = 0; i + 1 < members.size(); i += 2) {
+      String member = String.valueOf(members.get(i));
+      if (!ID.matcher(member).matches() || !ids.add(member)) {
+        bad++;
+        continue;
+      }
+      String own = "guard-fleet:{" + namespace + ":" + member + "}";
+      List<?> read;
+      try {
+        List<String> args = new ArrayList<>(List.of(Integer.toString(MAX_FIELD_CHARS),
+            Integer.toString(FleetCodec.MAX_ENTRY_BYTES), Integer.toString(seconds)));
+        args.addAll(FIELDS);
+        read = (List<?>) run(link, READ, ScriptOutputType.MULTI,
+            new String[] {own + ":h", own + ":s"}, args);
+      } catch (RuntimeException unreadable) { // a key of another type, a node away
+        bad++;
+        continue;
+      }
+      Instance instance = read.size() == 2 && read.get(0) instanceof List<?> values
+          ? instance(member, values, nowMs) : null;
+      if (instance == null) {
+        if (read.size() == 2 && read.get(0) instanceof List<?> values && values.stream()
+            .allMatch(Objects::isNull)) {
+          continue; // expired between the two reads: gone, not malformed
+        }
+        bad++;
+        continue;
+      }
+      instances.add(instance);
+      Map<Long, FleetCodec.Entry> secondsOf = new TreeMap<>();
+      List<?> entries = read.get(1) instanceof List<?> list ? list : List.of();
+      for (Object text : entries) {
+        FleetCodec.Entry entry = FleetCodec.decode(text instanceof String s ? s : null);
+        if (entry == null || secondsOf.containsKey(entry.epochSecond())) {
+          bad++;
+          continue;
+        }
+        if (entry.epochSecond() < nowSecond && entry.epochSecond() >= nowSecond - seconds) {
+          secondsOf.put(entry.epochSecond(), entry);
+        }
+      }
+      figures.put(member, secondsOf);
+    }
+    skipped.addAndGet(bad);
+    instances.sort(java.util.Comparator.comparing(Instance::id));
+    return View.of(nowMs, id, agreement(instances), figures, skipped.get());
+  }
+
+  /** A heartbeat read back, or null when a field is missing or malformed. */
+  private @Nullable Instance instance(String member, List<?> values, long nowMs) {
+    if (values.size() != FIELDS.size()) {
+      return null;
+    }
+    Map<String, String> beat = new HashMap<>();
+    for (int i = 0; i < FIELDS.size(); i++) {
+      Object value = values.get(i);
+      if (!(value instanceof String text)) {
+        return null;
+      }
+      beat.put(FIELDS.get(i), text);
+    }
+    long pid = FleetCodec.number(beat.get("pid"), Long.MAX_VALUE);
+    long revision = FleetCodec.number(beat.get("revision"), Long.MAX_VALUE);
+    long applied = FleetCodec.number(beat.get("applied"), Long.MAX_VALUE / 1000);
+    long started = FleetCodec.number(beat.get("started"), Long.MAX_VALUE / 1000);
+    long heartbeat = FleetCodec.number(beat.get("heartbeat"), Long.MAX_VALUE / 1000);
+    long seen = FleetCodec.number(beat.get("seen"), Long.MAX_VALUE / 1000);
+    String rules = beat.get("rules");
+    if (!member.equals(beat.get("id")) || pid < 0 || revision < 0 || applied < 0 || started < 0
+        || heartbeat < 1 || seen < 0 || rules == null || !DIGEST.matcher(rules).matches()) {
+      return null;
+    }
+    boolean alive = nowMs - seen <= 3 * Math.min(heartbeat, expiryMs);
+    return new Instance(member, text(beat, "name"), text(beat, "host"), pid,
+        text(beat, "guard"), alive, seen, started, rules, revision, applied,
+        text(beat, "source"), true, member.equals(id));
+  }
+
+  private static String text(Map<String, String> beat, String field) {
+    return Objects.requireNonNullElse(beat.get(field), "");
+  }
+
+  /**
+   * Marks the instances whose rule set differs from the one most alive instances apply (on a
+   * tie, the one applied most recently).
+   */
+  private static List<Instance> agreement(List<Instance> instances) {
+    Map<String, long[]> votes = new HashMap<>(); // digest: {alive instances, newest applied}
+    for (Instance instance : instances) {
+      if (instance.alive()) {
+        long[] vote = votes.computeIfAbsent(instance.rules(), r -> new long[2]);
+        vote[0]++;
+        vote[1] = Math.max(vote[1], instance.rulesAppliedAtMs());
+      }
+    }
+    String inForce = null;
+    long[] best = {0, 0};
+    for (Map.Entry<String, long[]> vote : votes.entrySet()) {
+      long[] v = vote.getValue();
+      if (inForce == null || v[0] > best[0] || v[0] == best[0] && v[1] > best[1]) {
+        inForce = vote.getKey();
+        best = v;
+      }
+    }
+    List<Instance> marked = new ArrayList<>(instances.size());
+    for (Instance instance : instances) {
+      boolean agrees = inForce == null || instance.rules().equals(inForce);
+      marked.add(agrees ? instance : instance.disagreeing());
+    }
+    return marked;
+  }
+
+  /**
+   * Leaves the fleet and closes the connection: stops the heartbeat (waits for one under way),
+   * then removes this instance's keys and registry entry, so other instances stop listing it at
+   * once (best effort: keys Redis did not take expire after the expiry). Idempotent.
+   */
+  @Override
+  public void close() {
+    Thread beat;
+    synchronized (lifecycle) {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      beat = thread;
+    }
+    boolean interrupted = false;
+    if (beat != null && beat != Thread.currentThread()) {
+      beat.interrupt();
+      try {
+        beat.join();
+      } catch (InterruptedException stop) {
+        interrupted = true;
+      }
+    }
+    synchronized (this) {
+      Connector.Link link = link();
+      if (link != null) {
+        try {
+          run(link, LEAVE, ScriptOutputType.INTEGER, new String[] {registryKey}, List.of(id));
+          run(link, LEAVE, ScriptOutputType.INTEGER, ownKeys, List.of());
+        } catch (RuntimeException unreachable) {
+          failures.incrementAndGet();
+        }
+      }
+    }
+    connector.close();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Where the fleet's data lives (no credentials). */
+  @Override
+  public String toString() {
+    return "RedisFleet[" + (connector.cluster() ? "cluster " : "") + connector.servers()
+        + ", namespace=" + namespace + ", instance=" + id + "]";
+  }
+
+  /** How many heartbeats or reads failed, for tests and diagnostics. */
+  long failures() {
+    return failures.get();
+  }
+
+  /** How many resources were left out of entries that would have been too large. */
+  long leftOut() {
+    return leftOut.get();
+  }
+
+  /** The keys of this instance's own data: the heartbeat hash and the seconds list. */
+  List<String> ownKeys() {
+    return List.of(ownKeys);
+  }
+
+  /** The namespace's registry of instances. */
+  String registryKey() {
+    return registryKey;
+  }
+
+  private Connector.@Nullable Link link() {
+    try {
+      return connector.link();
+    } catch (RuntimeException notConnected) {
+      failures.incrementAndGet();
+      return null;
+    }
+  }
+
+  /** Runs one of the fleet's scripts by its digest, loading it when the server lacks it. */
+  private static Object run(Connector.Link link, String script, ScriptOutputType type,
+      String[] keys, List<String> args) {
+    String sha;
+    synchronized (SHAS) {
+      sha = SHAS.computeIfAbsent(script, Connector::sha1);
+    }
+    String[] values = args.toArray(new String[0]);
+    try {
+      return link.scripts().evalsha(sha, type, keys, values);
+    } catch (RedisNoScriptException notLoaded) {
+      return link.scripts().eval(script, type, keys, values);
+    }
+  }
+
+  /**
+   * The fleet as one instance read it.
+   *
+   * @param timeMs when it was read, ms since the epoch (the Redis server's clock unless a wall
+   *     clock was set)
+   * @param self the reading instance's id
+   * @param instances the instances seen within the expiry (at most 1000, the most recently seen),
+   *     by id
+   * @param resources each resource's figures, by name
+   * @param rulesAgree whether every alive instance applies the same rule set
+   * @param skipped entries and heartbeats left out since this fleet was built because they were
+   *     malformed, too large, or of another type
+   * @param problem why the fleet could not be read, or null
+   */
+  public record View(long timeMs, String self, List<Instance> instances,
+      List<Resource> resources, boolean rulesAgree, long skipped, @Nullable String problem) {
+
+    /**
+     * Copies the lists.
+     *
+     * @param timeMs when it was read
+     * @param self the reading instance's id
+     * @param instances the instances
+     * @param resources the resources
+     * @param rulesAgree whether every alive instance applies the same rule set
+     * @param skipped entries and heartbeats left out
+     * @param problem why the fleet could not be read, or null
+     */
+    public View {
+      instances = List.copyOf(instances);
+      resources = List.copyOf(resources);
+    }
+
+    static View unavailable(String problem, String self) {
+      return new View(0, self, List.of(), List.of(), true, 0, problem);
+    }
+
+    static View of(long nowMs, String self, List<Instance> instances,
+        Map<String, Map<Long, FleetCodec.Entry>> figures, long skipped) {
+      Map<String, Map<Long, Figures>> fleetSeconds = new TreeMap<>();
+      Map<String, Map<String, Figures>> byInstance = new TreeMap<>();
+      figures.forEach((instance, entries) -> entries.values().forEach(entry -> {
+        for (FleetCodec.Line line : entry.lines()) {
+          Figures one = new Figures(line.pass(), line.refused(), line.success(),
+              line.exception(), line.rtSumMs());
+          fleetSeconds.computeIfAbsent(line.resource(), r -> new TreeMap<>())
+              .merge(entry.epochSecond(), one, Figures::plus);
+          byInstance.computeIfAbsent(line.resource(), r -> new TreeMap<>())
+              .merge(instance, one, Figures::plus);
+        }
+      }));
+      List<Resource> resources = new ArrayList<>();
+      fleetSeconds.forEach((name, secondsOf) -> {
+        List<Second> list = new ArrayList<>();
+        Figures total = Figures.NONE;
+        for (Map.Entry<Long, Figures> second : secondsOf.entrySet()) {
+          list.add(new Second(second.getKey(), second.getValue()));
+          total = total.plus(second.getValue());
+        }
+        resources.add(new Resource(name, total, list,
+            byInstance.getOrDefault(name, Map.of())));
+      });
+      boolean agree = instances.stream().filter(Instance::alive).allMatch(Instance::agrees);
+      return new View(nowMs, self, instances, resources, agree, skipped, null);
+    }
+  }
+
+  /**
+   * One instance of the fleet, from its last heartbeat.
+   *
+   * @param id its instance id
+   * @param name its name (the process id unless {@link Builder#name} set one)
+   * @param host its host name
+   * @param pid its process id
+   * @param guardVersion the guard version it runs
+   * @param alive whether it sent a heartbeat within its last three heartbeat periods
+   * @param lastSeenMs its last heartbeat, ms since the epoch
+   * @param startedMs its first heartbeat, ms since the epoch
+   * @param rules the digest of the rule set it applies (the first 16 hex digits of the SHA-256 of
+   *     its JSON rule document)
+   * @param ruleRevision the number of its latest rule revision (its own count), 0 when none
+   * @param rulesAppliedAtMs when it applied that revision, ms since the epoch by its clock, 0
+   *     when none
+   * @param ruleSource who applied that revision (a rule source's name), empty when none
+   * @param agrees whether its rule set is the one most alive instances apply
+   * @param self whether it is the instance that read the view
+   */
+  public record Instance(String id, String name, String host, long pid, String guardVersion,
+      boolean alive, long lastSeenMs, long startedMs, String rules, long ruleRevision,
+      long rulesAppliedAtMs, String ruleSource, boolean agrees, boolean self) {
+
+    Instance disagreeing() {
+      return new Instance(id, name, host, pid, guardVersion, alive, lastSeenMs, startedMs, rules,
+          ruleRevision, rulesAppliedAtMs, ruleSource, false, self);
+    }
+  }
+
+  /**
+   * One resource over the last seconds the fleet keeps.
+   *
+   * @param name the resource
+   * @param total the fleet's figures summed over those seconds
+   * @param seconds the fleet's figures per second, oldest first (seconds without calls left out)
+   * @param byInstance each instance's figures summed over those seconds, by instance id
+   */
+  public record Resource(String name, Figures total, List<Second> seconds,
+      Map<String, Figures> byInstance) {
+
+    /**
+     * Copies the collections.
+     *
+     * @param name the resource
+     * @param total the fleet's figures
+     * @param seconds the fleet's figures per second
+     * @param byInstance each instance's figures
+     */
+    public Resource {
+      seconds = List.copyOf(seconds);
+      byInstance = Collections.unmodifiableMap(new TreeMap<>(byInstance));
+    }
+  }
+
+  /**
+   * One second of a resource, summed over the fleet.
+   *
+   * @param epochSecond the second, since the epoch
+   * @param figures what the fleet did in it
+   */
+  public record Second(long epochSecond, Figures figures) {}
+
+  /**
+   * Counts of permits, as in the engine's metrics history.
+   *
+   * @param pass admitted
+   * @param refused refused, all kinds together
+   * @param success completed
+   * @param exception completed with a traced business error
+   * @param rtSumMs the sum of the completed calls' response times, ms
+   */
+  public record Figures(long pass, long refused, long success, long exception, long rtSumMs) {
+
+    static final Figures NONE = new Figures(0, 0, 0, 0, 0);
+
+    /**
+     * The average response time.
+     *
+     * @return {@code rtSumMs / success}, 0 when nothing completed
+     */
+    public double averageRtMs() {
+      return success == 0 ? 0.0 : (double) rtSumMs / success;
+    }
+
+    Figures plus(Figures other) {
+      return new Figures(pass + other.pass, refused + other.refused, success + other.success,
+          exception + other.exception, rtSumMs + other.rtSumMs);
+    }
+  }
+
+  /** Settings of a {@link RedisFleet}; every option may be set once. */
+  public static final class Builder {
+    private final GuardEngine engine;
+    private final List<String> uris = new ArrayList<>();
+    private final String namespace;
+    private boolean cluster;
+    private @Nullable String instanceId;
+    private @Nullable String name;
+    private Duration heartbeat = Duration.ofSeconds(1);
+    private Duration expiry = Duration.ofSeconds(10);
+    private int seconds = 60;
+    private Duration requestTimeout = Duration.ofSeconds(1);
+    private TimeSource clock = GuardEngine.systemTime();
+    private @Nullable TimeSource wallClock;
+    private final Set<String> set = new HashSet<>();
+
+    private Builder(GuardEngine engine, String uri, String namespace) {
+      this.engine = Objects.requireNonNull(engine, "engine");
+      uris.addAll(Connector.servers(uri));
+      this.namespace = Connector.namespace(namespace);
+    }
+
+    private void once(String option) {
+      if (!set.add(option)) {
+        throw new IllegalStateException(option + " is already set");
+      }
+    }
+
+    /**
+     * Connects to a Redis Cluster: the uri names one or more seed nodes. Each instance's two
+     * keys share one hash slot; the registry lives in the namespace's slot.
+     *
+     * @return this builder
+     */
+    public Builder cluster() {
+      once("cluster");
+      this.cluster = true;
+      return this;
+    }
+
+    /**
+     * Sets this instance's id (default: the engine's {@link RedisTokenService}'s, else a random
+     * UUID).
+     *
+     * @param id 1 to 128 letters, digits or {@code . _ : @ -}
+     * @return this builder
+     */
+    public Builder instanceId(String id) {
+      Objects.requireNonNull(id, "instanceId");
+      if (!ID.matcher(id).matches()) {
+        throw new IllegalArgumentException("instanceId must be 1 to 128 letters, digits or"
+            + " . _ : @ -, was '" + id + "'");
+      }
+      once("instanceId");
+      this.instanceId = id;
+      return this;
+    }
+
+    /**
+     * Sets the name the fleet shows for this instance (default: its process id).
+     *
+     * @param name not blank, at most 1024 characters
+     * @return this builder
+     */
+    public Builder name(String name) {
+      Objects.requireNonNull(name, "name");
+      if (name.isBlank() || name.length() > MAX_FIELD_CHARS) {
+        throw new IllegalArgumentException("name must not be blank and at most "
+            + MAX_FIELD_CHARS + " characters, was '" + name + "'");
+      }
+      once("name");
+      this.name = name;
+      return this;
+    }
+
+    /**
+     * Sets how often the instance publishes (default 1 s). An instance is shown alive while its
+     * last heartbeat is at most three of its periods old.
+     *
+     * @param period from 1 ms to a third of the expiry
+     * @return this builder
+     */
+    public Builder heartbeat(Duration period) {
+      once("heartbeat");
+      this.heartbeat = positive("heartbeat", period);
+      return this;
+    }
+
+    /**
+     * Sets how long after its last heartbeat an instance is still listed; its keys expire then
+     * (default 10 s).
+     *
+     * @param expiry at least three heartbeats
+     * @return this builder
+     */
+    public Builder expiry(Duration expiry) {
+      once("expiry");
+      this.expiry = positive("expiry", expiry);
+      return this;
+    }
+
+    /**
+     * Sets how many recent seconds each instance keeps in Redis and a view sums (default 60).
+     *
+     * @param seconds from 1 to 3600
+     * @return this builder
+     */
+    public Builder seconds(int seconds) {
+      if (seconds < 1 || seconds > 3600) {
+        throw new IllegalArgumentException("seconds must be from 1 to 3600, was " + seconds);
+      }
+      once("seconds");
+      this.seconds = seconds;
+      return this;
+    }
+
+    /**
+     * Sets how long one Redis command of the fleet may take (default 1 s); the heartbeat and the
+     * reads are off the call path.
+     *
+     * @param timeout positive
+     * @return this builder
+     */
+    public Builder requestTimeout(Duration timeout) {
+      once("requestTimeout");
+      this.requestTimeout = positive("requestTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Sets the time source the heartbeat waits on (default {@link GuardEngine#systemTime()}); a
+     * {@code ManualClock} makes the heartbeat beat when the test advances it by a period.
+     *
+     * @param timeSource the time source
+     * @return this builder
+     */
+    public Builder clock(TimeSource timeSource) {
+      once("clock");
+      this.clock = Objects.requireNonNull(timeSource, "clock");
+      return this;
+    }
+
+    /**
+     * Stamps heartbeats, places seconds and judges ages on this time source's wall time instead
+     * of the Redis server's clock. Every instance of the fleet must then use clocks that agree
+     * (one {@code ManualClock} for the engines of a test).
+     *
+     * @param timeSource the time source
+     * @return this builder
+     */
+    public Builder wallClock(TimeSource timeSource) {
+      once("wallClock");
+      this.wallClock = Objects.requireNonNull(timeSource, "wallClock");
+      return this;
+    }
+
+    /**
+     * Creates the fleet and starts connecting in the background; {@link RedisFleet#start()}
+     * starts the heartbeat.
+     *
+     * @return the fleet, not yet publishing
+     * @throws IllegalArgumentException if several servers are given without {@link #cluster()},
+     *     or the expiry is shorter than three heartbeats
+     */
+    public RedisFleet build() {
+      if (uris.size() > 1 && !cluster) {
+        throw new IllegalArgumentException(
+            "uri must name one server unless cluster() is set, was " + String.join(",", uris));
+      }
+      if (expiry.compareTo(heartbeat.multipliedBy(3)) < 0) {
+        throw new IllegalArgumentException("expiry must be at least three heartbeats ("
+            + heartbeat.multipliedBy(3) + "), was " + expiry);
+      }
+      return new RedisFleet(this);
+    }
+
+    private static Duration positive(String field, Duration value) {
+      Objects.requireNonNull(value, field);
+      if (value.isNegative() || value.isZero()) {
+        throw new IllegalArgumentException(field + " must be positive, was " + value);
+      }
+      return value;
+    }
+  }
+}
