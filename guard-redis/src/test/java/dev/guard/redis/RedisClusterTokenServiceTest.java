@@ -64,6 +64,7 @@ class RedisClusterTokenServiceTest {
   void globalRules_onThreeNodes_admitExactlyEachWindowsCapacity() throws Exception {
     List<String> flowIds = flowIdsOnEachNode("shop");
     try (RedisTokenService a = service("shop", "a"); RedisTokenService b = service("shop", "b")) {
+      assertThat(b.awaitConnected(Duration.ofSeconds(30))).as("b connected").isTrue();
       for (String flowId : flowIds) {
         FlowRule rule = rule(flowId, ClusterMode.global(flowId)); // 10 per window
         assertThat(firstAnswer(a, rule)).usingRecursiveComparison().ignoringFields("tokenId")
