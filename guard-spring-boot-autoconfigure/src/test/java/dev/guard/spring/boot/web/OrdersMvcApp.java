@@ -1,0 +1,51 @@
+package dev.guard.spring.boot.web;
+
+import dev.guard.engine.GuardEngine;
+import dev.guard.testkit.ManualClock;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * A small Spring MVC application for the filter's tests: orders, users and a health path, on an
+ * engine whose clock only moves when a test moves it (so every QPS window holds all of a test's
+ * requests).
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import(OrdersMvcApp.Orders.class)
+public class OrdersMvcApp {
+
+  @Bean
+  ManualClock clock() {
+    return new ManualClock();
+  }
+
+  @Bean(destroyMethod = "close")
+  GuardEngine guardEngine(ManualClock clock) {
+    return GuardEngine.builder().clock(clock).build();
+  }
+
+  @RestController
+  static class Orders {
+
+    @GetMapping("/orders/{id}")
+    String order(@PathVariable String id) {
+      return "order " + id;
+    }
+
+    @GetMapping("/users/{name}")
+    String user(@PathVariable String name) {
+      return "user " + name;
+    }
+
+    @GetMapping("/health/live")
+    String live() {
+      return "up";
+    }
+  }
+}
