@@ -10,6 +10,8 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
@@ -23,6 +25,7 @@ import org.springframework.http.server.reactive.ServerHttpRequest;
 import org.springframework.http.server.reactive.ServerHttpResponse;
 import org.springframework.web.reactive.HandlerMapping;
 import org.springframework.web.server.ServerWebExchange;
+import org.springframework.web.server.ServerWebExchangeDecorator;
 import org.springframework.web.server.WebFilter;
 import org.springframework.web.server.WebFilterChain;
 import org.springframework.web.util.pattern.PathPattern;
@@ -77,16 +80,36 @@ final class GuardWebFilter implements WebFilter, Ordered {
     if (!paths.guards(exchange.getRequest().getPath().pathWithinApplication())) {
       return chain.filter(exchange);
     }
+    Lookup lookup = new Lookup(exchange);
     return Flux.fromIterable(mappings.get())
-        .concatMap(mapping -> mapping.getHandler(exchange).onErrorResume(error -> Mono.empty()))
+        .concatMap(mapping -> mapping.getHandler(lookup).onErrorResume(error -> Mono.empty()))
         .next()
-        .map(handler -> Optional.ofNullable(exchange.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE)))
+        .map(handler -> Optional.ofNullable(lookup.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE)))
         .defaultIfEmpty(Optional.empty())
         .flatMap(pattern -> {
           pattern.ifPresent(found -> exchange.getAttributes().put(PATTERN, found instanceof PathPattern path
               ? path.getPatternString() : found.toString()));
           return guard(exchange, chain);
         });
+  }
+
+  /**
+   * The exchange as the handler mappings see it during the lookup: attributes of its own (a copy),
+   * so that what they set (the match of a router function, whose patterns would otherwise be
+   * combined with the dispatcher's own match) stays off the exchange the dispatcher sees.
+   */
+  private static final class Lookup extends ServerWebExchangeDecorator {
+    private final Map<String, Object> attributes;
+
+    Lookup(ServerWebExchange exchange) {
+      super(exchange);
+      this.attributes = new ConcurrentHashMap<>(exchange.getAttributes());
+    }
+
+    @Override
+    public Map<String, Object> getAttributes() {
+      return attributes;
+    }
   }
 
   private static @Nullable String template(HttpInbound.Request request) {

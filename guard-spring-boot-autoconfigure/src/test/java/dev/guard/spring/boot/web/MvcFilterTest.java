@@ -70,6 +70,14 @@ class MvcFilterTest {
   }
 
   @Test
+  void resource_ofARouterFunction_isItsPattern() throws Exception {
+    assertThat(client.get("/shelves/top").body()).isEqualTo("shelf top");
+    assertThat(client.get("/shelves/bottom").body()).isEqualTo("shelf bottom");
+
+    assertThat(engine.stats("GET /shelves/{shelf}").totalPass()).isEqualTo(2);
+  }
+
+  @Test
   void requests_enterAsInboundCalls_andExitWhenTheResponseIsDone() throws Exception {
     client.get("/orders/7");
 

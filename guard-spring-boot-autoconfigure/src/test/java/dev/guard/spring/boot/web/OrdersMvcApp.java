@@ -9,9 +9,12 @@ import org.springframework.context.annotation.Import;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
 
 /**
- * A small Spring MVC application for the filter's tests: orders, users and a health path, on an
+ * A small Spring MVC application for the filter's tests: orders, users, a health path and a router function, on an
  * engine whose clock only moves when a test moves it (so every QPS window holds all of a test's
  * requests).
  */
@@ -28,6 +31,14 @@ public class OrdersMvcApp {
   @Bean(destroyMethod = "close")
   GuardEngine guardEngine(ManualClock clock) {
     return GuardEngine.builder().clock(clock).build();
+  }
+
+  @Bean
+  RouterFunction<ServerResponse> shelves() {
+    return RouterFunctions.route()
+        .GET("/shelves/{shelf}", request -> ServerResponse.ok()
+            .body("shelf " + request.pathVariable("shelf")))
+        .build();
   }
 
   @RestController

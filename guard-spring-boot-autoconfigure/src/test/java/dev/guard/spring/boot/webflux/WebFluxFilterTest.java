@@ -1,0 +1,94 @@
+package dev.guard.spring.boot.webflux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.engine.GuardEngine;
+import dev.guard.spring.boot.web.Client;
+import dev.guard.testkit.ManualClock;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.reactive.server.WebTestClient;
+
+/**
+ * The WebFlux filter with its defaults, in a real application on Reactor Netty, hit through
+ * {@link WebTestClient} bound to the running server and through the JDK's HTTP client.
+ */
+@SpringBootTest(classes = OrdersFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "spring.main.web-application-type=reactive")
+class WebFluxFilterTest {
+
+  static final String ORDERS = "GET /orders/{id}";
+
+  @LocalServerPort int port;
+  @Autowired GuardEngine engine;
+  @Autowired ManualClock clock;
+  WebTestClient web;
+
+  @BeforeEach
+  void setUp() {
+    web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
+    engine.apply(RuleSet.of(List.of()));
+    clock.advance(Duration.ofMinutes(1));
+  }
+
+  @Test
+  void twoIds_enterOneResource_200sThen429WithRetryAfter() {
+    engine.apply(RuleSet.of(List.of(FlowRule.qps(ORDERS, 2))));
+
+    web.get().uri("/orders/1").exchange().expectStatus().isOk()
+        .expectBody(String.class).isEqualTo("order 1");
+    web.get().uri("/orders/2").exchange().expectStatus().isOk();
+    web.get().uri("/orders/3").exchange()
+        .expectStatus().isEqualTo(429)
+        .expectHeader().valueEquals("Retry-After", "1")
+        .expectHeader().contentTypeCompatibleWith(MediaType.APPLICATION_JSON)
+        .expectHeader().doesNotExist("RateLimit")
+        .expectBody(String.class).isEqualTo("{\"status\":429,\"error\":\"Too Many Requests\","
+            + "\"protection\":\"flow\",\"resource\":\"GET /orders/{id}\"}");
+
+    clock.advance(Duration.ofSeconds(1));
+    web.get().uri("/orders/4").exchange().expectStatus().isOk();
+    assertThat(engine.stats(ORDERS).totalPass()).isEqualTo(3);
+    assertThat(engine.stats(ORDERS).totalRefused()).isEqualTo(1);
+  }
+
+  @Test
+  void resource_isTheRoutePattern_forControllersAndRouterFunctions() throws Exception {
+    Client client = new Client(port);
+    assertThat(client.get("/users/alice").body()).isEqualTo("user alice");
+    client.get("/users/bob");
+    assertThat(client.get("/shelves/top").body()).isEqualTo("shelf top");
+    client.get("/shelves/bottom");
+
+    assertThat(engine.resources()).contains("GET /users/{name}", "GET /shelves/{shelf}")
+        .doesNotContain("GET /users/alice", "GET /shelves/top");
+    assertThat(engine.stats("GET /users/{name}").totalPass()).isEqualTo(2);
+    assertThat(engine.stats("GET /shelves/{shelf}").totalPass()).isEqualTo(2);
+  }
+
+  @Test
+  void handlerError_isRecorded_andTheEntryExits() throws Exception {
+    HttpResponse<String> failed = new Client(port).get("/fail");
+
+    assertThat(failed.statusCode()).isEqualTo(500);
+    Client.awaitUntil(() -> engine.stats("GET /fail").concurrency() == 0);
+    assertThat(engine.stats("GET /fail").totalException()).isEqualTo(1);
+  }
+
+  @Test
+  void requestWithoutOwnRoute_isNamedByTheCatchAllRoute() {
+    web.get().uri("/nothing/here/1").exchange().expectStatus().isNotFound();
+
+    // Spring Boot maps static resources at /** in WebFlux: that is the route that served the 404
+    assertThat(engine.resources()).contains("GET /**").doesNotContain("GET /nothing/here/1");
+  }
+}
