@@ -95,6 +95,19 @@ public class GuardAutoConfiguration {
     return new GuardRules(engine, environment, properties, redisRules.getIfAvailable());
   }
 
+  /**
+   * Returns the post-processor that guards the {@link Guarded} methods of beans.
+   *
+   * @param engine the engine, looked up at the first call
+   * @param observers told of each refusal
+   * @return the post-processor
+   */
+  @Bean
+  static GuardedMethods guardedMethods(ObjectProvider<GuardEngine> engine,
+      ObjectProvider<GuardedMethods.RefusalObserver> observers) {
+    return new GuardedMethods(engine, observers);
+  }
+
   private static <T> void set(@Nullable T value, java.util.function.Consumer<T> option) {
     if (value != null) {
       option.accept(value);
