@@ -5,6 +5,7 @@ import dev.guard.http.GuardServletFilter;
 import dev.guard.spring.boot.GuardAutoConfiguration;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
+import org.springframework.context.ApplicationContext;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -16,7 +17,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.servlet.DispatcherServlet;
-import org.springframework.web.servlet.handler.HandlerMappingIntrospector;
 
 /**
  * Registers guard's request filter in a Spring MVC application: every request the {@code
@@ -41,17 +41,16 @@ public class GuardWebMvcAutoConfiguration {
    *
    * @param engine the application's engine
    * @param properties the {@code guard.web.*} properties
-   * @param introspector Spring MVC's view of the handler mappings the dispatcher uses
+   * @param dispatcher the dispatcher whose handler mappings name the handlers
+   * @param context the application context, whose handler mappings the dispatcher detects
    * @return the registration
    */
   @Bean
   @ConditionalOnMissingBean(name = "guardWebFilter")
   public FilterRegistrationBean<Filter> guardWebFilter(GuardEngine engine,
-      GuardWebProperties properties, ObjectProvider<HandlerMappingIntrospector> introspector) {
-    HandlerPatterns patterns = new HandlerPatterns(() -> {
-      HandlerMappingIntrospector mappings = introspector.getIfAvailable();
-      return mappings == null ? java.util.List.of() : mappings.getHandlerMappings();
-    });
+      GuardWebProperties properties, ObjectProvider<DispatcherServlet> dispatcher,
+      ApplicationContext context) {
+    HandlerPatterns patterns = new HandlerPatterns(dispatcher, context);
     GuardMvcFilter filter = new GuardMvcFilter(properties.inbound(engine), properties.paths(),
         patterns);
     FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(filter);

@@ -55,6 +55,15 @@ public record GuardWebProperties(
   /**
    * Checks the values, naming the property of a bad one.
    *
+   * @param enabled whether the filter is registered
+   * @param include the guarded path patterns
+   * @param exclude the path patterns left alone
+   * @param entrance the context name
+   * @param originHeader the origin's header, or null
+   * @param maxResources the resource bound
+   * @param rateLimitHeaders whether to send the rate-limit fields
+   * @param filterOrder the servlet filter's order
+   * @param refusal the refusal response
    * @throws IllegalArgumentException if a pattern does not parse, a name is blank or a number is
    *     out of range
    */
@@ -88,6 +97,10 @@ public record GuardWebProperties(
     /**
      * Checks the values, naming the property of a bad one.
      *
+     * @param status the status, or null for the default
+     * @param body the body, or null for the default
+     * @param contentType the content type, or null for the default
+     * @param retryAfter whether to send {@code Retry-After}
      * @throws IllegalArgumentException if the status is not from 400 to 599 or the content type
      *     is blank
      */

@@ -2,6 +2,7 @@ package dev.guard.spring.boot.web;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.HashMap;
@@ -9,10 +10,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import org.springframework.beans.factory.BeanFactoryUtils;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.ApplicationContext;
+import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.http.server.PathContainer;
 import org.springframework.http.server.RequestPath;
+import org.springframework.web.servlet.DispatcherServlet;
 import org.springframework.web.servlet.HandlerExecutionChain;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.util.ServletRequestPathUtils;
@@ -23,28 +28,41 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * dispatcher's order, as the dispatcher will: the first mapping with a handler sets {@link
  * HandlerMapping#BEST_MATCHING_PATTERN_ATTRIBUTE}. The mappings work on a view of the request
  * whose attributes are its own, so nothing they set stays on the request the dispatcher sees.
- * This is the lookup Spring's {@code HandlerMappingIntrospector} makes for filters that need to
- * know the handler; the mappings come from it.
+ * This is the lookup Spring's {@code HandlerMappingIntrospector} made for filters that need to
+ * know the handler (deprecated in Spring Framework 7), on the dispatcher's own mappings.
  */
 final class HandlerPatterns {
 
-  private final Supplier<List<HandlerMapping>> source;
+  private final ObjectProvider<DispatcherServlet> dispatcher;
+  private final ApplicationContext context;
   private volatile @Nullable List<HandlerMapping> mappings;
 
-  /** Takes the mappings from {@code source} on the first request that finds some. */
-  HandlerPatterns(Supplier<List<HandlerMapping>> source) {
-    this.source = source;
+  /**
+   * Asks the dispatcher's handler mappings once it is initialized (a container initializes a
+   * servlet before the filters of its first request run), and keeps them; before, the mappings
+   * it will detect: every {@link HandlerMapping} bean of the context, in order.
+   */
+  HandlerPatterns(ObjectProvider<DispatcherServlet> dispatcher, ApplicationContext context) {
+    this.dispatcher = dispatcher;
+    this.context = context;
   }
 
   private List<HandlerMapping> mappings() {
     List<HandlerMapping> known = mappings;
-    if (known == null) {
-      known = List.copyOf(source.get());
-      if (!known.isEmpty()) {
-        mappings = known;
-      }
+    if (known != null) {
+      return known;
     }
-    return known;
+    DispatcherServlet servlet = dispatcher.getIfAvailable();
+    List<HandlerMapping> own = servlet == null ? null : servlet.getHandlerMappings();
+    if (own != null) {
+      known = List.copyOf(own);
+      mappings = known;
+      return known;
+    }
+    List<HandlerMapping> beans = new ArrayList<>(BeanFactoryUtils.beansOfTypeIncludingAncestors(
+        context, HandlerMapping.class, true, false).values());
+    AnnotationAwareOrderComparator.sort(beans);
+    return beans;
   }
 
   /** A request as the mappings see it: parsed path, attributes of its own. */
