@@ -37,8 +37,8 @@ final class EnvironmentRules {
 
   /** The fields whose values stay strings even when they read as numbers. */
   private static final Set<String> NAME_FIELDS =
-      Set.of("resource", "origin", "relatedTo", "valueType", "allowOrigins", "denyOrigins",
-          "$schema");
+      Set.of("resource", "origin", "relatedTo", "fromEntrance", "flowId", "valueType",
+          "allowOrigins", "denyOrigins", "$schema");
 
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)|\\[(\\d{1,6})]");
   private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");

@@ -88,23 +88,25 @@ public record GuardProperties(
   public record Observations(@DefaultValue("true") boolean enabled) {}
 
   /**
-   * The actuator endpoint {@code guard} (exposed and accessed as any endpoint: {@code
-   * management.endpoints.web.exposure.include}, {@code management.endpoint.guard.access}).
+   * The actuator's view of guard. The endpoint {@code guard} is exposed and accessed as any
+   * endpoint ({@code management.endpoints.web.exposure.include}, {@code
+   * management.endpoint.guard.access}: read-only unless set to {@code unrestricted}).
    *
-   * @param writes whether its write operations (breakers forced, rules applied and rolled back)
-   *     are served at all, whatever the endpoint's access says
-   * @param healthOpenBreakers the health status reported while a breaker is open
+   * @param healthOpenBreakers the status of the health contributor {@code guard} while a breaker
+   *     is open or forced open (UP otherwise)
    */
-  public record Actuator(
-      @DefaultValue("false") boolean writes,
-      @DefaultValue("DEGRADED") String healthOpenBreakers) {}
+  public record Actuator(@DefaultValue("DEGRADED") String healthOpenBreakers) {}
 
   /**
    * The dashboard, served as a servlet of the application (needs guard-dashboard).
    *
    * @param enabled whether the dashboard is mounted
    * @param path where, a path prefix such as {@code /guard}
+   * @param accessToken the dashboard's own secret (at least 16 characters), required beside the
+   *     application's security: a browser logs in once with it
    */
   public record Dashboard(
-      @DefaultValue("false") boolean enabled, @DefaultValue("/guard") String path) {}
+      @DefaultValue("false") boolean enabled,
+      @DefaultValue("/guard") String path,
+      @Nullable String accessToken) {}
 }

@@ -79,6 +79,11 @@ public final class GuardRules implements ApplicationListener<ApplicationEvent>, 
     return Optional.ofNullable(attached).map(RuleSource::name);
   }
 
+  /** The attached source, when operators' tools may write to it (a rules file). */
+  RuleSource.@Nullable Writable writable() {
+    return attached instanceof RuleSource.Writable writable ? writable : null;
+  }
+
   /**
    * Reads {@code guard.rules} from the environment again and applies them as one rule set.
    *
