@@ -3,6 +3,8 @@ package dev.guard.spring.boot.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.webapps.Client;
+import dev.guard.webapps.OrdersMvcApp;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;

@@ -3,6 +3,7 @@ package dev.guard.spring.boot.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.webapps.OrdersFluxApp;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;

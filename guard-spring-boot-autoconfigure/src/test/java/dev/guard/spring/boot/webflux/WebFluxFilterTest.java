@@ -3,9 +3,10 @@ package dev.guard.spring.boot.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.webapps.OrdersFluxApp;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.spring.boot.web.Client;
+import dev.guard.webapps.Client;
 import dev.guard.testkit.ManualClock;
 import java.net.http.HttpResponse;
 import java.time.Duration;

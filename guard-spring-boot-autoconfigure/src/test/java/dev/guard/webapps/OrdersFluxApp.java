@@ -1,4 +1,4 @@
-package dev.guard.spring.boot.webflux;
+package dev.guard.webapps;
 
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -18,9 +18,14 @@ import reactor.core.publisher.Mono;
  * A small WebFlux application for the filter's tests: an annotated controller and a router
  * function, on an engine whose clock only moves when a test moves it.
  */
-@SpringBootConfiguration
-@EnableAutoConfiguration(excludeName =
-    "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration")
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration(excludeName = {
+    "org.springframework.boot.tomcat.autoconfigure.reactive.TomcatReactiveWebServerAutoConfiguration",
+    // the module's test class path has Spring Security; this app has none
+    "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration"})
 @Import(OrdersFluxApp.Orders.class)
 public class OrdersFluxApp {
 

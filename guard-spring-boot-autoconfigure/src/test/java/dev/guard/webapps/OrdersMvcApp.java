@@ -1,4 +1,4 @@
-package dev.guard.spring.boot.web;
+package dev.guard.webapps;
 
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
@@ -18,8 +18,13 @@ import org.springframework.web.servlet.function.ServerResponse;
  * engine whose clock only moves when a test moves it (so every QPS window holds all of a test's
  * requests).
  */
-@SpringBootConfiguration
-@EnableAutoConfiguration
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration(excludeName = { // the module's test class path has Spring Security; these apps have none
+    "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
 @Import(OrdersMvcApp.Orders.class)
 public class OrdersMvcApp {
 

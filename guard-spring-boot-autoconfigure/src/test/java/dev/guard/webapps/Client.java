@@ -1,4 +1,4 @@
-package dev.guard.spring.boot.web;
+package dev.guard.webapps;
 
 import java.net.URI;
 import java.net.http.HttpClient;
