@@ -2,6 +2,7 @@ package dev.guard.spring.boot;
 
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisRuleSource;
+import dev.guard.spi.RuleSource;
 import dev.guard.redis.RedisTokenService;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.SystemStatus;
@@ -10,6 +11,7 @@ import dev.guard.spi.TokenService;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -91,7 +93,8 @@ public class GuardAutoConfiguration {
   @Bean
   @ConditionalOnMissingBean
   public GuardRules guardRules(GuardEngine engine, ConfigurableEnvironment environment,
-      GuardProperties properties, ObjectProvider<RedisRuleSource> redisRules) {
+      GuardProperties properties,
+      @Qualifier("guardRedisRuleSource") ObjectProvider<RuleSource> redisRules) {
     return new GuardRules(engine, environment, properties, redisRules.getIfAvailable());
   }
 
