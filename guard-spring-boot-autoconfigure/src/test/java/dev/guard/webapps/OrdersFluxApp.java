@@ -1,7 +1,5 @@
 package dev.guard.webapps;
 
-import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.ManualClock;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -26,18 +24,8 @@ import reactor.core.publisher.Mono;
     "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration"})
-@Import(OrdersFluxApp.Orders.class)
+@Import({StoppedClockEngine.class, OrdersFluxApp.Orders.class})
 public class OrdersFluxApp {
-
-  @Bean
-  ManualClock clock() {
-    return new ManualClock();
-  }
-
-  @Bean(destroyMethod = "close")
-  GuardEngine guardEngine(ManualClock clock) {
-    return GuardEngine.builder().clock(clock).build();
-  }
 
   @Bean
   RouterFunction<ServerResponse> shelves() {

@@ -1,7 +1,5 @@
 package dev.guard.webapps;
 
-import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.ManualClock;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -25,18 +23,8 @@ import org.springframework.web.servlet.function.ServerResponse;
     "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
-@Import(OrdersMvcApp.Orders.class)
+@Import({StoppedClockEngine.class, OrdersMvcApp.Orders.class})
 public class OrdersMvcApp {
-
-  @Bean
-  ManualClock clock() {
-    return new ManualClock();
-  }
-
-  @Bean(destroyMethod = "close")
-  GuardEngine guardEngine(ManualClock clock) {
-    return GuardEngine.builder().clock(clock).build();
-  }
 
   @Bean
   RouterFunction<ServerResponse> shelves() {

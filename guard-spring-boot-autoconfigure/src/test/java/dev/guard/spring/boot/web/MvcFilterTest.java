@@ -4,38 +4,30 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.webapps.Client;
+import dev.guard.webapps.RunningApp;
 import dev.guard.webapps.OrdersMvcApp;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.ManualClock;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * The Spring MVC filter with its defaults, in a real application on embedded Tomcat: resources
  * named after handler patterns, 200s then 429s with {@code Retry-After}, no rate-limit fields.
  */
 @SpringBootTest(classes = OrdersMvcApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class MvcFilterTest {
+class MvcFilterTest extends RunningApp {
 
   static final String ORDERS = "GET /orders/{id}";
 
-  @LocalServerPort int port;
-  @Autowired GuardEngine engine;
-  @Autowired ManualClock clock;
   Client client;
 
   @BeforeEach
-  void setUp() {
-    client = new Client(port);
-    engine.apply(RuleSet.of(List.of()));
-    clock.advance(Duration.ofMinutes(1)); // a fresh window for every test
+  void connect() {
+    client = client();
   }
 
   @Test

@@ -3,17 +3,14 @@ package dev.guard.spring.boot.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.webapps.RunningApp;
 import dev.guard.webapps.OrdersFluxApp;
 import dev.guard.api.rule.RuleSet;
-import dev.guard.engine.GuardEngine;
-import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.reactive.server.WebTestClient;
 
@@ -31,20 +28,15 @@ import org.springframework.test.web.reactive.server.WebTestClient;
         "guard.web.refusal.body={\"try\":\"later\"}",
         "guard.web.refusal.content-type=application/json",
     })
-class WebFluxFilterSettingsTest {
+class WebFluxFilterSettingsTest extends RunningApp {
 
   static final String ORDERS = "GET /orders/{id}";
 
-  @LocalServerPort int port;
-  @Autowired GuardEngine engine;
-  @Autowired ManualClock clock;
   WebTestClient web;
 
   @BeforeEach
-  void setUp() {
+  void bindToTheServer() {
     web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
-    engine.apply(RuleSet.of(List.of()));
-    clock.advance(Duration.ofMinutes(1));
   }
 
   @Test
