@@ -9,6 +9,8 @@ import dev.guard.spi.TimeSource;
 import dev.guard.spi.TokenService;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import dev.guard.spi.RuleSource;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -30,6 +32,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 @ConditionalOnBooleanProperty(name = "guard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 public class GuardAutoConfiguration {
+
+  /** The name of the Redis rule source's bean. */
+  static final String REDIS_RULES = "guardRedisRuleSource";
 
   /** Creates the configuration; Spring does. */
   public GuardAutoConfiguration() {}
@@ -85,14 +90,17 @@ public class GuardAutoConfiguration {
    * @param engine the engine
    * @param environment the application's environment, for {@code guard.rules}
    * @param properties the {@code guard.*} properties
-   * @param redisRules the Redis rule source, when {@code guard.redis.rules-key} is set
+   * @param beans the bean factory, for the Redis rule source when {@code guard.redis.rules-key}
+   *     is set (looked up by name: guard-redis is optional)
    * @return the attached rules
    */
   @Bean
   @ConditionalOnMissingBean
   public GuardRules guardRules(GuardEngine engine, ConfigurableEnvironment environment,
-      GuardProperties properties, ObjectProvider<RedisRuleSource> redisRules) {
-    return new GuardRules(engine, environment, properties, redisRules.getIfAvailable());
+      GuardProperties properties, BeanFactory beans) {
+    RuleSource redis = beans.containsBean(REDIS_RULES)
+        ? beans.getBean(REDIS_RULES, RuleSource.class) : null;
+    return new GuardRules(engine, environment, properties, redis);
   }
 
   /**
@@ -120,7 +128,7 @@ public class GuardAutoConfiguration {
   @ConditionalOnProperty("guard.redis.uri")
   static class RedisConfiguration {
 
-    @Bean(destroyMethod = "")
+    @Bean(name = REDIS_RULES, destroyMethod = "") // closed by GuardRules, which attached it
     @ConditionalOnProperty("guard.redis.rules-key")
     RedisRuleSource guardRedisRuleSource(GuardProperties properties) {
       GuardProperties.Redis redis = properties.redis();
