@@ -1,6 +1,7 @@
 package dev.guard.spring.boot;
 
 import dev.guard.api.RefusedException;
+import dev.guard.engine.GuardedResource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -41,6 +42,8 @@ final class GuardedMethod {
   final Shape shape;
   final @Nullable Fallback onRefusal;
   final @Nullable Fallback onFailure;
+  /** The engine's handle on the resource, resolved at the first call. */
+  volatile @Nullable GuardedResource handle;
 
   private GuardedMethod(String resource, Method method, Shape shape, @Nullable Fallback onRefusal,
       @Nullable Fallback onFailure) {
