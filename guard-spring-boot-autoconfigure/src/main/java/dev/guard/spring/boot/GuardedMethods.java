@@ -122,6 +122,17 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       observers.forEach(observer -> observer.refused(refusal));
     }
 
+    /** Serves a refusal with the refusal fallback where it takes that kind; else throws it. */
+    private @Nullable Object serveRefusal(GuardedMethod plan, Object target,
+        @Nullable Object[] args, RefusedException refused) throws Throwable {
+      refused(refused);
+      GuardedMethod.Fallback fallback = plan.onRefusal;
+      if (fallback != null && fallback.handles(refused)) {
+        return fallback.invoke(target, args, refused);
+      }
+      throw refused;
+    }
+
     private @Nullable Object plain(GuardedMethod plan, MethodInvocation invocation, Object target)
         throws Throwable {
       @Nullable Object[] args = invocation.getArguments();
@@ -129,12 +140,7 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       try {
         entry = resource(plan).enter(args);
       } catch (RefusedException refused) {
-        refused(refused);
-        GuardedMethod.Fallback fallback = plan.onRefusal;
-        if (fallback != null && fallback.handles(refused)) {
-          return fallback.invoke(target, args, refused);
-        }
-        throw refused;
+        return serveRefusal(plan, target, args, refused);
       }
       Object result;
       try {
@@ -159,12 +165,11 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       try {
         entry = resource(plan).enterAsync(args);
       } catch (RefusedException refused) {
-        refused(refused);
-        GuardedMethod.Fallback fallback = plan.onRefusal;
-        if (fallback != null && fallback.handles(refused)) {
-          return fallback.invoke(target, args, refused);
+        try {
+          return serveRefusal(plan, target, args, refused);
+        } catch (RefusedException unserved) {
+          return CompletableFuture.failedFuture(unserved);
         }
-        return CompletableFuture.failedFuture(refused);
       }
       CompletionStage<?> stage;
       try {
