@@ -59,14 +59,16 @@ public class GuardAutoConfiguration {
     systemStatus.ifUnique(builder::systemStatus);
     tokenService.ifUnique(builder::tokenService);
     listeners.orderedStream().forEach(builder::listener);
-    set(properties.maxResources(), builder::maxResources);
-    set(properties.maxContexts(), builder::maxContexts);
-    set(properties.maxOriginsPerResource(), builder::maxOriginsPerResource);
-    set(properties.occupyTimeout(), builder::occupyTimeout);
-    set(properties.contextStatistics(), builder::contextStatistics);
-    set(properties.ruleHistory(), builder::ruleHistory);
-    set(properties.metricsHistory(), builder::metricsHistory);
-    set(properties.metricsHistoryBudget(), builder::metricsHistoryBudget);
+    set("guard.max-resources", properties.maxResources(), builder::maxResources);
+    set("guard.max-contexts", properties.maxContexts(), builder::maxContexts);
+    set("guard.max-origins-per-resource", properties.maxOriginsPerResource(),
+        builder::maxOriginsPerResource);
+    set("guard.occupy-timeout", properties.occupyTimeout(), builder::occupyTimeout);
+    set("guard.context-statistics", properties.contextStatistics(), builder::contextStatistics);
+    set("guard.rule-history", properties.ruleHistory(), builder::ruleHistory);
+    set("guard.metrics-history", properties.metricsHistory(), builder::metricsHistory);
+    set("guard.metrics-history-budget", properties.metricsHistoryBudget(),
+        builder::metricsHistoryBudget);
     GuardProperties.SecondWindow window = properties.secondWindow();
     Integer buckets = window.buckets();
     Duration length = window.length();
@@ -75,11 +77,12 @@ public class GuardAutoConfiguration {
         throw new IllegalArgumentException("guard.second-window: set both buckets and length, was "
             + "buckets=" + buckets + ", length=" + length);
       }
-      builder.secondWindow(buckets, length);
+      set("guard.second-window", length, l -> builder.secondWindow(buckets, l));
     }
     Integer lines = properties.refusalLogLinesPerSecond();
     if (lines != null) {
-      builder.refusalLog(System.getLogger("dev.guard.refusals"), lines);
+      set("guard.refusal-log-lines-per-second", lines,
+          n -> builder.refusalLog(System.getLogger("dev.guard.refusals"), n));
     }
     return builder.build();
   }
@@ -116,9 +119,15 @@ public class GuardAutoConfiguration {
     return new GuardedMethods(engine, observers);
   }
 
-  private static <T> void set(@Nullable T value, java.util.function.Consumer<T> option) {
+  /** Sets an option; a value the builder refuses fails with the property's name. */
+  private static <T> void set(String property, @Nullable T value,
+      java.util.function.Consumer<T> option) {
     if (value != null) {
-      option.accept(value);
+      try {
+        option.accept(value);
+      } catch (IllegalArgumentException refused) {
+        throw new IllegalArgumentException(property + ": " + refused.getMessage(), refused);
+      }
     }
   }
 
@@ -135,7 +144,7 @@ public class GuardAutoConfiguration {
       RedisRuleSource.Builder builder = RedisRuleSource.builder(
           required(redis.uri(), "guard.redis.uri"),
           required(redis.rulesKey(), "guard.redis.rules-key"));
-      set(redis.rulesPollInterval(), builder::pollInterval);
+      set("guard.redis.rules-poll-interval", redis.rulesPollInterval(), builder::pollInterval);
       return builder.build();
     }
 
