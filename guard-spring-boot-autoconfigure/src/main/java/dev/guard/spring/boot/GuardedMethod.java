@@ -101,6 +101,13 @@ final class GuardedMethod {
   }
 
   private static Shape shapeOf(Method method, String where) {
+    Class<?>[] params = method.getParameterTypes();
+    if (params.length > 0
+        && params[params.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
+      throw new IllegalStateException(where + ": a suspending function cannot be guarded here "
+          + "(its call would end at its first suspension); return a Mono, a Flux or a "
+          + "CompletionStage");
+    }
     Class<?> type = method.getReturnType();
     if (CompletionStage.class.isAssignableFrom(type)) {
       return Shape.STAGE;
