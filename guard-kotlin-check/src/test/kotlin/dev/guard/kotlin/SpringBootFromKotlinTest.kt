@@ -40,6 +40,18 @@ class FinalQuotes {
     fun quote(item: String): String = item
 }
 
+/** A suspending function: its call would end at its first suspension, so it is refused. */
+open class SuspendingQuotes {
+    @Guarded("kotlinQuote")
+    open suspend fun quote(item: String): String = item
+}
+
+@Configuration(proxyBeanMethods = false)
+open class SuspendingShop {
+    @Bean
+    open fun quotes(): SuspendingQuotes = SuspendingQuotes()
+}
+
 @Configuration(proxyBeanMethods = false)
 open class KotlinShop {
     @Bean
@@ -88,6 +100,17 @@ class SpringBootFromKotlinTest {
             assertThat(context.startupFailure).hasStackTraceContaining(
                 "@Guarded(\"kotlinQuote\") on FinalQuotes.quote(String): a guarded method must be " +
                     "neither static, private nor final",
+            )
+        }
+    }
+
+    @Test
+    fun `a guarded suspending function fails the start-up naming it`() {
+        runner.withUserConfiguration(SuspendingShop::class.java).run { context ->
+            assertThat(context).hasFailed()
+            assertThat(context.startupFailure).hasStackTraceContaining(
+                "@Guarded(\"kotlinQuote\") on SuspendingQuotes.quote(String, Continuation): a " +
+                    "suspending function cannot be guarded here",
             )
         }
     }

@@ -42,9 +42,13 @@ final class EnvironmentRules {
 
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)|\\[(\\d{1,6})]");
   private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
-  private static final ObjectMapper JSON = new ObjectMapper();
 
   private EnvironmentRules() {}
+
+  /** Jackson, loaded only when there are rules to write (an application without any pays nothing). */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   /**
    * Returns the rule set under {@code guard.rules}, or empty when the environment has none.
@@ -96,7 +100,7 @@ final class EnvironmentRules {
       json.put("version", RuleFormat.VERSION);
     }
     try {
-      return Optional.of(JSON.writeValueAsString(json));
+      return Optional.of(Json.MAPPER.writeValueAsString(json));
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
       throw new IllegalStateException("guard.rules could not be written as JSON", e);
     }

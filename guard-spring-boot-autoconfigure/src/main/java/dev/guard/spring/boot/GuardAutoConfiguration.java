@@ -2,7 +2,6 @@ package dev.guard.spring.boot;
 
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisRuleSource;
-import dev.guard.spi.RuleSource;
 import dev.guard.redis.RedisTokenService;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.SystemStatus;
@@ -10,8 +9,9 @@ import dev.guard.spi.TimeSource;
 import dev.guard.spi.TokenService;
 import java.time.Duration;
 import org.jspecify.annotations.Nullable;
+import dev.guard.spi.RuleSource;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -32,6 +32,9 @@ import org.springframework.core.env.ConfigurableEnvironment;
 @ConditionalOnBooleanProperty(name = "guard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 public class GuardAutoConfiguration {
+
+  /** The name of the Redis rule source's bean. */
+  static final String REDIS_RULES = "guardRedisRuleSource";
 
   /** Creates the configuration; Spring does. */
   public GuardAutoConfiguration() {}
@@ -56,14 +59,16 @@ public class GuardAutoConfiguration {
     systemStatus.ifUnique(builder::systemStatus);
     tokenService.ifUnique(builder::tokenService);
     listeners.orderedStream().forEach(builder::listener);
-    set(properties.maxResources(), builder::maxResources);
-    set(properties.maxContexts(), builder::maxContexts);
-    set(properties.maxOriginsPerResource(), builder::maxOriginsPerResource);
-    set(properties.occupyTimeout(), builder::occupyTimeout);
-    set(properties.contextStatistics(), builder::contextStatistics);
-    set(properties.ruleHistory(), builder::ruleHistory);
-    set(properties.metricsHistory(), builder::metricsHistory);
-    set(properties.metricsHistoryBudget(), builder::metricsHistoryBudget);
+    set("guard.max-resources", properties.maxResources(), builder::maxResources);
+    set("guard.max-contexts", properties.maxContexts(), builder::maxContexts);
+    set("guard.max-origins-per-resource", properties.maxOriginsPerResource(),
+        builder::maxOriginsPerResource);
+    set("guard.occupy-timeout", properties.occupyTimeout(), builder::occupyTimeout);
+    set("guard.context-statistics", properties.contextStatistics(), builder::contextStatistics);
+    set("guard.rule-history", properties.ruleHistory(), builder::ruleHistory);
+    set("guard.metrics-history", properties.metricsHistory(), builder::metricsHistory);
+    set("guard.metrics-history-budget", properties.metricsHistoryBudget(),
+        builder::metricsHistoryBudget);
     GuardProperties.SecondWindow window = properties.secondWindow();
     Integer buckets = window.buckets();
     Duration length = window.length();
@@ -72,11 +77,12 @@ public class GuardAutoConfiguration {
         throw new IllegalArgumentException("guard.second-window: set both buckets and length, was "
             + "buckets=" + buckets + ", length=" + length);
       }
-      builder.secondWindow(buckets, length);
+      set("guard.second-window", length, l -> builder.secondWindow(buckets, l));
     }
     Integer lines = properties.refusalLogLinesPerSecond();
     if (lines != null) {
-      builder.refusalLog(System.getLogger("dev.guard.refusals"), lines);
+      set("guard.refusal-log-lines-per-second", lines,
+          n -> builder.refusalLog(System.getLogger("dev.guard.refusals"), n));
     }
     return builder.build();
   }
@@ -87,15 +93,17 @@ public class GuardAutoConfiguration {
    * @param engine the engine
    * @param environment the application's environment, for {@code guard.rules}
    * @param properties the {@code guard.*} properties
-   * @param redisRules the Redis rule source, when {@code guard.redis.rules-key} is set
+   * @param beans the bean factory, for the Redis rule source when {@code guard.redis.rules-key}
+   *     is set (looked up by name: guard-redis is optional)
    * @return the attached rules
    */
   @Bean
   @ConditionalOnMissingBean
   public GuardRules guardRules(GuardEngine engine, ConfigurableEnvironment environment,
-      GuardProperties properties,
-      @Qualifier("guardRedisRuleSource") ObjectProvider<RuleSource> redisRules) {
-    return new GuardRules(engine, environment, properties, redisRules.getIfAvailable());
+      GuardProperties properties, BeanFactory beans) {
+    RuleSource redis = beans.containsBean(REDIS_RULES)
+        ? beans.getBean(REDIS_RULES, RuleSource.class) : null;
+    return new GuardRules(engine, environment, properties, redis);
   }
 
   /**
@@ -111,9 +119,15 @@ public class GuardAutoConfiguration {
     return new GuardedMethods(engine, observers);
   }
 
-  private static <T> void set(@Nullable T value, java.util.function.Consumer<T> option) {
+  /** Sets an option; a value the builder refuses fails with the property's name. */
+  private static <T> void set(String property, @Nullable T value,
+      java.util.function.Consumer<T> option) {
     if (value != null) {
-      option.accept(value);
+      try {
+        option.accept(value);
+      } catch (IllegalArgumentException refused) {
+        throw new IllegalArgumentException(property + ": " + refused.getMessage(), refused);
+      }
     }
   }
 
@@ -123,14 +137,14 @@ public class GuardAutoConfiguration {
   @ConditionalOnProperty("guard.redis.uri")
   static class RedisConfiguration {
 
-    @Bean(destroyMethod = "")
+    @Bean(name = REDIS_RULES, destroyMethod = "") // closed by GuardRules, which attached it
     @ConditionalOnProperty("guard.redis.rules-key")
     RedisRuleSource guardRedisRuleSource(GuardProperties properties) {
       GuardProperties.Redis redis = properties.redis();
       RedisRuleSource.Builder builder = RedisRuleSource.builder(
           required(redis.uri(), "guard.redis.uri"),
           required(redis.rulesKey(), "guard.redis.rules-key"));
-      set(redis.rulesPollInterval(), builder::pollInterval);
+      set("guard.redis.rules-poll-interval", redis.rulesPollInterval(), builder::pollInterval);
       return builder.build();
     }
 

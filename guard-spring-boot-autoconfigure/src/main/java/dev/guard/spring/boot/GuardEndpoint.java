@@ -33,7 +33,10 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
 @Endpoint(id = "guard", defaultAccess = Access.READ_ONLY)
 public class GuardEndpoint {
 
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** Jackson, loaded at the first read, not when the endpoint is created at start-up. */
+  private static final class Json {
+    static final ObjectMapper MAPPER = new ObjectMapper();
+  }
 
   private final GuardEngine engine;
   private final @Nullable GuardRules rules;
@@ -91,8 +94,8 @@ public class GuardEndpoint {
 
   /**
    * Changes the rules: {@code action} is {@code apply} (with {@code rules}, a rule document as
-   * JSON text: the actuator reads a request body of string fields), {@code rollBack} (with {@code revision}) or {@code reload} (reads
-   * {@code guard.rules} again).
+   * JSON text: the actuator reads a request body of string fields), {@code rollBack} (with
+   * {@code revision}) or {@code reload} (reads {@code guard.rules} again).
    *
    * @param action what to do
    * @param rules the document to apply
@@ -222,7 +225,7 @@ public class GuardEndpoint {
 
   private static Object document(RuleSet rules) {
     try {
-      return JSON.readValue(RuleFormat.write(rules), Map.class);
+      return Json.MAPPER.readValue(RuleFormat.write(rules), Map.class);
     } catch (JsonProcessingException e) {
       return RuleFormat.write(rules);
     }

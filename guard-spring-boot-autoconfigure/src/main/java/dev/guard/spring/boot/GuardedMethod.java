@@ -1,6 +1,7 @@
 package dev.guard.spring.boot;
 
 import dev.guard.api.RefusedException;
+import dev.guard.engine.GuardedResource;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -41,6 +42,8 @@ final class GuardedMethod {
   final Shape shape;
   final @Nullable Fallback onRefusal;
   final @Nullable Fallback onFailure;
+  /** The engine's handle on the resource, resolved at the first call. */
+  volatile @Nullable GuardedResource handle;
 
   private GuardedMethod(String resource, Method method, Shape shape, @Nullable Fallback onRefusal,
       @Nullable Fallback onFailure) {
@@ -98,6 +101,13 @@ final class GuardedMethod {
   }
 
   private static Shape shapeOf(Method method, String where) {
+    Class<?>[] params = method.getParameterTypes();
+    if (params.length > 0
+        && params[params.length - 1].getName().equals("kotlin.coroutines.Continuation")) {
+      throw new IllegalStateException(where + ": a suspending function cannot be guarded here "
+          + "(its call would end at its first suspension); return a Mono, a Flux or a "
+          + "CompletionStage");
+    }
     Class<?> type = method.getReturnType();
     if (CompletionStage.class.isAssignableFrom(type)) {
       return Shape.STAGE;

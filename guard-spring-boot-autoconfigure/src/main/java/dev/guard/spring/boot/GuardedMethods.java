@@ -20,6 +20,7 @@ import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
 import org.springframework.beans.factory.BeanCreationException;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.core.annotation.AnnotatedElementUtils;
+import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -51,6 +52,9 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
   @Override
   public Object postProcessAfterInitialization(Object bean, String beanName) {
     Class<?> type = AopUtils.getTargetClass(bean);
+    if (!AnnotationUtils.isCandidateClass(type, Guarded.class)) {
+      return bean; // java.*, and classes that cannot carry the annotation
+    }
     ReflectionUtils.doWithMethods(type, method -> {
       Guarded guarded = AnnotatedElementUtils.findMergedAnnotation(method, Guarded.class);
       if (guarded != null && !plans.containsKey(method)) {
@@ -82,11 +86,9 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
     @Override
     public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
       Object target = invocation.getThis();
-      Method method = target == null ? invocation.getMethod()
-          : AopUtils.getMostSpecificMethod(invocation.getMethod(), target.getClass());
-      GuardedMethod plan = plans.get(method);
-      if (plan == null) {
-        plan = plans.get(invocation.getMethod());
+      GuardedMethod plan = plans.get(invocation.getMethod());
+      if (plan == null && target != null) { // called through an interface or a bridge
+        plan = plans.get(AopUtils.getMostSpecificMethod(invocation.getMethod(), target.getClass()));
       }
       if (plan == null || target == null) {
         return invocation.proceed();
@@ -98,8 +100,13 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       };
     }
 
-    private GuardedResource resource(String name) {
-      return resources.computeIfAbsent(name, n -> engines.getObject().resource(n));
+    private GuardedResource resource(GuardedMethod plan) {
+      GuardedResource resource = plan.handle;
+      if (resource == null) { // the first call: the engine may be created after the bean
+        resource = resources.computeIfAbsent(plan.resource, n -> engines.getObject().resource(n));
+        plan.handle = resource;
+      }
+      return resource;
     }
 
     private ReactiveCalls reactive() {
@@ -115,19 +122,25 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       observers.forEach(observer -> observer.refused(refusal));
     }
 
+    /** Serves a refusal with the refusal fallback where it takes that kind; else throws it. */
+    private @Nullable Object serveRefusal(GuardedMethod plan, Object target,
+        @Nullable Object[] args, RefusedException refused) throws Throwable {
+      refused(refused);
+      GuardedMethod.Fallback fallback = plan.onRefusal;
+      if (fallback != null && fallback.handles(refused)) {
+        return fallback.invoke(target, args, refused);
+      }
+      throw refused;
+    }
+
     private @Nullable Object plain(GuardedMethod plan, MethodInvocation invocation, Object target)
         throws Throwable {
       @Nullable Object[] args = invocation.getArguments();
       Entry entry;
       try {
-        entry = resource(plan.resource).enter(args);
+        entry = resource(plan).enter(args);
       } catch (RefusedException refused) {
-        refused(refused);
-        GuardedMethod.Fallback fallback = plan.onRefusal;
-        if (fallback != null && fallback.handles(refused)) {
-          return fallback.invoke(target, args, refused);
-        }
-        throw refused;
+        return serveRefusal(plan, target, args, refused);
       }
       Object result;
       try {
@@ -150,14 +163,13 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       @Nullable Object[] args = invocation.getArguments();
       Entry entry;
       try {
-        entry = resource(plan.resource).enterAsync(args);
+        entry = resource(plan).enterAsync(args);
       } catch (RefusedException refused) {
-        refused(refused);
-        GuardedMethod.Fallback fallback = plan.onRefusal;
-        if (fallback != null && fallback.handles(refused)) {
-          return fallback.invoke(target, args, refused);
+        try {
+          return serveRefusal(plan, target, args, refused);
+        } catch (RefusedException unserved) {
+          return CompletableFuture.failedFuture(unserved);
         }
-        return CompletableFuture.failedFuture(refused);
       }
       CompletionStage<?> stage;
       try {

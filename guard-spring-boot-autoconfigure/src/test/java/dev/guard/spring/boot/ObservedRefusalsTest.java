@@ -2,7 +2,10 @@ package dev.guard.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.guard.api.Entry;
 import dev.guard.api.RefusedException;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.engine.GuardEngine;
 import dev.guard.micrometer.GuardObservations;
 import dev.guard.testkit.ManualClock;
 import io.micrometer.observation.Observation;
@@ -39,6 +42,27 @@ class ObservedRefusalsTest {
       TestObservationRegistryAssert.assertThat(registry)
           .hasObservationWithNameEqualTo("http.server.requests").that()
           .hasLowCardinalityKeyValue("guard.refusal", "flow");
+    });
+  }
+
+  @Test
+  void the_engine_tells_the_observation_in_progress_of_a_breaker_transition() {
+    runner.run(context -> {
+      TestObservationRegistry registry = context.getBean(TestObservationRegistry.class);
+      GuardEngine engine = context.getBean(GuardEngine.class);
+      engine.apply(engine.ruleSet().withRulesOf("payments",
+          List.of(CircuitBreakerRule.errorCount("payments", 1))));
+      Observation.createNotStarted("payment", registry).observe(() -> {
+        for (int i = 0; i < 10; i++) {
+          try (Entry entry = engine.resource("payments").enter()) {
+            entry.recordError(new IllegalStateException("down"));
+          } catch (RefusedException refused) {
+            // open
+          }
+        }
+      });
+      assertThat(context.getBean(App.class).events)
+          .contains("guard.breaker guard breaker payments: closed -> open");
     });
   }
 

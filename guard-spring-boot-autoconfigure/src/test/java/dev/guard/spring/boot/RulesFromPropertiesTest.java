@@ -163,6 +163,14 @@ class RulesFromPropertiesTest {
   }
 
   @Test
+  void an_engine_option_the_builder_refuses_fails_the_start_up_with_its_property() {
+    runner
+        .withPropertyValues("guard.max-resources=-1")
+        .run(context -> assertThat(context).hasFailed().getFailure()
+            .hasStackTraceContaining("guard.max-resources: maxResources must be"));
+  }
+
+  @Test
   void half_a_second_window_fails_the_start_up() {
     runner
         .withPropertyValues("guard.second-window.buckets=4")

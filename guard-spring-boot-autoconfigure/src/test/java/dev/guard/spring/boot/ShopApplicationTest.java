@@ -135,6 +135,11 @@ class ShopApplicationTest {
 
     post("/actuator/guard", "{\"action\":\"rollBack\",\"revision\":" + before + "}", ADMIN);
     assertThat(engine.rules("quote")).containsExactly(FlowRule.qps("quote", 2));
+
+    engine.apply(dev.guard.api.rule.RuleSet.of(FlowRule.qps("quote", 3)));
+    HttpResponse<String> reloaded = post("/actuator/guard", "{\"action\":\"reload\"}", ADMIN);
+    assertThat(JSON.readTree(reloaded.body()).at("/applied").asBoolean()).isTrue();
+    assertThat(engine.rules("quote")).containsExactly(FlowRule.qps("quote", 2));
   }
 
   @Test
