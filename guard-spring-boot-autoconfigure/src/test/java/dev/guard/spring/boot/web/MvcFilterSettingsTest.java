@@ -3,14 +3,12 @@ package dev.guard.spring.boot.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.webapps.Client;
 import dev.guard.webapps.RunningApp;
 import dev.guard.webapps.OrdersMvcApp;
 import dev.guard.api.rule.RuleSet;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 
@@ -34,12 +32,6 @@ class MvcFilterSettingsTest extends RunningApp {
 
   static final String ORDERS = "GET /orders/{id}";
 
-  Client client;
-
-  @BeforeEach
-  void connect() {
-    client = client();
-  }
 
   @Test
   void rateLimitFields_countDownOnAdmittedResponses_andStayOnTheRefusal() throws Exception {

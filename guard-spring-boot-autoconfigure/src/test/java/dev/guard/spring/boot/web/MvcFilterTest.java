@@ -10,7 +10,6 @@ import dev.guard.api.rule.RuleSet;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 
@@ -23,12 +22,6 @@ class MvcFilterTest extends RunningApp {
 
   static final String ORDERS = "GET /orders/{id}";
 
-  Client client;
-
-  @BeforeEach
-  void connect() {
-    client = client();
-  }
 
   @Test
   void twoIds_enterOneResource_200sThen429WithRetryAfter() throws Exception {

@@ -8,11 +8,9 @@ import dev.guard.webapps.OrdersFluxApp;
 import dev.guard.api.rule.RuleSet;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.http.MediaType;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The WebFlux filter configured through the same {@code guard.web.*} properties as the MVC filter,
@@ -32,12 +30,6 @@ class WebFluxFilterSettingsTest extends RunningApp {
 
   static final String ORDERS = "GET /orders/{id}";
 
-  WebTestClient web;
-
-  @BeforeEach
-  void bindToTheServer() {
-    web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
-  }
 
   @Test
   void rateLimitFields_countDown_andTheRefusalIsTheConfiguredOne() {

@@ -10,15 +10,13 @@ import dev.guard.api.rule.RuleSet;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.http.MediaType;
-import org.springframework.test.web.reactive.server.WebTestClient;
 
 /**
  * The WebFlux filter with its defaults, in a real application on Reactor Netty, hit through
- * {@link WebTestClient} bound to the running server and through the JDK's HTTP client.
+ * {@code WebTestClient} bound to the running server and through the JDK's HTTP client.
  */
 @SpringBootTest(classes = OrdersFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = "spring.main.web-application-type=reactive")
@@ -26,12 +24,6 @@ class WebFluxFilterTest extends RunningApp {
 
   static final String ORDERS = "GET /orders/{id}";
 
-  WebTestClient web;
-
-  @BeforeEach
-  void bindToTheServer() {
-    web = WebTestClient.bindToServer().baseUrl("http://127.0.0.1:" + port).build();
-  }
 
   @Test
   void twoIds_enterOneResource_200sThen429WithRetryAfter() {
@@ -56,7 +48,6 @@ class WebFluxFilterTest extends RunningApp {
 
   @Test
   void resource_isTheRoutePattern_forControllersAndRouterFunctions() throws Exception {
-    Client client = new Client(port);
     assertThat(client.get("/users/alice").body()).isEqualTo("user alice");
     client.get("/users/bob");
     assertThat(client.get("/shelves/top").body()).isEqualTo("shelf top");
@@ -70,7 +61,7 @@ class WebFluxFilterTest extends RunningApp {
 
   @Test
   void handlerError_isRecorded_andTheEntryExits() throws Exception {
-    HttpResponse<String> failed = new Client(port).get("/fail");
+    HttpResponse<String> failed = client.get("/fail");
 
     assertThat(failed.statusCode()).isEqualTo(500);
     Client.awaitUntil(() -> engine.stats("GET /fail").concurrency() == 0);
