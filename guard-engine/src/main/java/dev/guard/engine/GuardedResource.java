@@ -3,7 +3,11 @@ package dev.guard.engine;
 import dev.guard.api.Entry;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
+import dev.guard.engine.internal.flow.FlowQuota;
+import java.time.Duration;
+import java.util.Optional;
 import dev.guard.engine.internal.call.CallEntry;
 import dev.guard.api.internal.Checks;
 import dev.guard.engine.internal.call.CallSite;
@@ -80,6 +84,49 @@ public final class GuardedResource {
     /** Ends the context if this scope opened it and it has no open entry. */
     @Override
     void close();
+  }
+
+  /**
+   * The budget of the QPS rule that limits a handle's calls most right now, as {@link #quota()}
+   * reports it: what a client may be told in rate-limit headers.
+   *
+   * <pre>{@code
+   * orders.quota().ifPresent(q -> response.setHeader("RateLimit",
+   *     "\"orders\";r=" + q.remaining() + ";t=" + q.reset().toSeconds()));
+   * }</pre>
+   *
+   * @param rule the limiting rule
+   * @param limit the calls the rule admits per window: {@code ⌊count⌋} per second, or one call
+   *     per {@code ⌈1 / count⌉} seconds for a count below one
+   * @param window the window of {@code limit}, in whole seconds
+   * @param remaining how many more calls the rule would admit if they arrived now, from 0 to
+   *     {@code limit}
+   * @param reset how long until the budget grows again: until the oldest passes leave the
+   *     sliding window, or a pacing queue is empty
+   */
+  public record Quota(FlowRule rule, long limit, Duration window, long remaining, Duration reset) {
+
+    /**
+     * Validates the quota.
+     *
+     * @param rule the limiting rule
+     * @param limit the calls per window; {@code >= 0}
+     * @param window the window; positive
+     * @param remaining the calls left; from 0 to {@code limit}
+     * @param reset the time until the budget grows; not negative
+     * @throws IllegalArgumentException if a value is out of range
+     */
+    public Quota {
+      Objects.requireNonNull(rule, "rule");
+      if (limit < 0) {
+        throw Checks.invalid("limit", limit, "must be >= 0");
+      }
+      Checks.positive("window", window);
+      if (remaining < 0 || remaining > limit) {
+        throw Checks.invalid("remaining", remaining, "must be from 0 to limit " + limit);
+      }
+      Checks.notNegative("reset", reset);
+    }
   }
 
   private final EngineCore core;
@@ -258,6 +305,31 @@ public final class GuardedResource {
    */
   public void declare(List<? extends Rule> rules) {
     core.declare(name(), List.copyOf(rules));
+  }
+
+  /**
+   * Returns the budget of the QPS rule that leaves this handle's calls the fewest calls right now
+   * (ties: the smaller limit), read from the rules and statistics in force; see docs/BEHAVIOUR.md,
+   * "Quota". Rules are matched with the handle's origin and entrance ({@link #context}); rules for
+   * other origins or entrances, concurrency rules, cluster rules and per-value rules have no quota
+   * here. A warm-up rule reports its count as the limit and what its current rate leaves as
+   * remaining. The read allocates the result and takes no lock; calls never pay for it.
+   *
+   * <pre>{@code
+   * Entry entry = orders.enterAsync();
+   * orders.quota().ifPresent(q -> log.debug("{} calls left of {}", q.remaining(), q.limit()));
+   * }</pre>
+   *
+   * @return the quota, or empty when no QPS rule applies to this handle's calls
+   */
+  public Optional<Quota> quota() {
+    FlowQuota quota = core.quota(site);
+    if (quota == null) {
+      return Optional.empty();
+    }
+    return Optional.of(new Quota(quota.rule(), quota.limit(),
+        Duration.ofSeconds(quota.windowSeconds()), quota.remaining(),
+        Duration.ofNanos(quota.resetNanos())));
   }
 
   /**

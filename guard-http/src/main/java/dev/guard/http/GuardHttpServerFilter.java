@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A filter for the JDK's built-in HTTP server ({@code com.sun.net.httpserver}) that protects every
@@ -54,7 +55,7 @@ public final class GuardHttpServerFilter extends Filter {
    * @return the filter
    */
   public static GuardHttpServerFilter of(HttpInbound settings) {
-    return new GuardHttpServerFilter(new InboundGate(settings));
+    return new GuardHttpServerFilter(InboundGate.of(settings));
   }
 
   /**
@@ -77,7 +78,7 @@ public final class GuardHttpServerFilter extends Filter {
     RequestView view = new RequestView(exchange);
     String path = RoutedPath.ofRaw(view.path());
     if (path == null) {
-      answer(exchange, InboundGate.AMBIGUOUS_PATH);
+      answer(exchange, InboundGate.AMBIGUOUS_PATH, null);
       return;
     }
     GuardedResource handle = gate.handle(view, exchange.getRequestMethod(), path);
@@ -87,9 +88,10 @@ public final class GuardHttpServerFilter extends Filter {
       try {
         entry = handle.enterAsync();
       } catch (RefusedException refused) {
-        answer(exchange, gate.refusal(refused));
+        answer(exchange, gate.refusal(refused), gate.rateLimitFields(handle));
         return;
       }
+      setRateLimitFields(exchange, gate.rateLimitFields(handle));
       ExchangeCompletion completion = new ExchangeCompletion(gate, entry, exchange);
       HttpExchange guarded = completion.exchange();
       try {
@@ -99,7 +101,7 @@ public final class GuardHttpServerFilter extends Filter {
           completion.fail(nested);
           throw nested;
         }
-        answer(guarded, gate.refusal(nested));
+        answer(guarded, gate.refusal(nested), gate.rateLimitFields(handle));
       } catch (Throwable failure) {
         completion.fail(failure);
         throw failure;
@@ -109,8 +111,18 @@ public final class GuardHttpServerFilter extends Filter {
     }
   }
 
-  private static void answer(HttpExchange exchange, HttpInbound.RefusalResponse refusal) throws IOException {
+  private static void setRateLimitFields(HttpExchange exchange,
+      InboundGate.@Nullable RateLimitFields fields) {
+    if (fields != null) {
+      exchange.getResponseHeaders().set(InboundGate.RATE_LIMIT_POLICY, fields.policy());
+      exchange.getResponseHeaders().set(InboundGate.RATE_LIMIT, fields.rateLimit());
+    }
+  }
+
+  private static void answer(HttpExchange exchange, HttpInbound.RefusalResponse refusal,
+      InboundGate.@Nullable RateLimitFields fields) throws IOException {
     try {
+      setRateLimitFields(exchange, fields);
       byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
       exchange.getResponseHeaders().set("Content-Type", refusal.contentType());
       String retryAfter = refusal.retryAfterHeader();
@@ -156,6 +168,11 @@ public final class GuardHttpServerFilter extends Filter {
     @Override
     public String remoteAddress() {
       return exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+
+    @Override
+    public <T> Optional<T> unwrap(Class<T> type) {
+      return type.isInstance(exchange) ? Optional.of(type.cast(exchange)) : Optional.empty();
     }
   }
 }

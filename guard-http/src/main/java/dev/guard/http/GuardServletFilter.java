@@ -64,7 +64,7 @@ public final class GuardServletFilter implements Filter {
    * @return the filter
    */
   public static GuardServletFilter of(HttpInbound settings) {
-    return new GuardServletFilter(new InboundGate(settings));
+    return new GuardServletFilter(InboundGate.of(settings));
   }
 
   /**
@@ -87,7 +87,7 @@ public final class GuardServletFilter implements Filter {
     }
     String path = routedPath(request);
     if (path == null) {
-      answer(response, InboundGate.AMBIGUOUS_PATH);
+      answer(response, InboundGate.AMBIGUOUS_PATH, null);
       return;
     }
     RequestView view = new RequestView(request);
@@ -98,11 +98,12 @@ public final class GuardServletFilter implements Filter {
       try {
         entry = handle.enterAsync();
       } catch (RefusedException refused) {
-        answer(response, gate.refusal(refused));
+        answer(response, gate.refusal(refused), gate.rateLimitFields(handle));
         return;
       }
       request.setAttribute(ENTRY_ATTRIBUTE, entry);
-      run(request, response, chain, entry);
+      setRateLimitFields(response, gate.rateLimitFields(handle));
+      run(request, response, chain, entry, handle);
     } finally {
       scope.close();
     }
@@ -128,7 +129,7 @@ public final class GuardServletFilter implements Filter {
   }
 
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-      Entry entry) throws IOException, ServletException {
+      Entry entry, GuardedResource handle) throws IOException, ServletException {
     try {
       chain.doFilter(request, response);
     } catch (RefusedException nested) {
@@ -138,7 +139,7 @@ public final class GuardServletFilter implements Filter {
       }
       response.reset();
       try {
-        answer(response, gate.refusal(nested));
+        answer(response, gate.refusal(nested), gate.rateLimitFields(handle));
       } finally {
         gate.finish(entry, response.getStatus(), null);
       }
@@ -160,9 +161,18 @@ public final class GuardServletFilter implements Filter {
     }
   }
 
-  private static void answer(HttpServletResponse response, HttpInbound.RefusalResponse refusal)
-      throws IOException {
+  private static void setRateLimitFields(HttpServletResponse response,
+      InboundGate.@Nullable RateLimitFields fields) {
+    if (fields != null) {
+      response.setHeader(InboundGate.RATE_LIMIT_POLICY, fields.policy());
+      response.setHeader(InboundGate.RATE_LIMIT, fields.rateLimit());
+    }
+  }
+
+  private static void answer(HttpServletResponse response, HttpInbound.RefusalResponse refusal,
+      InboundGate.@Nullable RateLimitFields fields) throws IOException {
     byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
+    setRateLimitFields(response, fields);
     response.setStatus(refusal.status());
     String retryAfter = refusal.retryAfterHeader();
     if (retryAfter != null) {
@@ -240,6 +250,11 @@ public final class GuardServletFilter implements Filter {
     @Override
     public String remoteAddress() {
       return request.getRemoteAddr();
+    }
+
+    @Override
+    public <T> Optional<T> unwrap(Class<T> type) {
+      return type.isInstance(request) ? Optional.of(type.cast(request)) : Optional.empty();
     }
   }
 }

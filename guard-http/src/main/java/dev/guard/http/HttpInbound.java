@@ -52,11 +52,14 @@ public final class HttpInbound {
   private final int maxResources;
   private final Function<? super RefusedException, RefusalResponse> refusalResponse;
   private final IntPredicate errorStatuses;
+  private final Function<? super Request, @Nullable String> pathTemplate;
+  private final boolean rateLimitHeaders;
 
   private HttpInbound(GuardEngine engine, String entrance,
       Function<? super Request, String> origin, Function<String, String> pathCleaner,
       int maxResources, Function<? super RefusedException, RefusalResponse> refusalResponse,
-      IntPredicate errorStatuses) {
+      IntPredicate errorStatuses, Function<? super Request, @Nullable String> pathTemplate,
+      boolean rateLimitHeaders) {
     this.engine = engine;
     this.entrance = entrance;
     this.origin = origin;
@@ -64,6 +67,14 @@ public final class HttpInbound {
     this.maxResources = maxResources;
     this.refusalResponse = refusalResponse;
     this.errorStatuses = errorStatuses;
+    this.pathTemplate = pathTemplate;
+    this.rateLimitHeaders = rateLimitHeaders;
+  }
+
+  private HttpInbound(HttpInbound base, Function<? super Request, @Nullable String> pathTemplate,
+      boolean rateLimitHeaders) {
+    this(base.engine, base.entrance, base.origin, base.pathCleaner, base.maxResources,
+        base.refusalResponse, base.errorStatuses, pathTemplate, rateLimitHeaders);
   }
 
   /**
@@ -77,7 +88,8 @@ public final class HttpInbound {
   public static HttpInbound of(GuardEngine engine) {
     Objects.requireNonNull(engine, "engine");
     return new HttpInbound(engine, DEFAULT_ENTRANCE, HttpInbound::unknownOrigin,
-        PathCleaner.ids(), 500, RefusalResponse::of, HttpInbound::isServerError);
+        PathCleaner.ids(), 500, RefusalResponse::of, HttpInbound::isServerError,
+        HttpInbound::noTemplate, false);
   }
 
   /**
@@ -103,6 +115,10 @@ public final class HttpInbound {
     return "";
   }
 
+  private static @Nullable String noTemplate(Request request) {
+    return null;
+  }
+
   static boolean isServerError(int status) {
     return status >= 500;
   }
@@ -118,7 +134,7 @@ public final class HttpInbound {
   public HttpInbound entrance(String name) {
     Checks.notBlank("entrance", name);
     return new HttpInbound(engine, name, origin, pathCleaner, maxResources, refusalResponse,
-        errorStatuses);
+        errorStatuses, pathTemplate, rateLimitHeaders);
   }
 
   /**
@@ -146,7 +162,7 @@ public final class HttpInbound {
   public HttpInbound origin(Function<? super Request, String> parser) {
     Objects.requireNonNull(parser, "origin");
     return new HttpInbound(engine, entrance, parser, pathCleaner, maxResources, refusalResponse,
-        errorStatuses);
+        errorStatuses, pathTemplate, rateLimitHeaders);
   }
 
   /**
@@ -161,7 +177,7 @@ public final class HttpInbound {
   public HttpInbound pathCleaner(Function<String, String> cleaner) {
     Objects.requireNonNull(cleaner, "pathCleaner");
     return new HttpInbound(engine, entrance, origin, cleaner, maxResources, refusalResponse,
-        errorStatuses);
+        errorStatuses, pathTemplate, rateLimitHeaders);
   }
 
   /**
@@ -177,7 +193,7 @@ public final class HttpInbound {
   public HttpInbound maxResources(int max) {
     Checks.positive("maxResources", max);
     return new HttpInbound(engine, entrance, origin, pathCleaner, max, refusalResponse,
-        errorStatuses);
+        errorStatuses, pathTemplate, rateLimitHeaders);
   }
 
   /**
@@ -190,7 +206,7 @@ public final class HttpInbound {
   public HttpInbound refusalResponse(Function<? super RefusedException, RefusalResponse> handler) {
     Objects.requireNonNull(handler, "refusalResponse");
     return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, handler,
-        errorStatuses);
+        errorStatuses, pathTemplate, rateLimitHeaders);
   }
 
   /**
@@ -205,7 +221,52 @@ public final class HttpInbound {
   public HttpInbound errorStatuses(IntPredicate isError) {
     Objects.requireNonNull(isError, "errorStatuses");
     return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, refusalResponse,
-        isError);
+        isError, pathTemplate, rateLimitHeaders);
+  }
+
+  /**
+   * Returns settings that take the path part of a request's resource name from this function when
+   * it returns one: for frameworks that know the route a request matches (Spring's handler
+   * patterns, {@code /orders/{id}}), so the resource is the route rather than a cleaned path. When
+   * it returns null the path is the cleaned routed path, as by default. The method part is
+   * unchanged (upper case, {@code HEAD} as {@code GET}), an ambiguous path is still answered 400
+   * before the function runs, and the resource bound applies. An exception it throws fails the
+   * request before guard decides it.
+   *
+   * <pre>{@code
+   * HttpInbound.of(engine).pathTemplate(request -> request.unwrap(HttpServletRequest.class)
+   *     .map(routes::patternOf).orElse(null));
+   * }</pre>
+   *
+   * @param template the route template of a request, or null for the default
+   * @return the new settings
+   */
+  public HttpInbound pathTemplate(Function<? super Request, @Nullable String> template) {
+    Objects.requireNonNull(template, "pathTemplate");
+    return new HttpInbound(this, template, rateLimitHeaders);
+  }
+
+  /**
+   * Returns settings that send the rate-limit header fields {@code RateLimit-Policy} and {@code
+   * RateLimit} (draft-ietf-httpapi-ratelimit-headers) on admitted and refused responses whose
+   * resource has a QPS rule for the caller, from {@link dev.guard.engine.GuardedResource#quota()}:
+   * {@code RateLimit-Policy: "resource";q=100;w=1} and {@code RateLimit: "resource";r=99;t=1}.
+   * Off by default; when off, nothing is read for them. {@code Retry-After} is sent on refusals
+   * either way. The fields are described in {@code docs/HTTP.md}, "Rate-limit headers".
+   *
+   * @param send whether to send them
+   * @return the new settings
+   */
+  public HttpInbound rateLimitHeaders(boolean send) {
+    return new HttpInbound(this, pathTemplate, send);
+  }
+
+  Function<? super Request, @Nullable String> templates() {
+    return pathTemplate;
+  }
+
+  boolean sendsRateLimitHeaders() {
+    return rateLimitHeaders;
   }
 
   GuardEngine engine() {
@@ -280,6 +341,18 @@ public final class HttpInbound {
      * @return the remote address
      */
     String remoteAddress();
+
+    /**
+     * Returns the server's own object for the request, when it is of this type: the {@code
+     * HttpServletRequest} under the servlet filter, the {@code HttpExchange} under the JDK server
+     * filter (the exchange the filter received), so that a function can ask the framework what it
+     * knows about the request.
+     *
+     * @param type the type asked for
+     * @param <T> the type
+     * @return the request object, if it is of that type
+     */
+    <T> Optional<T> unwrap(Class<T> type);
   }
 
   /**

@@ -1,40 +1,99 @@
 package dev.guard.http;
 
-import dev.guard.api.RefusedException;
-import dev.guard.api.EntryType;
 import dev.guard.api.Entry;
+import dev.guard.api.EntryType;
+import dev.guard.api.RefusedException;
+import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardedResource;
 import dev.guard.http.internal.ResourceTable;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What the servlet filter and the JDK server filter share: naming a request's resource (bounded),
- * opening its context, building the refusal response, and recording a finished request's outcome
- * (an error status or exception) before exiting its entry.
+ * The part of inbound protection that does not depend on the server, for adapters of servers and
+ * frameworks guard has no filter for (the servlet filter, the JDK server filter and the Spring
+ * filters are built on it): naming a request's resource (bounded, as {@link HttpInbound}
+ * describes), the refusal response, the rate-limit header fields, and recording a finished
+ * request's outcome before its entry exits.
+ *
+ * <pre>{@code
+ * InboundGate gate = InboundGate.of(HttpInbound.of(engine).rateLimitHeaders(true));
+ * GuardedResource resource = gate.resource(view, "GET", rawPath);   // null: answer AMBIGUOUS_PATH
+ * try (GuardedResource.ContextScope scope = resource.openContext()) {
+ *   Entry entry = resource.enterAsync();          // RefusedException: answer gate.refusal(e)
+ *   ...                                           // when the response is complete:
+ *   gate.finish(entry, status, failure);
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe; one instance serves one web application, whose resource bound it holds.
  */
-final class InboundGate {
+public final class InboundGate {
+
+  /** The name of the header field that states the policy of the limiting rule. */
+  public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
+
+  /** The name of the header field that states what is left of the limiting rule's quota. */
+  public static final String RATE_LIMIT = "RateLimit";
+
+  /**
+   * The answer to a request whose path is ambiguous (see {@code docs/HTTP.md}, "Which path"):
+   * 400, before the handler, the context or any statistics.
+   */
+  public static final HttpInbound.RefusalResponse AMBIGUOUS_PATH = new HttpInbound.RefusalResponse(
+      400, "application/json",
+      "{\"status\":400,\"error\":\"Bad Request\",\"reason\":\"ambiguous path\"}", null);
 
   private final HttpInbound settings;
   private final ResourceTable resources;
 
-  InboundGate(HttpInbound settings) {
+  private InboundGate(HttpInbound settings) {
     this.settings = Objects.requireNonNull(settings, "settings");
     this.resources = new ResourceTable(settings.engine(), EntryType.IN, settings.resourceBound(),
         HttpInbound.OVERFLOW_RESOURCE);
   }
 
   /**
-   * The request's resource, {@code METHOD + " " + cleaned path}, with the request's context: the
-   * entrance and the caller's origin.
+   * Creates a gate with these settings.
+   *
+   * @param settings the inbound settings
+   * @return the gate
+   */
+  public static InboundGate of(HttpInbound settings) {
+    return new InboundGate(settings);
+  }
+
+  /**
+   * Returns the resource of a request whose path is still percent-encoded, as a server that
+   * neither decodes nor normalizes paths gives it: decoded strictly, as the JDK server filter does
+   * ({@code docs/HTTP.md}, "Which path"), then named as {@link HttpInbound} says, with the
+   * request's context (entrance and origin).
+   *
+   * @param request the request, for the origin and path template functions
+   * @param method the request method as sent
+   * @param rawPath the path as sent, without the query
+   * @return the resource handle, or null when the path is ambiguous (answer {@link #AMBIGUOUS_PATH})
+   */
+  public @Nullable GuardedResource resource(HttpInbound.Request request, String method,
+      String rawPath) {
+    String path = RoutedPath.ofRaw(rawPath);
+    return path == null ? null : handle(request, method, path);
+  }
+
+  /**
+   * The request's resource, {@code METHOD + " " + path}, the path being the template of the
+   * settings' function if it gives one, else the cleaned routed path; with the request's context.
    *
    * @param method the request method as sent
    * @param routedPath the canonical path the server routes the request by (see {@link RoutedPath})
    */
   GuardedResource handle(HttpInbound.Request request, String method, String routedPath) {
     String origin = Objects.requireNonNull(settings.originParser().apply(request), "origin");
-    String path = Objects.requireNonNull(settings.cleaner().apply(routedPath), "cleaned path");
+    String template = settings.templates().apply(request);
+    String path = template != null ? template
+        : Objects.requireNonNull(settings.cleaner().apply(routedPath), "cleaned path");
     return resources.handle(resourceMethod(method) + " " + path)
         .context(settings.entranceName(), origin);
   }
@@ -58,21 +117,42 @@ final class InboundGate {
     return true;
   }
 
-  /** The answer to a request whose path is ambiguous (see {@link RoutedPath}), never counted. */
-  static final HttpInbound.RefusalResponse AMBIGUOUS_PATH = new HttpInbound.RefusalResponse(400, "application/json",
-      "{\"status\":400,\"error\":\"Bad Request\",\"reason\":\"ambiguous path\"}", null);
-
-  HttpInbound.RefusalResponse refusal(RefusedException refused) {
+  /**
+   * Returns the response for a refused request, as the settings build it.
+   *
+   * @param refused the refusal
+   * @return the response to send instead of running the handler
+   */
+  public HttpInbound.RefusalResponse refusal(RefusedException refused) {
     return Objects.requireNonNull(settings.refusalHandler().apply(refused), "refusal response");
   }
 
   /**
-   * Records the outcome of a finished request and exits its entry: {@code failure} if there was
-   * one, else an {@link HttpStatusException} when the status counts as an error.
+   * Returns the rate-limit header fields for a response of this resource, or null when the
+   * settings do not send them ({@link HttpInbound#rateLimitHeaders}) or no QPS rule applies; read
+   * after the request was admitted or refused, so they count it. When they are off this reads
+   * nothing.
    *
-   * @param status the response status; negative when no response was sent
+   * @param resource the request's resource, as {@link #resource} returned it
+   * @return the fields, or null for none
    */
-  void finish(Entry entry, int status, @Nullable Throwable failure) {
+  public @Nullable RateLimitFields rateLimitFields(GuardedResource resource) {
+    if (!settings.sendsRateLimitHeaders()) {
+      return null;
+    }
+    GuardedResource.Quota quota = resource.quota().orElse(null);
+    return quota == null ? null : RateLimitFields.of(quota);
+  }
+
+  /**
+   * Records the outcome of a finished request and exits its entry: {@code failure} if there was
+   * one, else an error carrying the status when the settings count it as one (5xx by default).
+   *
+   * @param entry the request's entry
+   * @param status the response status; negative when no response was sent
+   * @param failure what ended the request, or null
+   */
+  public void finish(Entry entry, int status, @Nullable Throwable failure) {
     try {
       if (failure != null) {
         entry.recordError(failure);
@@ -84,7 +164,55 @@ final class InboundGate {
     }
   }
 
-  long overflows() {
+  /**
+   * Returns how many requests this gate mapped to {@link HttpInbound#OVERFLOW_RESOURCE} because
+   * it had created its maximum number of resources.
+   *
+   * @return the count
+   */
+  public long overflows() {
     return resources.overflows();
+  }
+
+  /**
+   * The values of the header fields {@value #RATE_LIMIT_POLICY} and {@value #RATE_LIMIT} for one
+   * response (draft-ietf-httpapi-ratelimit-headers): {@code "resource";q=100;w=1} and {@code
+   * "resource";r=99;t=1}. The policy is named {@code "resource"} for a rule over all callers and
+   * {@code "origin"} for a rule for the caller's origin.
+   *
+   * @param policy the value of {@value #RATE_LIMIT_POLICY}
+   * @param rateLimit the value of {@value #RATE_LIMIT}
+   */
+  public record RateLimitFields(String policy, String rateLimit) {
+
+    /**
+     * Validates the values.
+     *
+     * @param policy the value of {@value #RATE_LIMIT_POLICY}
+     * @param rateLimit the value of {@value #RATE_LIMIT}
+     */
+    public RateLimitFields {
+      Objects.requireNonNull(policy, "policy");
+      Objects.requireNonNull(rateLimit, "rateLimit");
+    }
+
+    /**
+     * Returns the fields that state a quota: {@code q} its limit, {@code w} its window in seconds,
+     * {@code r} what is left, {@code t} the seconds, rounded up, until its budget grows again.
+     *
+     * @param quota the quota
+     * @return the fields
+     */
+    public static RateLimitFields of(GuardedResource.Quota quota) {
+      String name = quota.rule().origin().equals(FlowRule.EVERY_ORIGIN)
+          ? "\"resource\"" : "\"origin\"";
+      return new RateLimitFields(
+          name + ";q=" + quota.limit() + ";w=" + quota.window().toSeconds(),
+          name + ";r=" + quota.remaining() + ";t=" + secondsRoundedUp(quota.reset()));
+    }
+
+    private static long secondsRoundedUp(Duration wait) {
+      return wait.getSeconds() + (wait.getNano() > 0 ? 1 : 0);
+    }
   }
 }

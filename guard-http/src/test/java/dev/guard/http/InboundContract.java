@@ -259,6 +259,84 @@ abstract class InboundContract {
   }
 
   @Test
+  void rateLimitHeaders_areOffByDefault() throws Exception {
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 1))));
+
+    assertThat(get("/orders/1").headers().firstValue("RateLimit")).isEmpty();
+    HttpResponse<String> refused = get("/orders/2");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("RateLimit-Policy")).isEmpty();
+    assertThat(refused.headers().firstValue("RateLimit")).isEmpty();
+  }
+
+  @Test
+  void rateLimitHeaders_countDownOnAdmittedResponses_andStayOnRefusals() throws Exception {
+    restart(HttpInbound.of(engine).rateLimitHeaders(true));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 2))));
+
+    HttpResponse<String> first = get("/orders/1");
+    HttpResponse<String> second = get("/orders/2");
+    HttpResponse<String> refused = get("/orders/3");
+
+    assertThat(first.headers().firstValue("RateLimit-Policy")).contains("\"resource\";q=2;w=1");
+    assertThat(first.headers().firstValue("RateLimit")).contains("\"resource\";r=1;t=1");
+    assertThat(second.headers().firstValue("RateLimit")).contains("\"resource\";r=0;t=1");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("RateLimit-Policy")).contains("\"resource\";q=2;w=1");
+    assertThat(refused.headers().firstValue("RateLimit")).contains("\"resource\";r=0;t=1");
+    assertThat(refused.headers().firstValue("Retry-After")).contains("1");
+  }
+
+  @Test
+  void rateLimitHeaders_nameTheOriginPolicy_forTheCallersOriginRule() throws Exception {
+    restart(HttpInbound.of(engine).originHeader("X-Caller").rateLimitHeaders(true));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 10),
+        FlowRule.qps(ORDERS, 3).withOrigin("mobile"))));
+
+    HttpResponse<String> mobile = get("/orders/1", "X-Caller", "mobile");
+    HttpResponse<String> web = get("/orders/1", "X-Caller", "web");
+
+    assertThat(mobile.headers().firstValue("RateLimit")).contains("\"origin\";r=2;t=1");
+    assertThat(web.headers().firstValue("RateLimit")).contains("\"resource\";r=8;t=1");
+  }
+
+  @Test
+  void rateLimitHeaders_withoutQpsRule_areNotSent() throws Exception {
+    restart(HttpInbound.of(engine).rateLimitHeaders(true));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.concurrency(ORDERS, 5))));
+
+    HttpResponse<String> response = get("/orders/1");
+    assertThat(response.statusCode()).isEqualTo(200);
+    assertThat(response.headers().firstValue("RateLimit")).isEmpty();
+  }
+
+  @Test
+  void pathTemplate_namesTheResource_andNullFallsBackToTheCleanedPath() throws Exception {
+    restart(HttpInbound.of(engine).pathTemplate(request ->
+        request.path().startsWith("/orders/") ? "/orders/{orderId}" : null));
+    String template = "GET /orders/{orderId}";
+    engine.apply(engine.ruleSet().withRulesOf(template, List.of(FlowRule.qps(template, 1))));
+
+    assertThat(get("/orders/1").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/abc").statusCode()).isEqualTo(429);
+    get("/status/200");
+    assertThat(engine.resources()).contains(template, "GET /status/{id}");
+  }
+
+  @Test
+  void request_unwrapsToTheServersOwnObject_only() throws Exception {
+    java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
+    restart(HttpInbound.of(engine).origin(request -> {
+      seen.set(request.unwrap(Object.class).map(o -> "object").orElse("none")
+          + "/" + request.unwrap(String.class).map(o -> "string").orElse("none"));
+      return "";
+    }));
+
+    get("/orders/1");
+    assertThat(seen).hasValue("object/none");
+  }
+
+  @Test
   void serverErrors_countAsErrors_clientErrorsDoNot() throws Exception {
     assertThat(get("/status/500").statusCode()).isEqualTo(500);
     assertThat(get("/status/503").statusCode()).isEqualTo(503);

@@ -28,4 +28,10 @@ public record CallSite(
   public CallSite {
     Checks.nonNegative("permits", permits);
   }
+
+  /** The name of the context the site's calls run in when no context is open on the thread. */
+  public String contextName() {
+    String name = entrance;
+    return name == null ? ContextRegistry.DEFAULT_NAME : name;
+  }
 }

@@ -79,4 +79,36 @@ final class CompiledFlowRule {
     DefaultNode node = entry.node(); // CHAIN
     return node != null && entry.contextName().equals(rule.reference()) ? node.stats() : null;
   }
+
+  /**
+   * The node this rule measures for a call of this origin in this context, read off the call path
+   * for quota reports: as {@link #select}, but creating no node.
+   *
+   * @return the node, or null when the rule measures no node yet (whether the rule applies at all
+   *     is told by {@link #appliesTo})
+   */
+  @Nullable StatisticNode existingNode(ClusterNode resource, @Nullable DefaultNode contextNode,
+      String origin, SlotContext engine) {
+    if (strategy == FlowRule.Strategy.DIRECT) {
+      return forEveryone ? resource.stats() : resource.existingOriginNode(origin);
+    }
+    if (strategy == FlowRule.Strategy.RELATED) {
+      ClusterNode related = engine.clusterNodeOf(Objects.requireNonNull(rule.reference()));
+      return related == null ? null : related.stats();
+    }
+    return contextNode == null ? null : contextNode.stats();
+  }
+
+  /** Whether this rule applies to a call of this origin in the context of this name. */
+  boolean appliesTo(String origin, String contextName) {
+    if (!forEveryone) {
+      boolean applies = forOthers
+          ? !origin.isEmpty() && !namedApps.contains(origin)
+          : rule.origin().equals(origin);
+      if (!applies) {
+        return false;
+      }
+    }
+    return strategy != FlowRule.Strategy.ENTRANCE || contextName.equals(rule.reference());
+  }
 }

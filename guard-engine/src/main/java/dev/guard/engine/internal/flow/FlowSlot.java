@@ -6,6 +6,8 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -203,6 +205,20 @@ final class FlowSlot implements Slot {
         granted.giveBack(entry.count());
       }
     }
+  }
+
+  /** The quota of one rule (see {@link FlowSlotKind#quota}), read at the engine's precise time. */
+  @Nullable FlowQuota quotaOf(CompiledFlowRule compiled, ClusterNode resource,
+      @Nullable DefaultNode contextNode, String origin) {
+    StatisticNode node = compiled.existingNode(resource, contextNode, origin, engine);
+    long nanos = engine.preciseNowNanos();
+    long ms = nanos / 1_000_000L;
+    long remaining = compiled.controller.remaining(node, nanos, ms);
+    if (remaining < 0) {
+      return null;
+    }
+    long reset = compiled.controller.resetNanos(nanos, engine.secondWindow().bucketLengthMs());
+    return FlowQuota.of(compiled.rule, remaining, reset);
   }
 
   /**

@@ -6,6 +6,8 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
+import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.node.DefaultNode;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -52,6 +54,39 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
       }
     }
     return List.copyOf(states);
+  }
+
+  /**
+   * The quota of the QPS rule that leaves the fewest calls to a caller of this origin in this
+   * context (ties: the smaller limit), read off the call path; see docs/BEHAVIOUR.md, "Quota".
+   * Concurrency rules and cluster rules have none.
+   *
+   * @param chain the resource's chain
+   * @param resource the resource's statistics
+   * @param contextNode the resource's node for the context, if it exists
+   * @param origin the caller's origin
+   * @param contextName the context's name
+   * @return the quota, or null when no QPS rule applies
+   */
+  public static @Nullable FlowQuota quota(Chain chain, ClusterNode resource,
+      @Nullable DefaultNode contextNode, String origin, String contextName) {
+    if (!(chain.slotOf(INSTANCE) instanceof FlowSlot slot)) {
+      return null;
+    }
+    FlowQuota best = null;
+    for (CompiledFlowRule compiled : slot.rules) {
+      FlowRule rule = compiled.rule;
+      if (rule.metric() != FlowRule.Metric.QPS || rule.cluster() != null
+          || !compiled.appliesTo(origin, contextName)) {
+        continue;
+      }
+      FlowQuota quota = slot.quotaOf(compiled, resource, contextNode, origin);
+      if (quota != null && (best == null || quota.remaining() < best.remaining()
+          || quota.remaining() == best.remaining() && quota.limit() < best.limit())) {
+        best = quota;
+      }
+    }
+    return best;
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.guard.engine.internal.flow;
 
 import dev.guard.engine.internal.stat.FlowMetrics;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Pacing (leaky bucket with a queue bound): admitted calls are spaced {@code 1 / r} seconds apart
@@ -107,6 +108,37 @@ final class PacingController implements TrafficShapingController {
     }
     long cost = ShapingChecks.spacingNanos(1, current);
     return Math.max(0L, latest + cost - maxQueueingNanos - nowNanos);
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With {@code c} the spacing of one call, {@code M} the longest wait and {@code L} the latest
+   * slot (taken as {@code now − c} when the schedule is idle): the {@code j}-th next call waits
+   * {@code L + j·c − now}, so {@code ⌊(M + now − L) / c⌋} more calls are admitted.
+   */
+  @Override
+  public long remaining(@Nullable FlowMetrics node, long nowNanos, long nowMs) {
+    double current = rate.lastRate();
+    if (rate.count() <= 0 || current <= 0) {
+      return 0L;
+    }
+    long cost = Math.max(1L, ShapingChecks.spacingNanos(1, current));
+    long latest = schedule.latestSlotNanos();
+    long effective = latest == Long.MIN_VALUE || nowNanos - latest >= cost ? nowNanos - cost : latest;
+    long room = maxQueueingNanos + (nowNanos - effective);
+    return room < 0 ? 0L : room / cost;
+  }
+
+  /** {@inheritDoc} <p>Until the queue is empty: the latest slot plus one spacing. */
+  @Override
+  public long resetNanos(long nowNanos, int bucketLengthMs) {
+    double current = rate.lastRate();
+    long latest = schedule.latestSlotNanos();
+    if (rate.count() <= 0 || current <= 0 || latest == Long.MIN_VALUE) {
+      return 0L;
+    }
+    return Math.max(0L, latest + ShapingChecks.spacingNanos(1, current) - nowNanos);
   }
 
   RateSource rate() {

@@ -152,6 +152,40 @@ final class RefuseController implements TrafficShapingController {
     return bucketNanos - nowNanos % bucketNanos;
   }
 
+  /**
+   * {@inheritDoc}
+   *
+   * <p>With {@code n = ⌊r⌋} the current rate, {@code I} the window's interval in seconds and
+   * {@code p} its passes: a call passes while {@code ⌊p / I⌋ + 1 ≤ n}, that is while {@code p <
+   * n·I}, so {@code ⌈n·I⌉ − p} more calls pass (at least 0); a rate below one call per second
+   * admits one call when the window is empty and the spacing since the last admission has passed.
+   */
+  @Override
+  public long remaining(@Nullable FlowMetrics node, long nowNanos, long nowMs) {
+    if (grade == FlowRule.Metric.CONCURRENCY) {
+      return -1L;
+    }
+    double limit = rate.lastRate();
+    double interval = node == null ? 1.0 : node.secondGeometry().intervalSec();
+    long passes = node == null ? 0L : Math.round(node.passQps(nowMs) * interval);
+    if (limit >= 1) {
+      long allowed = (long) Math.ceil(Math.floor(limit) * interval - 1e-9);
+      return Math.max(0L, allowed - passes);
+    }
+    if (limit <= 0 || passes > 0) {
+      return 0L;
+    }
+    long last = lastSparseAdmissionNanos.get();
+    return last == NEVER || nowNanos - last >= ShapingChecks.spacingNanos(1, limit) ? 1L : 0L;
+  }
+
+  /** {@inheritDoc} <p>Until the next bucket of the window starts; for sparse rates, the spacing. */
+  @Override
+  public long resetNanos(long nowNanos, int bucketLengthMs) {
+    long wait = retryAfterNanos(nowNanos, bucketLengthMs);
+    return Math.max(0L, wait);
+  }
+
   RateSource rate() {
     return rate;
   }

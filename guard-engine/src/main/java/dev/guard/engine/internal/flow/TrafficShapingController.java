@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.engine.internal.stat.FlowMetrics;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decides, for one flow rule, whether a call may pass now, after a wait, or not at all.
@@ -67,5 +68,31 @@ public interface TrafficShapingController {
    */
   default long retryAfterNanos(long nowNanos, int bucketLengthMs) {
     return -1L;
+  }
+
+  /**
+   * How many more single-permit calls the rule would admit if they arrived now (with no wait
+   * longer than the rule allows), read only for quota reports (never on the call path); see
+   * docs/BEHAVIOUR.md, "Quota".
+   *
+   * @param node the statistics the rule measures, or null when it has none yet
+   * @param nowNanos engine time in nanoseconds
+   * @param nowMs engine time in milliseconds
+   * @return the calls, or a negative value when the rule has no such budget (concurrency)
+   */
+  default long remaining(@Nullable FlowMetrics node, long nowNanos, long nowMs) {
+    return -1L;
+  }
+
+  /**
+   * How long from {@code nowNanos} until the rule's budget grows again (the oldest passes leave
+   * the window; a pacing queue empties), read only for quota reports.
+   *
+   * @param nowNanos engine time in nanoseconds
+   * @param bucketLengthMs the length of a bucket of the second-level window
+   * @return the time in nanoseconds, at least 0
+   */
+  default long resetNanos(long nowNanos, int bucketLengthMs) {
+    return 0L;
   }
 }

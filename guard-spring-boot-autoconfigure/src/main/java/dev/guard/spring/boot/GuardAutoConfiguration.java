@@ -1,0 +1,172 @@
+package dev.guard.spring.boot;
+
+import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisRuleSource;
+import dev.guard.redis.RedisTokenService;
+import dev.guard.spi.EngineListener;
+import dev.guard.spi.SystemStatus;
+import dev.guard.spi.TimeSource;
+import dev.guard.spi.TokenService;
+import java.time.Duration;
+import org.jspecify.annotations.Nullable;
+import dev.guard.spi.RuleSource;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.ConfigurableEnvironment;
+
+/**
+ * Configures one {@link GuardEngine} from the {@code guard.*} properties unless the application
+ * defines its own, and installs its rules. The engine takes the application's {@link TimeSource},
+ * {@link SystemStatus} and {@link TokenService} beans when there are such (a test's manual clock,
+ * say), and every {@link EngineListener} bean.
+ */
+@AutoConfiguration
+@ConditionalOnBooleanProperty(name = "guard.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(GuardProperties.class)
+public class GuardAutoConfiguration {
+
+  /** The name of the Redis rule source's bean. */
+  static final String REDIS_RULES = "guardRedisRuleSource";
+
+  /** Creates the configuration; Spring does. */
+  public GuardAutoConfiguration() {}
+
+  /**
+   * Returns the engine, built from the {@code guard.*} properties.
+   *
+   * @param properties the {@code guard.*} properties
+   * @param clock the application's time source, if it has one
+   * @param systemStatus the application's system status, if it has one
+   * @param tokenService the application's token service, if it has one
+   * @param listeners the application's engine listeners
+   * @return the application's engine
+   */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnMissingBean
+  public GuardEngine guardEngine(GuardProperties properties, ObjectProvider<TimeSource> clock,
+      ObjectProvider<SystemStatus> systemStatus, ObjectProvider<TokenService> tokenService,
+      ObjectProvider<EngineListener> listeners) {
+    GuardEngine.Builder builder = GuardEngine.builder();
+    clock.ifUnique(builder::clock);
+    systemStatus.ifUnique(builder::systemStatus);
+    tokenService.ifUnique(builder::tokenService);
+    listeners.orderedStream().forEach(builder::listener);
+    set("guard.max-resources", properties.maxResources(), builder::maxResources);
+    set("guard.max-contexts", properties.maxContexts(), builder::maxContexts);
+    set("guard.max-origins-per-resource", properties.maxOriginsPerResource(),
+        builder::maxOriginsPerResource);
+    set("guard.occupy-timeout", properties.occupyTimeout(), builder::occupyTimeout);
+    set("guard.context-statistics", properties.contextStatistics(), builder::contextStatistics);
+    set("guard.rule-history", properties.ruleHistory(), builder::ruleHistory);
+    set("guard.metrics-history", properties.metricsHistory(), builder::metricsHistory);
+    set("guard.metrics-history-budget", properties.metricsHistoryBudget(),
+        builder::metricsHistoryBudget);
+    GuardProperties.SecondWindow window = properties.secondWindow();
+    Integer buckets = window.buckets();
+    Duration length = window.length();
+    if (buckets != null || length != null) {
+      if (buckets == null || length == null) {
+        throw new IllegalArgumentException("guard.second-window: set both buckets and length, was "
+            + "buckets=" + buckets + ", length=" + length);
+      }
+      set("guard.second-window", length, l -> builder.secondWindow(buckets, l));
+    }
+    Integer lines = properties.refusalLogLinesPerSecond();
+    if (lines != null) {
+      set("guard.refusal-log-lines-per-second", lines,
+          n -> builder.refusalLog(System.getLogger("dev.guard.refusals"), n));
+    }
+    return builder.build();
+  }
+
+  /**
+   * Returns where the engine's rules come from, attached to the engine.
+   *
+   * @param engine the engine
+   * @param environment the application's environment, for {@code guard.rules}
+   * @param properties the {@code guard.*} properties
+   * @param beans the bean factory, for the Redis rule source when {@code guard.redis.rules-key}
+   *     is set (looked up by name: guard-redis is optional)
+   * @return the attached rules
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  public GuardRules guardRules(GuardEngine engine, ConfigurableEnvironment environment,
+      GuardProperties properties, BeanFactory beans) {
+    RuleSource redis = beans.containsBean(REDIS_RULES)
+        ? beans.getBean(REDIS_RULES, RuleSource.class) : null;
+    return new GuardRules(engine, environment, properties, redis);
+  }
+
+  /**
+   * Returns the post-processor that guards the {@link Guarded} methods of beans.
+   *
+   * @param engine the engine, looked up at the first call
+   * @param observers told of each refusal
+   * @return the post-processor
+   */
+  @Bean
+  static GuardedMethods guardedMethods(ObjectProvider<GuardEngine> engine,
+      ObjectProvider<GuardedMethods.RefusalObserver> observers) {
+    return new GuardedMethods(engine, observers);
+  }
+
+  /** Sets an option; a value the builder refuses fails with the property's name. */
+  private static <T> void set(String property, @Nullable T value,
+      java.util.function.Consumer<T> option) {
+    if (value != null) {
+      try {
+        option.accept(value);
+      } catch (IllegalArgumentException refused) {
+        throw new IllegalArgumentException(property + ": " + refused.getMessage(), refused);
+      }
+    }
+  }
+
+  /** Redis as the home of the rules and of the cluster token budget. */
+  @Configuration(proxyBeanMethods = false)
+  @ConditionalOnClass(RedisRuleSource.class)
+  @ConditionalOnProperty("guard.redis.uri")
+  static class RedisConfiguration {
+
+    @Bean(name = REDIS_RULES, destroyMethod = "") // closed by GuardRules, which attached it
+    @ConditionalOnProperty("guard.redis.rules-key")
+    RedisRuleSource guardRedisRuleSource(GuardProperties properties) {
+      GuardProperties.Redis redis = properties.redis();
+      RedisRuleSource.Builder builder = RedisRuleSource.builder(
+          required(redis.uri(), "guard.redis.uri"),
+          required(redis.rulesKey(), "guard.redis.rules-key"));
+      set("guard.redis.rules-poll-interval", redis.rulesPollInterval(), builder::pollInterval);
+      return builder.build();
+    }
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnProperty("guard.redis.token-namespace")
+    @ConditionalOnMissingBean(TokenService.class)
+    RedisTokenService guardRedisTokenService(GuardProperties properties) {
+      GuardProperties.Redis redis = properties.redis();
+      RedisTokenService.Builder builder = RedisTokenService.builder(
+          required(redis.uri(), "guard.redis.uri"),
+          required(redis.tokenNamespace(), "guard.redis.token-namespace"));
+      if (redis.cluster()) {
+        builder.cluster();
+      }
+      return builder.build();
+    }
+
+    private static String required(@Nullable String value, String property) {
+      if (value == null || value.isBlank()) {
+        throw new IllegalArgumentException(property + ": must not be blank, was '" + value + "'");
+      }
+      return value;
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.guard.webapps;
+
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.function.RouterFunction;
+import org.springframework.web.servlet.function.RouterFunctions;
+import org.springframework.web.servlet.function.ServerResponse;
+
+/**
+ * A small Spring MVC application for the filter's tests: orders, users, a health path and a router function, on an
+ * engine whose clock only moves when a test moves it (so every QPS window holds all of a test's
+ * requests).
+ */
+@SpringBootConfiguration(proxyBeanMethods = false)
+@EnableAutoConfiguration(excludeName = { // the module's test class path has Spring Security; these apps have none
+    "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
+    "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
+@Import({StoppedClockEngine.class, OrdersMvcApp.Orders.class})
+public class OrdersMvcApp {
+
+  @Bean
+  RouterFunction<ServerResponse> shelves() {
+    return RouterFunctions.route()
+        .GET("/shelves/{shelf}", request -> ServerResponse.ok()
+            .body("shelf " + request.pathVariable("shelf")))
+        .build();
+  }
+
+  @RestController
+  static class Orders {
+
+    @GetMapping("/orders/{id}")
+    String order(@PathVariable String id) {
+      return "order " + id;
+    }
+
+    @GetMapping("/users/{name}")
+    String user(@PathVariable String name) {
+      return "user " + name;
+    }
+
+    @GetMapping("/health/live")
+    String live() {
+      return "up";
+    }
+  }
+}
