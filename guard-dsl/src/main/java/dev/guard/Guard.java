@@ -4,6 +4,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
@@ -40,7 +41,8 @@ import org.jspecify.annotations.Nullable;
  * rule and only those: {@link #qps} a {@link QpsGuard} ({@code warmUp}, {@code pacing}, {@code
  * cluster}, {@code fromOrigin}, {@code relatedTo}, {@code fromEntrance}, …), {@link
  * #concurrency} a {@link ConcurrencyGuard}, {@link #perValue} a {@link PerValueGuard}, {@link
- * #perValueConcurrency} a {@link PerValueConcurrencyGuard}, and {@link #slowCallRatio}, {@link
+ * #perValueConcurrency} a {@link PerValueConcurrencyGuard}, {@link #adaptiveConcurrency} an
+ * {@link AdaptiveConcurrencyGuard}, and {@link #slowCallRatio}, {@link
  * #errorRatio} and {@link #errorCount} a {@link CircuitBreakerGuard}. A shaping step written
  * anywhere else does not compile. {@link #allowOrigins} and {@link #denyOrigins} add a rule
  * that needs no shaping. Two guards are equal when they declare the same, whatever their stage.
@@ -67,7 +69,7 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed class Guard extends GuardDecorators
     permits QpsGuard, ConcurrencyGuard, PerValueGuard, PerValueConcurrencyGuard,
-        CircuitBreakerGuard {
+        CircuitBreakerGuard, AdaptiveConcurrencyGuard {
 
   static {
     DetachedCalls.install(guard -> guard.bound().detached());
@@ -129,6 +131,36 @@ public sealed class Guard extends GuardDecorators
   public ConcurrencyGuard concurrency(int limit) {
     Checks.nonNegative("concurrency", limit);
     return new ConcurrencyGuard(withRule(FlowRule.concurrency(part().resource(), limit)), engine);
+  }
+
+  /**
+   * Adds an adaptive concurrency limit: at most {@code limit} calls run at once, and the engine
+   * finds the limit from the calls' response times (against the best it has seen) and failures,
+   * recomputing it every window. A refused call gets a {@link
+   * dev.guard.api.RefusedException.AdaptiveConcurrency} carrying the limit in force. A resource has
+   * at most one adaptive limit.
+   *
+   * <pre>{@code
+   * Supplier<Stock> stock = Guard.of("inventory")
+   *     .adaptiveConcurrency().limits(20, 4, 400)
+   *     .on(engine)
+   *     .decorate(() -> inventory.stock(sku));
+   * }</pre>
+   *
+   * <p>Defaults: the gradient algorithm, limits 20 (initial), 1 (minimum) and 1000 (maximum), a new
+   * limit every 100 ms; {@link AdaptiveConcurrencyGuard} offers the other settings.
+   *
+   * @return the new guard, which also offers the limit's settings
+   * @throws IllegalStateException if this resource already has an adaptive limit
+   */
+  public AdaptiveConcurrencyGuard adaptiveConcurrency() {
+    GuardPart part = part();
+    if (!part.rulesOf(AdaptiveConcurrencyRule.class).isEmpty()) {
+      throw new IllegalStateException("adaptiveConcurrency: '" + part.resource()
+          + "' already has an adaptive limit, and a resource has at most one");
+    }
+    return new AdaptiveConcurrencyGuard(
+        withRule(AdaptiveConcurrencyRule.of(part.resource())), engine);
   }
 
   /**

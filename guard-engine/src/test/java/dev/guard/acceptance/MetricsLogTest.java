@@ -39,8 +39,8 @@ class MetricsLogTest {
 
     assertThat(Files.readAllLines(log.file())).containsExactly(
         MetricsLog.HEADER,
-        "61000|1970-01-01T00:01:01Z|checkout|2|1|1|0|0|0|0|2|0|0|0|0",
-        "62000|1970-01-01T00:01:02Z|checkout|1|0|0|0|0|0|0|1|0|40|40|0");
+        "61000|1970-01-01T00:01:01Z|checkout|2|1|1|0|0|0|0|2|0|0|0|0|0",
+        "62000|1970-01-01T00:01:02Z|checkout|1|0|0|0|0|0|0|1|0|40|40|0|0");
     assertThat(log.file()).hasFileName("guard-metrics.log");
   }
 
