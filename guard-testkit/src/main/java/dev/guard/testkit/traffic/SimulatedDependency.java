@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * A simulated downstream dependency on a {@link ManualClock}, for testing concurrency limits: a
  * server that serves {@code capacity} calls at once, each for {@code serviceTime}, queues the
  * calls beyond that in arrival order (so the latency of a call grows with the queue ahead of it),
- * and fails a call at once when its queue is full. Calls arrive at a steady rate per second
+ * and fails a call when its queue is full (the failure is answered one millisecond later). Calls arrive at a steady rate per second
  * (changing at the times the builder names), and the capacity may change during a run too.
  *
  * <pre>{@code
@@ -42,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * calls whose service ends are completed (their limiter permit is released as a success) and
  * queued calls move to free places; then the calls arriving in that millisecond ask the limiter:
  * a refused call is counted and dropped, an admitted one is served at once, queued, or — when the
- * queue is full — failed at once (its permit released as a failure). Arrivals are spread evenly
+ * queue is full — failed (its permit released as a failure in the next millisecond). Arrivals are spread evenly
  * (a fractional rate accumulates). A capacity that shrinks lets calls in service finish. Every
  * {@value #SAMPLE_MS} ms the run takes a {@link Sample}. A run is deterministic and
  * single-threaded; the dependency's builder values are its only configuration, so one dependency
@@ -208,6 +208,7 @@ public final class SimulatedDependency {
         new PriorityQueue<>((a, b) -> a[0] != b[0] ? Long.compare(a[0], b[0])
             : Long.compare(a[1], b[1]));
     private final ArrayDeque<long[]> waiting = new ArrayDeque<>(); // {arrival ms, id}
+    private final ArrayDeque<long[]> failing = new ArrayDeque<>(); // {answer ms, id}
     private final List<Permit> permits = new ArrayList<>();
     private final List<Sample> samples = new ArrayList<>();
     private long admitted;
@@ -233,7 +234,7 @@ public final class SimulatedDependency {
         }
         clock.advanceMillis(1);
         if ((t + 1) % SAMPLE_MS == 0) {
-          samples.add(new Sample(t + 1, limiter.limit(), inService.size() + waiting.size(), cap,
+          samples.add(new Sample(t + 1, limiter.limit(), inService.size() + waiting.size() + failing.size(), cap,
               admitted, refused, failed, served, latencySum));
           admitted = refused = failed = served = latencySum = 0;
         }
@@ -242,6 +243,9 @@ public final class SimulatedDependency {
     }
 
     private void finish(long t, int cap) {
+      while (!failing.isEmpty() && failing.peek()[0] <= t) {
+        release(failing.poll()[1], true);
+      }
       while (!inService.isEmpty() && inService.peek()[0] <= t) {
         long[] done = inService.poll();
         served++;
@@ -269,7 +273,7 @@ public final class SimulatedDependency {
         waiting.add(new long[] {t, id});
       } else {
         failed++;
-        release(id, true);
+        failing.add(new long[] {t + 1, id});
       }
     }
 
