@@ -65,7 +65,7 @@ class MetricsLogTest {
   }
 
   @Test
-  void resourceNames_areEncoded_soEveryLineHasFifteenFields() throws IOException {
+  void resourceNames_areEncoded_soEveryLineHasSixteenFields() throws IOException {
     Scenario s = new Scenario();
     MetricsLog log = MetricsLog.builder(s.engine, dir).open();
     s.at(1000);
@@ -74,7 +74,7 @@ class MetricsLogTest {
     log.writeRecorded();
 
     String line = Files.readAllLines(log.file()).get(1);
-    assertThat(line.split("\\|", -1)).hasSize(15);
+    assertThat(line.split("\\|", -1)).hasSize(16);
     assertThat(line.split("\\|")[2]).isEqualTo("GET /a%7Cb%25c");
   }
 
