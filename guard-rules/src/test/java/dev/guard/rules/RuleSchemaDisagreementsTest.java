@@ -54,6 +54,12 @@ class RuleSchemaDisagreementsTest {
         Arguments.of(FormatOnly.RULES_PER_RESOURCE, "{\"version\": 1, \"origins\": ["
             + "{\"resource\": \"r\", \"allowOrigins\": [\"a\"]}, "
             + "{\"resource\": \"r\", \"denyOrigins\": [\"b\"]}]}"),
+        Arguments.of(FormatOnly.RULES_PER_RESOURCE, "{\"version\": 1, \"adaptiveConcurrency\": ["
+            + "{\"resource\": \"r\"}, {\"resource\": \"r\", \"minLimit\": 2}]}"),
+        Arguments.of(FormatOnly.ADAPTIVE_LIMITS_IN_ORDER, "{\"version\": 1, "
+            + "\"adaptiveConcurrency\": [{\"resource\": \"r\", \"minLimit\": 30}]}"),
+        Arguments.of(FormatOnly.ADAPTIVE_LIMITS_IN_ORDER, "{\"version\": 1, "
+            + "\"adaptiveConcurrency\": [{\"resource\": \"r\", \"maxLimit\": 10}]}"),
         Arguments.of(FormatOnly.CONCURRENCY_PERIOD, PER_VALUE + "\"concurrency\": 1, "
             + "\"period\": \"PT2S\"}]}"));
   }
