@@ -3,10 +3,11 @@
 // roll-back, and the rule editor. Everything but the editor refreshes every second.
 const resource = new URLSearchParams(location.search).get('name') || '';
 const query = 'name=' + encodeURIComponent(resource);
-const KINDS = ['flow', 'perValue', 'circuitBreakers', 'origins'];
+const KINDS = ['flow', 'perValue', 'circuitBreakers', 'origins', 'adaptiveConcurrency'];
 const TEMPLATES = {
   flow: { qps: 10 }, perValue: { argumentIndex: 0, threshold: 10 },
   circuitBreakers: { errorRatio: 0.5, openFor: 'PT10S' }, origins: { denyOrigins: ['bot'] },
+  adaptiveConcurrency: { maxLimit: 200 },
 };
 document.getElementById('name').textContent = resource;
 document.title = resource + ' · guard dashboard';

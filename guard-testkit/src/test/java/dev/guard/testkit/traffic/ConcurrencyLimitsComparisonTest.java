@@ -29,8 +29,7 @@ class ConcurrencyLimitsComparisonTest {
   void guardConvergesAtLeastAsFast_andHoldsLatencyAtLeastAsWell() {
     Figures guard = Figures.of("guard gradient",
         AdaptiveSimulationTest.runGuard(AdaptiveConcurrencyRule.of("inventory")));
-    Figures gradient2 = Figures.of("concurrency-limits Gradient2", netflix(clock ->
-        Gradient2Limit.newBuilder().initialLimit(20).minLimit(1).maxConcurrency(1000).build()));
+    Figures gradient2 = Figures.of("concurrency-limits Gradient2", gradient2());
     Figures vegas = Figures.of("concurrency-limits Vegas", netflix(clock ->
         VegasLimit.newBuilder().initialLimit(20).maxConcurrency(1000).build()));
 
@@ -44,6 +43,12 @@ class ConcurrencyLimitsComparisonTest {
       assertThat(guard.latencyMs).isLessThanOrEqualTo(other.latencyMs);
       assertThat(guard.halvedLatencyMs).isLessThanOrEqualTo(other.halvedLatencyMs);
     }
+  }
+
+  /** concurrency-limits' Gradient2 with guard's default bounds, through the scenario. */
+  static SimulatedDependency.Run gradient2() {
+    return netflix(clock ->
+        Gradient2Limit.newBuilder().initialLimit(20).minLimit(1).maxConcurrency(1000).build());
   }
 
   private static SimulatedDependency.Run netflix(Function<ManualClock, Limit> limit) {
