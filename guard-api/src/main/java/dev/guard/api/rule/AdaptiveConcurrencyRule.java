@@ -71,6 +71,13 @@ public record AdaptiveConcurrencyRule(
   /**
    * Validates the fields.
    *
+   * @param resource the protected resource
+   * @param algorithm how the limit moves
+   * @param initialLimit the starting limit
+   * @param minLimit the lowest limit
+   * @param maxLimit the highest limit
+   * @param window how often the limit is recomputed
+   * @param slowerThan the slow-window bound of AIMD, or zero
    * @throws IllegalArgumentException if the resource is blank, a limit is out of range or out of
    *     order, or a duration is negative, zero (window), fractional in milliseconds or too long
    * @throws NullPointerException if a field is null
