@@ -8,6 +8,7 @@ import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.internal.DetachedCalls;
+import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,9 +26,11 @@ final class DetachedBinding implements DetachedCalls {
   private final ErrorTracing[] tracings;
   private final boolean prioritized;
   private final boolean judged;
+  private final @Nullable Duration timeout;
 
   DetachedBinding(GuardEngine engine, GuardedResource[] resources, ErrorTracing[] tracings,
-      boolean prioritized) {
+      boolean prioritized, @Nullable Duration timeout) {
+    this.timeout = timeout;
     this.engine = engine;
     this.resources = resources;
     this.tracings = tracings;
@@ -54,6 +57,11 @@ final class DetachedBinding implements DetachedCalls {
       }
     }
     return new Call(entries);
+  }
+
+  @Override
+  public @Nullable Duration timeout() {
+    return timeout;
   }
 
   @Override

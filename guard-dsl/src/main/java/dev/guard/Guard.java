@@ -2,6 +2,7 @@ package dev.guard;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.internal.Checks;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
@@ -306,6 +307,42 @@ public sealed class Guard extends GuardDecorators
    */
   public Guard denyOrigins(String... origins) {
     return withOriginList("denyOrigins", OriginRule.deny(part().resource(), origins));
+  }
+
+  /**
+   * Bounds the time of an asynchronous call: when the stage of {@link #decorateCompletionStage}
+   * (or a publisher of guard-reactor) has not completed {@code limit} after the call entered, the
+   * returned stage completes exceptionally with a {@link java.util.concurrent.TimeoutException},
+   * the call exits at that moment, and it counts as failed (whatever the guard's exception
+   * filters say) with a response time of {@code limit}: circuit breakers count it failed and, when
+   * {@code limit} is over their bound, slow, and an adaptive limit sees the failure. The work the
+   * stage stood for is not cancelled; its late outcome is ignored.
+   *
+   * <pre>{@code
+   * Supplier<CompletionStage<Quote>> quote = Guard.of("pricing")
+   *     .adaptiveConcurrency()
+   *     .slowCallRatio(0.5, Duration.ofMillis(200))
+   *     .timeout(Duration.ofMillis(500))
+   *     .decorateCompletionStage(() -> pricing.quoteAsync(item));
+   * }</pre>
+   *
+   * <p>Synchronous calls cannot be bounded from outside: a running method can only be asked to
+   * stop (an interrupt), which code is free to ignore, and a thread blocked in I/O often does.
+   * So a guard with a timeout refuses to make synchronous decorators and run-now calls ({@code
+   * IllegalStateException}) rather than promise a bound it cannot keep; give the client a
+   * synchronous call uses its own timeout, and a late call is counted with its real response
+   * time (docs/BEHAVIOUR.md, "Bounded call time"). Deadlines are kept by one daemon thread of
+   * guard's, to about a millisecond, on the engine's time source; dependent stages of a timed-out
+   * call run on the common fork-join pool.
+   *
+   * @param limit the longest a call may take; positive, at most a day
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code limit} is not positive or longer than a day
+   * @throws IllegalStateException if this guard composes several resources
+   */
+  public Guard timeout(Duration limit) {
+    Checks.atMost("timeout", Checks.positive("timeout", limit), RuleLimits.MAX_DURATION);
+    return withPart(part().withTimeout(limit));
   }
 
   /**
