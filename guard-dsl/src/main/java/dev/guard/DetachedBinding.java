@@ -9,6 +9,7 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.internal.DetachedCalls;
 import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -107,9 +108,10 @@ final class DetachedBinding implements DetachedCalls {
 
     @Override
     public void end(@Nullable Throwable failure) {
+      boolean late = timeout != null && failure instanceof TimeoutException;
       for (int i = entries.length - 1; i >= 0; i--) {
         Entry entry = entries[i];
-        if (failure != null && tracings[i].isError(failure)) {
+        if (failure != null && (late || tracings[i].isError(failure))) {
           entry.recordError(failure);
         } else if (failure == null && failedResult[i]) {
           entry.recordError(FailedResult.INSTANCE);
