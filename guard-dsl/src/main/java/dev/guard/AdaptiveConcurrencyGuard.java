@@ -88,6 +88,27 @@ public final class AdaptiveConcurrencyGuard extends Guard {
     return next(rule -> rule.withWindow(length));
   }
 
+  /**
+   * Gives the calls of one origin a share of the limit (for example 0.9 for live traffic, 0.1 for
+   * batch jobs); origins not given a share split what the shares leave. A share that its origin
+   * leaves idle is lent to the others; while its origin asks for places, its unused part is kept
+   * for it (docs/BEHAVIOUR.md, "Capacity shares").
+   *
+   * <pre>{@code
+   * Guard.of("search").adaptiveConcurrency().share("live", 0.9).share("batch", 0.1);
+   * }</pre>
+   *
+   * @param origin the caller origin (from the call's context or {@link Guard#origin})
+   * @param fraction its share, in {@code (0, 1]}; all shares sum to at most 1
+   * @return the new guard
+   * @throws IllegalArgumentException if the origin is blank, the fraction out of range or the
+   *     shares would sum to more than 1
+   */
+  public AdaptiveConcurrencyGuard share(String origin, double fraction) {
+    Objects.requireNonNull(origin, "origin");
+    return next(rule -> rule.withShare(origin, fraction));
+  }
+
   private AdaptiveConcurrencyGuard next(UnaryOperator<AdaptiveConcurrencyRule> change) {
     return new AdaptiveConcurrencyGuard(
         List.of(part().mapLastRule(AdaptiveConcurrencyRule.class, change)), engine());

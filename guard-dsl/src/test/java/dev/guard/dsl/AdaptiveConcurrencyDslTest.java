@@ -69,4 +69,26 @@ class AdaptiveConcurrencyDslTest {
     assertThat(engine.stats("async").concurrency()).isZero();
     assertThat(guarded.get().toCompletableFuture().join()).isEqualTo("done");
   }
+
+  @Test
+  void shares_keepAnActiveOriginsPart_andLendAnIdleOne() {
+    Guard limited = Guard.of("search").adaptiveConcurrency().limits(10, 10, 10)
+        .share("live", 0.8).share("batch", 0.2);
+    assertThat(limited.rules()).containsExactly(AdaptiveConcurrencyRule.of("search")
+        .withLimits(10, 10, 10).withShare("live", 0.8).withShare("batch", 0.2));
+    Supplier<CompletionStage<String>> live =
+        limited.origin("live").on(engine).decorateCompletionStage(CompletableFuture::new);
+    Supplier<CompletionStage<String>> batch =
+        limited.origin("batch").on(engine).decorateCompletionStage(CompletableFuture::new);
+
+    live.get();                                   // live is active: its 7 unused places are kept
+    long batchAdmitted = java.util.stream.IntStream.range(0, 10)
+        .mapToObj(i -> batch.get().toCompletableFuture())
+        .filter(stage -> !stage.isCompletedExceptionally()).count();
+
+    assertThat(batchAdmitted).isEqualTo(2);
+    assertThat(engine.stats("search").concurrency()).isEqualTo(3);
+    assertThatThrownBy(() -> Guard.of("r").adaptiveConcurrency().share("a", 0.6).share("b", 0.6))
+        .hasMessageStartingWith("shares must sum to at most 1");
+  }
 }

@@ -320,7 +320,7 @@ final class RuleDocuments {
                 Duration.ofDays(1)))
         .as((resource, algorithm, max, duration) -> (Rule) AdaptiveConcurrencyRule.of(resource)
             .withAlgorithm(algorithm).withLimits(1, 1, max).withWindow(duration)
-            .withSlowerThan(duration));
+            .withSlowerThan(duration).withShare("live", 0.75).withShare("batch", 0.25));
     return List.of(flow, flow, cluster, perValue, breaker, origins, system, adaptive);
   }
 

@@ -50,7 +50,7 @@ class RuleFormatTest {
       AdaptiveConcurrencyRule.of("inventory"),
       AdaptiveConcurrencyRule.of("search").withAlgorithm(AdaptiveConcurrencyRule.Algorithm.AIMD)
           .withLimits(10, 2, 200).withWindow(Duration.ofMillis(50))
-          .withSlowerThan(Duration.ofMillis(250))));
+          .withSlowerThan(Duration.ofMillis(250)).withShare("live", 0.9).withShare("batch", 0.1)));
 
   static final RuleSet SYSTEM = RuleSet.of(List.of(
       SystemRule.of().withMaxInboundQps(5000).withMaxConcurrency(200)

@@ -306,9 +306,16 @@ class RuleFormatValidationTest {
             List.of(at + "window: must be positive, was \"PT0S\"")),
         Arguments.of("{\"resource\": \"r\", \"slowerThan\": \"PT48H\"}",
             List.of(at + "slowerThan: must be at most PT24H, was \"PT48H\"")),
+        Arguments.of("{\"resource\": \"r\", \"shares\": {\"live\": 0.9, \"batch\": 0.2}}",
+            List.of(at + "shares: must sum to at most 1, was {\"live\":0.9,\"batch\":0.2}")),
+        Arguments.of("{\"resource\": \"r\", \"shares\": {\"live\": 0, \"batch\": \"x\"}}",
+            List.of(at + "shares.live: must be in (0, 1], was 0",
+                at + "shares.batch: must be a number, was \"x\"")),
+        Arguments.of("{\"resource\": \"r\", \"shares\": [\"live\"]}",
+            List.of(at + "shares: must be an object, was [\"live\"]")),
         Arguments.of("{\"resource\": \"r\", \"limit\": 5}",
             List.of(at + "limit: is not a field here; the fields are [resource, algorithm, "
-                + "initialLimit, minLimit, maxLimit, window, slowerThan]")));
+                + "initialLimit, minLimit, maxLimit, window, slowerThan, shares]")));
   }
 
   @ParameterizedTest

@@ -78,6 +78,9 @@ class RuleSchemaAgreementProperties {
     ADAPTIVE_LIMITS_IN_ORDER("adaptive limits in order: 1 <= minLimit <= initialLimit <= maxLimit",
         message -> message.startsWith("must be >= minLimit (")
             || message.startsWith("must be in [minLimit, maxLimit] = [")),
+    /** An adaptive limit's shares, a sum over the entries of an object. */
+    SHARES_SUM("an adaptive limit's shares summing to at most 1",
+        message -> message.startsWith("must sum to at most 1, was ")),
     /** Rules counted per resource across a list. */
     RULES_PER_RESOURCE("at most 64 perValue rules, 1 origins rule and 1 adaptiveConcurrency rule"
         + " per resource",

@@ -3,6 +3,9 @@ package dev.guard.api.rule;
 import dev.guard.api.internal.Checks;
 import dev.guard.api.internal.RuleLimits;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -31,6 +34,10 @@ import java.util.Objects;
  * @param slowerThan for {@link Algorithm#AIMD}: a window whose average response time is greater
  *     than this counts as overloaded, like one with a failure; {@link Duration#ZERO} counts
  *     failures only. Whole milliseconds, at most one day; the gradient algorithm ignores it
+ * @param shares shares of the limit per caller origin, in declaration order: origin name to a
+ *     fraction in {@code (0, 1]}, the fractions summing to at most 1; origins not listed share the
+ *     rest as one group. Empty (the default) for no shares. docs/BEHAVIOUR.md, "Capacity shares",
+ *     says how shares borrow from each other
  */
 public record AdaptiveConcurrencyRule(
     String resource,
@@ -39,8 +46,12 @@ public record AdaptiveConcurrencyRule(
     int minLimit,
     int maxLimit,
     Duration window,
-    Duration slowerThan)
+    Duration slowerThan,
+    Map<String, Double> shares)
     implements Rule {
+
+  /** The most shares one rule has: {@value}. */
+  public static final int MAX_SHARES = 16;
 
   /** The limit a new rule starts from: {@value}. */
   public static final int DEFAULT_INITIAL_LIMIT = 20;
@@ -78,6 +89,7 @@ public record AdaptiveConcurrencyRule(
    * @param maxLimit the highest limit
    * @param window how often the limit is recomputed
    * @param slowerThan the slow-window bound of AIMD, or zero
+   * @param shares the shares per origin; copied, order kept
    * @throws IllegalArgumentException if the resource is blank, a limit is out of range or out of
    *     order, or a duration is negative, zero (window), fractional in milliseconds or too long
    * @throws NullPointerException if a field is null
@@ -98,6 +110,29 @@ public record AdaptiveConcurrencyRule(
     Checks.atMost("window", window, RuleLimits.MAX_DURATION);
     Checks.wholeMillis("slowerThan", Checks.notNegative("slowerThan", slowerThan));
     Checks.atMost("slowerThan", slowerThan, RuleLimits.MAX_DURATION);
+    shares = checkedShares(shares);
+  }
+
+  private static Map<String, Double> checkedShares(Map<String, Double> shares) {
+    Objects.requireNonNull(shares, "shares");
+    if (shares.size() > MAX_SHARES) {
+      throw Checks.invalid("shares", shares.size() + " shares", "must be at most " + MAX_SHARES);
+    }
+    Map<String, Double> copy = new LinkedHashMap<>();
+    double sum = 0;
+    for (Map.Entry<String, Double> share : shares.entrySet()) {
+      String origin = Checks.notBlank("shares origin", share.getKey());
+      Double fraction = Objects.requireNonNull(share.getValue(), "shares." + origin);
+      if (!(fraction > 0 && fraction <= 1)) {
+        throw Checks.invalid("shares." + origin, fraction, "must be in (0, 1]");
+      }
+      sum += fraction;
+      copy.put(origin, fraction);
+    }
+    if (sum > 1 + 1e-9) {
+      throw Checks.invalid("shares", copy, "must sum to at most 1");
+    }
+    return Collections.unmodifiableMap(copy);
   }
 
   /**
@@ -110,7 +145,7 @@ public record AdaptiveConcurrencyRule(
    */
   public static AdaptiveConcurrencyRule of(String resource) {
     return new AdaptiveConcurrencyRule(resource, Algorithm.GRADIENT, DEFAULT_INITIAL_LIMIT,
-        DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_WINDOW, Duration.ZERO);
+        DEFAULT_MIN_LIMIT, DEFAULT_MAX_LIMIT, DEFAULT_WINDOW, Duration.ZERO, Map.of());
   }
 
   /**
@@ -121,7 +156,7 @@ public record AdaptiveConcurrencyRule(
    */
   public AdaptiveConcurrencyRule withAlgorithm(Algorithm newAlgorithm) {
     return new AdaptiveConcurrencyRule(
-        resource, newAlgorithm, initialLimit, minLimit, maxLimit, window, slowerThan);
+        resource, newAlgorithm, initialLimit, minLimit, maxLimit, window, slowerThan, shares);
   }
 
   /**
@@ -134,7 +169,8 @@ public record AdaptiveConcurrencyRule(
    * @throws IllegalArgumentException if {@code 1 <= min <= initial <= max} does not hold
    */
   public AdaptiveConcurrencyRule withLimits(int initial, int min, int max) {
-    return new AdaptiveConcurrencyRule(resource, algorithm, initial, min, max, window, slowerThan);
+    return new AdaptiveConcurrencyRule(
+        resource, algorithm, initial, min, max, window, slowerThan, shares);
   }
 
   /**
@@ -146,7 +182,7 @@ public record AdaptiveConcurrencyRule(
    */
   public AdaptiveConcurrencyRule withWindow(Duration newWindow) {
     return new AdaptiveConcurrencyRule(
-        resource, algorithm, initialLimit, minLimit, maxLimit, newWindow, slowerThan);
+        resource, algorithm, initialLimit, minLimit, maxLimit, newWindow, slowerThan, shares);
   }
 
   /**
@@ -158,6 +194,23 @@ public record AdaptiveConcurrencyRule(
    */
   public AdaptiveConcurrencyRule withSlowerThan(Duration newSlowerThan) {
     return new AdaptiveConcurrencyRule(
-        resource, algorithm, initialLimit, minLimit, maxLimit, window, newSlowerThan);
+        resource, algorithm, initialLimit, minLimit, maxLimit, window, newSlowerThan, shares);
+  }
+
+  /**
+   * Returns this rule with one more share of the limit, for the calls of one origin (or another
+   * fraction for an origin that has one).
+   *
+   * @param origin the caller origin; not blank
+   * @param fraction its share of the limit, in {@code (0, 1]}
+   * @return the new rule
+   * @throws IllegalArgumentException if the origin is blank, the fraction out of range, the
+   *     fractions would sum to more than 1, or the rule would have more than {@value #MAX_SHARES}
+   */
+  public AdaptiveConcurrencyRule withShare(String origin, double fraction) {
+    Map<String, Double> more = new LinkedHashMap<>(shares);
+    more.put(Checks.notBlank("shares origin", origin), fraction);
+    return new AdaptiveConcurrencyRule(
+        resource, algorithm, initialLimit, minLimit, maxLimit, window, slowerThan, more);
   }
 }

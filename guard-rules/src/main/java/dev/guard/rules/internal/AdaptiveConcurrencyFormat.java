@@ -1,8 +1,11 @@
 package dev.guard.rules.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import java.time.Duration;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +17,8 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * {"resource": "inventory"}
  * {"resource": "search", "algorithm": "aimd", "initialLimit": 10, "minLimit": 2,
- *  "maxLimit": 200, "window": "PT0.05S", "slowerThan": "PT0.25S"}
+ *  "maxLimit": 200, "window": "PT0.05S", "slowerThan": "PT0.25S",
+ *  "shares": {"live": 0.9, "batch": 0.1}}
  * }</pre>
  *
  * <p>Every field but {@code resource} is optional; defaults are the rule's and are left out when
@@ -59,6 +63,7 @@ final class AdaptiveConcurrencyFormat implements KindFormat<AdaptiveConcurrencyR
     Duration slowerThan = fields.duration("slowerThan");
     boolean slowValid = slowerThan == null
         || fields.check("slowerThan", () -> BASE.withSlowerThan(slowerThan));
+    Map<String, Double> shares = shares(fields);
     fields.finish();
     if (!resourceValid || !windowValid || !slowValid || !fields.clean() || resource == null) {
       return null;
@@ -68,7 +73,39 @@ final class AdaptiveConcurrencyFormat implements KindFormat<AdaptiveConcurrencyR
         min == null ? AdaptiveConcurrencyRule.DEFAULT_MIN_LIMIT : min,
         max == null ? AdaptiveConcurrencyRule.DEFAULT_MAX_LIMIT : max,
         window == null ? AdaptiveConcurrencyRule.DEFAULT_WINDOW : window,
-        slowerThan == null ? Duration.ZERO : slowerThan), PATHS);
+        slowerThan == null ? Duration.ZERO : slowerThan, shares), PATHS);
+  }
+
+  /** The shares object: origin names to fractions; invalid entries are reported and left out. */
+  private static Map<String, Double> shares(Fields fields) {
+    Fields object = fields.object("shares");
+    JsonNode raw = fields.raw("shares");
+    Map<String, Double> shares = new LinkedHashMap<>();
+    if (object == null || raw == null) {
+      return shares;
+    }
+    boolean valid = true;
+    for (Iterator<String> names = raw.fieldNames(); names.hasNext(); ) {
+      String origin = names.next();
+      Double fraction = object.number(origin);
+      if (fraction != null && object.check(origin, () -> BASE.withShare(origin, fraction))) {
+        shares.put(origin, fraction);
+      } else {
+        valid = false;
+      }
+    }
+    if (valid && !fields.check("shares", () -> withShares(shares))) {
+      return new LinkedHashMap<>();
+    }
+    return shares;
+  }
+
+  private static AdaptiveConcurrencyRule withShares(Map<String, Double> shares) {
+    AdaptiveConcurrencyRule rule = BASE;
+    for (Map.Entry<String, Double> share : shares.entrySet()) {
+      rule = rule.withShare(share.getKey(), share.getValue());
+    }
+    return rule;
   }
 
   private static AdaptiveConcurrencyRule.Algorithm algorithm(Fields fields) {
@@ -109,6 +146,10 @@ final class AdaptiveConcurrencyFormat implements KindFormat<AdaptiveConcurrencyR
     }
     if (!rule.slowerThan().isZero()) {
       Json.duration(out, "slowerThan", rule.slowerThan());
+    }
+    if (!rule.shares().isEmpty()) {
+      ObjectNode shares = out.putObject("shares");
+      rule.shares().forEach((origin, fraction) -> Json.number(shares, origin, fraction));
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The state of one adaptive concurrency rule: the calls in flight, the limit in force, and the
@@ -33,9 +34,11 @@ final class AdaptiveLimit {
   private final AtomicLong rtSumMs = new AtomicLong();
   private final AtomicLong windowStart;
   private volatile int limit;
+  private final @Nullable Shares shares;
 
   AdaptiveLimit(String resource, AdaptiveConcurrencyRule rule, long nowMs) {
     this.rule = rule;
+    this.shares = rule.shares().isEmpty() ? null : new Shares(rule.shares());
     this.windowMs = rule.window().toMillis();
     this.algorithm = LimitAlgorithm.of(rule);
     this.limit = rule.initialLimit();
@@ -45,25 +48,52 @@ final class AdaptiveLimit {
 
   /** Takes a place for a call if fewer calls than the limit are in flight. */
   boolean tryAcquire() {
+    return tryAcquire("") >= 0;
+  }
+
+  /**
+   * Takes a place for a call of an origin if fewer calls than the limit are in flight and the
+   * origin's share allows it (see {@link Shares}).
+   *
+   * @param origin the caller's origin
+   * @return the origin's share group (0 without shares), or -1 when refused
+   */
+  int tryAcquire(String origin) {
+    Shares groups = shares;
+    int group = groups == null ? 0 : groups.groupOf(origin);
+    if (groups != null) {
+      groups.seen(group);
+    }
     while (true) {
       int running = inFlight.get();
-      if (running >= limit) {
-        return false;
+      int now = limit;
+      if (running >= now) {
+        return -1;
+      }
+      if (groups != null && !groups.mayTake(group, running, now)) {
+        return -1;
       }
       if (inFlight.compareAndSet(running, running + 1)) {
-        int now = running + 1;
+        if (groups != null) {
+          groups.taken(group);
+        }
+        int after = running + 1;
         int seen = peak.get();
-        while (now > seen && !peak.compareAndSet(seen, now)) {
+        while (after > seen && !peak.compareAndSet(seen, after)) {
           seen = peak.get();
         }
-        return true;
+        return group;
       }
     }
   }
 
   /** Gives back the place of a call that never ran (a later protection refused it). */
-  void release() {
+  void release(int group) {
     inFlight.decrementAndGet();
+    Shares groups = shares;
+    if (groups != null) {
+      groups.given(group);
+    }
   }
 
   /**
@@ -72,9 +102,10 @@ final class AdaptiveLimit {
    * @param nowMs the exit time
    * @param rtMs the call's response time
    * @param failed whether it failed
+   * @param group the call's share group, as {@link #tryAcquire(String)} returned it
    */
-  void complete(long nowMs, long rtMs, boolean failed) {
-    inFlight.decrementAndGet();
+  void complete(long nowMs, long rtMs, boolean failed, int group) {
+    release(group);
     if (failed) {
       failures.incrementAndGet();
     } else {
@@ -97,6 +128,10 @@ final class AdaptiveLimit {
       int current = limit;
       int next = algorithm.next(current, used, ok, failed, rt);
       limit = Math.max(rule.minLimit(), Math.min(rule.maxLimit(), next));
+      Shares groups = shares;
+      if (groups != null) {
+        groups.nextWindow();
+      }
     } finally {
       windowStart.set(nowMs);
     }

@@ -15,18 +15,32 @@ class AdaptiveLimitAllocationTest {
 
   private long now;
 
+  private static final String[] ORIGINS = {"live", "batch", "other"};
+
   private void calls(AdaptiveLimit limit, int n) {
     for (int i = 0; i < n; i++) {
-      if (limit.tryAcquire()) {
+      int group = limit.tryAcquire(ORIGINS[i % 3]);
+      if (group >= 0) {
         now++;
-        limit.complete(now, 1, (i & 63) == 0);
+        limit.complete(now, 1, (i & 63) == 0, group);
       }
     }
   }
 
   @Test
   void acquireCompleteAndWindowClose_allocateNothing() {
-    AdaptiveLimit limit = new AdaptiveLimit("R", AdaptiveConcurrencyRule.of("R"), 0);
+    assertThat(allocatedBy(new AdaptiveLimit("R", AdaptiveConcurrencyRule.of("R"), 0))).isZero();
+  }
+
+  @Test
+  void withShares_acquireCompleteAndWindowClose_allocateNothing() {
+    AdaptiveConcurrencyRule rule =
+        AdaptiveConcurrencyRule.of("R").withShare("live", 0.9).withShare("batch", 0.1);
+
+    assertThat(allocatedBy(new AdaptiveLimit("R", rule, 0))).isZero();
+  }
+
+  private long allocatedBy(AdaptiveLimit limit) {
     com.sun.management.ThreadMXBean threads =
         (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
     calls(limit, 500_000);
@@ -36,7 +50,6 @@ class AdaptiveLimitAllocationTest {
       calls(limit, 100_000);
       least = Math.min(least, threads.getCurrentThreadAllocatedBytes() - before);
     }
-
-    assertThat(least).isZero();
+    return least;
   }
 }
