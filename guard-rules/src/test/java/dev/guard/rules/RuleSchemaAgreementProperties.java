@@ -78,6 +78,10 @@ class RuleSchemaAgreementProperties {
     ADAPTIVE_LIMITS_IN_ORDER("adaptive limits in order: 1 <= minLimit <= initialLimit <= maxLimit",
         message -> message.startsWith("must be >= minLimit (")
             || message.startsWith("must be in [minLimit, maxLimit] = [")),
+    /** A share above 0 that no double holds (1e-400): the format reads it as 0. */
+    SHARE_ROUNDED_TO_ZERO("a share above 0 too small for a double (1e-400), read as 0",
+        message -> message.startsWith("must be in (0, 1], was ")
+            && new BigDecimal(message.substring("must be in (0, 1], was ".length())).signum() > 0),
     /** An adaptive limit's shares, a sum over the entries of an object. */
     SHARES_SUM("an adaptive limit's shares summing to at most 1",
         message -> message.startsWith("must sum to at most 1, was ")),

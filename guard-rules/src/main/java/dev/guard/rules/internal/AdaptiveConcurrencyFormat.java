@@ -87,6 +87,9 @@ final class AdaptiveConcurrencyFormat implements KindFormat<AdaptiveConcurrencyR
     boolean valid = true;
     for (Iterator<String> names = raw.fieldNames(); names.hasNext(); ) {
       String origin = names.next();
+      if (raw.get(origin).isNull()) {
+        continue; // null is the same as absent
+      }
       Double fraction = object.number(origin);
       if (fraction != null && object.check(origin, () -> BASE.withShare(origin, fraction))) {
         shares.put(origin, fraction);
