@@ -7,7 +7,12 @@ import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.CheckedFunction;
 import java.util.List;
 import java.util.Objects;
+import dev.guard.spi.TimeSource;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -30,9 +35,19 @@ final class Binding {
   private final ErrorTracing[] tracings;
   private final boolean judged;
   private final DetachedBinding detached;
+  /** The shortest timeout of the parts, or null for none. */
+  private final @Nullable Duration timeout;
 
   private Binding(GuardEngine engine, List<GuardPart> parts) {
     this.engine = engine;
+    Duration shortest = null;
+    for (GuardPart part : parts) {
+      Duration own = part.timeout();
+      if (own != null && (shortest == null || own.compareTo(shortest) < 0)) {
+        shortest = own;
+      }
+    }
+    this.timeout = shortest;
     this.resources = new GuardedResource[parts.size()];
     this.tracings = new ErrorTracing[parts.size()];
     for (int i = 0; i < resources.length; i++) {
@@ -64,7 +79,22 @@ final class Binding {
     for (GuardPart part : parts) {
       anyPrioritized |= part.prioritized();
     }
-    this.detached = new DetachedBinding(engine, resources, tracings, anyPrioritized);
+    this.detached = new DetachedBinding(engine, resources, tracings, anyPrioritized, shortest);
+  }
+
+  /** The shortest timeout of the parts, or null. */
+  @Nullable Duration timeout() {
+    return timeout;
+  }
+
+  /** Refuses a synchronous call of a guard with a timeout: see {@link Guard#timeout}. */
+  private void synchronous() {
+    Duration limit = timeout;
+    if (limit != null) {
+      throw new IllegalStateException("timeout(" + limit + ") bounds asynchronous calls only"
+          + " (decorateCompletionStage, guard-reactor): a synchronous call cannot be stopped from"
+          + " outside its thread; give the client it calls a timeout of its own");
+    }
   }
 
   /** The parts' calls for asynchronous adapters, entered and ended by the adapter. */
@@ -109,6 +139,7 @@ final class Binding {
       Function<I, T> body,
       @Nullable Function<? super I, ?> keyOf,
       @Nullable Function<? super RefusedException, ? extends T> onRefused) {
+    synchronous();
     if (judged) {
       return input -> runEntered(argumentsOf(input, keyOf), onRefused, call -> body.apply(input));
     }
@@ -122,6 +153,7 @@ final class Binding {
   /** Nests a body that may throw checked exceptions under every part; refusals throw. */
   <I extends @Nullable Object, T extends @Nullable Object> CheckedFunction<I, T> wrapChecked(
       CheckedFunction<I, T> body) {
+    synchronous();
     if (judged) {
       return input -> runEnteredChecked(NO_ARGUMENTS, null, call -> body.apply(input));
     }
@@ -142,6 +174,7 @@ final class Binding {
   <I extends @Nullable Object, T extends @Nullable Object> T run(
       @Nullable Object argument, I input, Function<I, T> body,
       @Nullable Function<? super RefusedException, ? extends T> onRefused) {
+    synchronous();
     if (judged) {
       @Nullable Object[] args = argument == null ? NO_ARGUMENTS : new @Nullable Object[] {argument};
       return runEntered(args, onRefused, call -> body.apply(input));
@@ -165,6 +198,7 @@ final class Binding {
   /** Nests a two-input body under every part; the inputs are the calls' arguments 0 and 1. */
   <A extends @Nullable Object, B extends @Nullable Object, T extends @Nullable Object>
       BiFunction<A, B, T> wrapPair(BiFunction<A, B, T> body) {
+    synchronous();
     if (judged) {
       return (first, second) -> runEntered(
           new @Nullable Object[] {first, second}, null, call -> body.apply(first, second));
@@ -180,6 +214,7 @@ final class Binding {
 
   /** Runs a body that receives its call, through entries: see {@code Guard.decorateWithCall}. */
   <T extends @Nullable Object> T runWithCall(Function<? super Guard.Call, ? extends T> body) {
+    synchronous();
     return runEntered(NO_ARGUMENTS, null, body::apply);
   }
 
@@ -282,7 +317,46 @@ final class Binding {
       finish(entries, failure, null, false);
       return CompletableFuture.failedFuture(failure);
     }
-    return stage.whenComplete((value, failure) -> finish(entries, failure, value, failure == null));
+    Duration limit = timeout;
+    if (limit == null) {
+      return stage.whenComplete(
+          (value, failure) -> finish(entries, failure, value, failure == null));
+    }
+    return timed(stage, entries, limit);
+  }
+
+  /**
+   * The stage of a call with a timeout: whichever comes first, the stage's outcome or the
+   * deadline, ends the call; at the deadline the call exits failed with a {@link
+   * TimeoutException} and the returned stage fails with it.
+   */
+  private <T extends @Nullable Object> CompletionStage<T> timed(
+      CompletionStage<T> stage, Entry[] entries, Duration limit) {
+    CompletableFuture<T> result = new CompletableFuture<>();
+    AtomicBoolean ended = new AtomicBoolean();
+    stage.whenComplete((value, failure) -> {
+      if (ended.compareAndSet(false, true)) {
+        finish(entries, failure, value, failure == null);
+        if (failure != null) {
+          result.completeExceptionally(failure);
+        } else {
+          result.complete(value);
+        }
+      }
+    });
+    TimeSource clock = engine.clock();
+    Deadlines.SHARED.add(clock, clock.nanoTime() + limit.toNanos(), () -> {
+      if (ended.compareAndSet(false, true)) {
+        TimeoutException late = new TimeoutException(
+            "the call did not complete within its timeout of " + limit);
+        for (int i = entries.length - 1; i >= 0; i--) {
+          entries[i].recordError(late);
+          entries[i].close();
+        }
+        ForkJoinPool.commonPool().execute(() -> result.completeExceptionally(late));
+      }
+    });
+    return result;
   }
 
   /**

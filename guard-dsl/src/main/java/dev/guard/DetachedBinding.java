@@ -8,6 +8,8 @@ import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.internal.DetachedCalls;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -25,9 +27,11 @@ final class DetachedBinding implements DetachedCalls {
   private final ErrorTracing[] tracings;
   private final boolean prioritized;
   private final boolean judged;
+  private final @Nullable Duration timeout;
 
   DetachedBinding(GuardEngine engine, GuardedResource[] resources, ErrorTracing[] tracings,
-      boolean prioritized) {
+      boolean prioritized, @Nullable Duration timeout) {
+    this.timeout = timeout;
     this.engine = engine;
     this.resources = resources;
     this.tracings = tracings;
@@ -54,6 +58,11 @@ final class DetachedBinding implements DetachedCalls {
       }
     }
     return new Call(entries);
+  }
+
+  @Override
+  public @Nullable Duration timeout() {
+    return timeout;
   }
 
   @Override
@@ -99,9 +108,10 @@ final class DetachedBinding implements DetachedCalls {
 
     @Override
     public void end(@Nullable Throwable failure) {
+      boolean late = timeout != null && failure instanceof TimeoutException;
       for (int i = entries.length - 1; i >= 0; i--) {
         Entry entry = entries[i];
-        if (failure != null && tracings[i].isError(failure)) {
+        if (failure != null && (late || tracings[i].isError(failure))) {
           entry.recordError(failure);
         } else if (failure == null && failedResult[i]) {
           entry.recordError(FailedResult.INSTANCE);

@@ -2,8 +2,10 @@ package dev.guard;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.internal.Checks;
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
@@ -40,7 +42,8 @@ import org.jspecify.annotations.Nullable;
  * rule and only those: {@link #qps} a {@link QpsGuard} ({@code warmUp}, {@code pacing}, {@code
  * cluster}, {@code fromOrigin}, {@code relatedTo}, {@code fromEntrance}, …), {@link
  * #concurrency} a {@link ConcurrencyGuard}, {@link #perValue} a {@link PerValueGuard}, {@link
- * #perValueConcurrency} a {@link PerValueConcurrencyGuard}, and {@link #slowCallRatio}, {@link
+ * #perValueConcurrency} a {@link PerValueConcurrencyGuard}, {@link #adaptiveConcurrency} an
+ * {@link AdaptiveConcurrencyGuard}, and {@link #slowCallRatio}, {@link
  * #errorRatio} and {@link #errorCount} a {@link CircuitBreakerGuard}. A shaping step written
  * anywhere else does not compile. {@link #allowOrigins} and {@link #denyOrigins} add a rule
  * that needs no shaping. Two guards are equal when they declare the same, whatever their stage.
@@ -67,7 +70,7 @@ import org.jspecify.annotations.Nullable;
  */
 public sealed class Guard extends GuardDecorators
     permits QpsGuard, ConcurrencyGuard, PerValueGuard, PerValueConcurrencyGuard,
-        CircuitBreakerGuard {
+        CircuitBreakerGuard, AdaptiveConcurrencyGuard {
 
   static {
     DetachedCalls.install(guard -> guard.bound().detached());
@@ -129,6 +132,36 @@ public sealed class Guard extends GuardDecorators
   public ConcurrencyGuard concurrency(int limit) {
     Checks.nonNegative("concurrency", limit);
     return new ConcurrencyGuard(withRule(FlowRule.concurrency(part().resource(), limit)), engine);
+  }
+
+  /**
+   * Adds an adaptive concurrency limit: at most {@code limit} calls run at once, and the engine
+   * finds the limit from the calls' response times (against the best it has seen) and failures,
+   * recomputing it every window. A refused call gets a {@link
+   * dev.guard.api.RefusedException.AdaptiveConcurrency} carrying the limit in force. A resource has
+   * at most one adaptive limit.
+   *
+   * <pre>{@code
+   * Supplier<Stock> stock = Guard.of("inventory")
+   *     .adaptiveConcurrency().limits(20, 4, 400)
+   *     .on(engine)
+   *     .decorate(() -> inventory.stock(sku));
+   * }</pre>
+   *
+   * <p>Defaults: the gradient algorithm, limits 20 (initial), 1 (minimum) and 1000 (maximum), a new
+   * limit every 100 ms; {@link AdaptiveConcurrencyGuard} offers the other settings.
+   *
+   * @return the new guard, which also offers the limit's settings
+   * @throws IllegalStateException if this resource already has an adaptive limit
+   */
+  public AdaptiveConcurrencyGuard adaptiveConcurrency() {
+    GuardPart part = part();
+    if (!part.rulesOf(AdaptiveConcurrencyRule.class).isEmpty()) {
+      throw new IllegalStateException("adaptiveConcurrency: '" + part.resource()
+          + "' already has an adaptive limit, and a resource has at most one");
+    }
+    return new AdaptiveConcurrencyGuard(
+        withRule(AdaptiveConcurrencyRule.of(part.resource())), engine);
   }
 
   /**
@@ -274,6 +307,42 @@ public sealed class Guard extends GuardDecorators
    */
   public Guard denyOrigins(String... origins) {
     return withOriginList("denyOrigins", OriginRule.deny(part().resource(), origins));
+  }
+
+  /**
+   * Bounds the time of an asynchronous call: when the stage of {@link #decorateCompletionStage}
+   * (or a publisher of guard-reactor) has not completed {@code limit} after the call entered, the
+   * returned stage completes exceptionally with a {@link java.util.concurrent.TimeoutException},
+   * the call exits at that moment, and it counts as failed (whatever the guard's exception
+   * filters say) with a response time of {@code limit}: circuit breakers count it failed and, when
+   * {@code limit} is over their bound, slow, and an adaptive limit sees the failure. The work the
+   * stage stood for is not cancelled; its late outcome is ignored.
+   *
+   * <pre>{@code
+   * Supplier<CompletionStage<Quote>> quote = Guard.of("pricing")
+   *     .adaptiveConcurrency()
+   *     .slowCallRatio(0.5, Duration.ofMillis(200))
+   *     .timeout(Duration.ofMillis(500))
+   *     .decorateCompletionStage(() -> pricing.quoteAsync(item));
+   * }</pre>
+   *
+   * <p>Synchronous calls cannot be bounded from outside: a running method can only be asked to
+   * stop (an interrupt), which code is free to ignore, and a thread blocked in I/O often does.
+   * So a guard with a timeout refuses to make synchronous decorators and run-now calls ({@code
+   * IllegalStateException}) rather than promise a bound it cannot keep; give the client a
+   * synchronous call uses its own timeout, and a late call is counted with its real response
+   * time (docs/BEHAVIOUR.md, "Bounded call time"). Deadlines are kept by one daemon thread of
+   * guard's, to about a millisecond, on the engine's time source; dependent stages of a timed-out
+   * call run on the common fork-join pool.
+   *
+   * @param limit the longest a call may take; positive, at most a day
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code limit} is not positive or longer than a day
+   * @throws IllegalStateException if this guard composes several resources
+   */
+  public Guard timeout(Duration limit) {
+    Checks.atMost("timeout", Checks.positive("timeout", limit), RuleLimits.MAX_DURATION);
+    return withPart(part().withTimeout(limit));
   }
 
   /**

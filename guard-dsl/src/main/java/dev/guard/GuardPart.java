@@ -2,6 +2,7 @@ package dev.guard;
 
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.Rule;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -18,6 +19,7 @@ import org.jspecify.annotations.Nullable;
  * @param origin the origin used when the calling thread has no context
  * @param prioritized whether calls may borrow from the next window bucket
  * @param tracing which exceptions and results of the code count as failures
+ * @param timeout the longest an asynchronous call may take, or null for no bound
  */
 record GuardPart(
     String resource,
@@ -26,20 +28,22 @@ record GuardPart(
     @Nullable String entrance,
     String origin,
     boolean prioritized,
-    ErrorTracing tracing) {
+    ErrorTracing tracing,
+    @Nullable Duration timeout) {
 
   GuardPart {
     rules = List.copyOf(rules);
   }
 
   static GuardPart of(String resource) {
-    return new GuardPart(resource, List.of(), EntryType.OUT, null, "", false, ErrorTracing.ALL);
+    return new GuardPart(
+        resource, List.of(), EntryType.OUT, null, "", false, ErrorTracing.ALL, null);
   }
 
   GuardPart withRule(Rule rule) {
     List<Rule> more = new ArrayList<>(rules);
     more.add(rule);
-    return new GuardPart(resource, more, type, entrance, origin, prioritized, tracing);
+    return new GuardPart(resource, more, type, entrance, origin, prioritized, tracing, timeout);
   }
 
   /**
@@ -56,7 +60,7 @@ record GuardPart(
     }
     List<Rule> changed = new ArrayList<>(rules);
     changed.set(changed.size() - 1, change.apply(kind.cast(last)));
-    return new GuardPart(resource, changed, type, entrance, origin, prioritized, tracing);
+    return new GuardPart(resource, changed, type, entrance, origin, prioritized, tracing, timeout);
   }
 
   /** The most recent rule, or null if there is none yet. */
@@ -75,22 +79,26 @@ record GuardPart(
   }
 
   GuardPart withType(EntryType newType) {
-    return new GuardPart(resource, rules, newType, entrance, origin, prioritized, tracing);
+    return new GuardPart(resource, rules, newType, entrance, origin, prioritized, tracing, timeout);
   }
 
   GuardPart withEntrance(String newEntrance) {
-    return new GuardPart(resource, rules, type, newEntrance, origin, prioritized, tracing);
+    return new GuardPart(resource, rules, type, newEntrance, origin, prioritized, tracing, timeout);
   }
 
   GuardPart withOrigin(String newOrigin) {
-    return new GuardPart(resource, rules, type, entrance, newOrigin, prioritized, tracing);
+    return new GuardPart(resource, rules, type, entrance, newOrigin, prioritized, tracing, timeout);
   }
 
   GuardPart withTracing(ErrorTracing newTracing) {
-    return new GuardPart(resource, rules, type, entrance, origin, prioritized, newTracing);
+    return new GuardPart(resource, rules, type, entrance, origin, prioritized, newTracing, timeout);
+  }
+
+  GuardPart withTimeout(Duration newTimeout) {
+    return new GuardPart(resource, rules, type, entrance, origin, prioritized, tracing, newTimeout);
   }
 
   GuardPart asPrioritized() {
-    return new GuardPart(resource, rules, type, entrance, origin, true, tracing);
+    return new GuardPart(resource, rules, type, entrance, origin, true, tracing, timeout);
   }
 }

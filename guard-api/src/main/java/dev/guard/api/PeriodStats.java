@@ -15,6 +15,7 @@ package dev.guard.api;
  * @param circuitBreakerRefused refused by circuit breakers
  * @param systemRefused refused by system protection
  * @param originRefused refused by origin lists
+ * @param adaptiveRefused refused by adaptive concurrency limits
  * @param success completed permits (with or without a business error)
  * @param exception completed permits that ended with a traced business error
  * @param rtSumMs the sum of the response times of the completed calls, in milliseconds
@@ -33,6 +34,7 @@ public record PeriodStats(
     long circuitBreakerRefused,
     long systemRefused,
     long originRefused,
+    long adaptiveRefused,
     long success,
     long exception,
     long rtSumMs,
@@ -52,6 +54,7 @@ public record PeriodStats(
       case CIRCUIT_BREAKER -> circuitBreakerRefused;
       case SYSTEM -> systemRefused;
       case ORIGIN -> originRefused;
+      case ADAPTIVE_CONCURRENCY -> adaptiveRefused;
     };
   }
 

@@ -12,6 +12,8 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.internal.Checks;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
+import java.util.function.IntSupplier;
 import java.util.Locale;
 
 /**
@@ -55,7 +57,8 @@ public abstract sealed class RefusedException extends RuntimeException
         RefusedException.CircuitBreaker,
         RefusedException.PerValue,
         RefusedException.SystemProtection,
-        RefusedException.Origin {
+        RefusedException.Origin,
+        RefusedException.AdaptiveConcurrency {
 
   private static final long serialVersionUID = 1L;
 
@@ -553,6 +556,60 @@ public abstract sealed class RefusedException extends RuntimeException
   }
 
   /**
+   * Thrown when an adaptive concurrency limit refuses a call: as many calls run as the limit
+   * allows now. {@link #limit()} reads that limit. See {@link RefusedException} for the common
+   * contract.
+   *
+   * <pre>{@code
+   * } catch (RefusedException.AdaptiveConcurrency busy) {
+   *   log.info("inventory at its limit of {} calls", busy.limit());
+   * }
+   * }</pre>
+   *
+   * <p>An engine throws the same instance for every refusal by one rule, so that refusing
+   * allocates nothing; {@link #limit()} therefore reads the rule's limit when it is called, not
+   * when the call was refused: read it while handling the refusal. A retry time is never known
+   * (a slot frees when a running call ends).
+   */
+  public static final class AdaptiveConcurrency extends RefusedException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final transient IntSupplier limit;
+
+    /**
+     * Creates the exception for the refusals of one rule.
+     *
+     * @param resource the resource whose call was refused
+     * @param rule the rule that refused it
+     * @param limit reads the rule's limit in force
+     */
+    public AdaptiveConcurrency(String resource, AdaptiveConcurrencyRule rule, IntSupplier limit) {
+      super("adaptive concurrency", resource, rule);
+      this.limit = Objects.requireNonNull(limit, "limit");
+    }
+
+    /**
+     * Returns the limit in force now: how many calls the rule lets run at once.
+     *
+     * @return the limit, within the rule's bounds
+     */
+    public int limit() {
+      return limit.getAsInt();
+    }
+
+    /**
+     * Returns the adaptive concurrency rule that refused the call.
+     *
+     * @return the refusing rule
+     */
+    @Override
+    public AdaptiveConcurrencyRule rule() {
+      return (AdaptiveConcurrencyRule) super.rule();
+    }
+  }
+
+  /**
    * The kind of protection that refused a call: one constant per {@link RefusedException} subtype.
    * Statistics count refusals per kind ({@link PeriodStats#refused(Kind)}), and the refusal log
    * groups by it.
@@ -567,7 +624,9 @@ public abstract sealed class RefusedException extends RuntimeException
     /** System protection ({@link RefusedException.SystemProtection}). */
     SYSTEM,
     /** An origin white or black list ({@link RefusedException.Origin}). */
-    ORIGIN;
+    ORIGIN,
+    /** An adaptive concurrency limit ({@link RefusedException.AdaptiveConcurrency}). */
+    ADAPTIVE_CONCURRENCY;
 
 
     private final String tag = name().toLowerCase(Locale.ROOT).replace('_', '-');
@@ -591,12 +650,15 @@ public abstract sealed class RefusedException extends RuntimeException
       if (refusal instanceof RefusedException.SystemProtection) {
         return SYSTEM;
       }
+      if (refusal instanceof RefusedException.AdaptiveConcurrency) {
+        return ADAPTIVE_CONCURRENCY;
+      }
       return ORIGIN;
     }
 
     /**
      * Returns the kind's name in lower case with dashes ({@code flow}, {@code per-value}, {@code
-     * circuit-breaker}, {@code system}, {@code origin}): the value of metric tags and of the history line
+     * circuit-breaker}, {@code system}, {@code origin}, {@code adaptive-concurrency}): the value of metric tags and of the history line
      * format.
      *
      * @return the tag value

@@ -49,6 +49,16 @@ class SanityTest {
   }
 
   @Test
+  void adaptiveAndFixedConcurrency_admitEveryCall() {
+    var adaptive = new AdaptiveConcurrencyBenchmark.AdaptiveState();
+    var fixed = new AdaptiveConcurrencyBenchmark.FixedState();
+    assertThatCode(adaptive::check).doesNotThrowAnyException();
+    assertThatCode(fixed::check).doesNotThrowAnyException();
+    assertAdmitsAll(adaptive::call);
+    assertAdmitsAll(fixed::call);
+  }
+
+  @Test
   void noRules_sentinel_admitsEveryCall() {
     var state = new NoRulesBenchmark.SentinelState();
     assertThatCode(state::check).doesNotThrowAnyException();

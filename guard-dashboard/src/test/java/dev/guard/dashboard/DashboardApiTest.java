@@ -4,6 +4,7 @@ import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -137,6 +138,19 @@ class DashboardApiTest {
     assertThat(degrade.get("state").get("probeInMs").asLong()).isEqualTo(10_000);
     JsonNode hot = find(rules, "perValue");
     assertThat(hot.get("state").get("limitedValues").get(0).asText()).isEqualTo("alice");
+  }
+
+  @Test
+  void rules_adaptiveConcurrency_showsTheLimitInForce() {
+    fixture.engine.apply(RuleSet.of(AdaptiveConcurrencyRule.of("stock").withLimits(7, 1, 50)));
+
+    JsonNode rule = find(fixture.get("api/resource/rules?name=stock").get("rules"),
+        "adaptiveConcurrency");
+
+    assertThat(rule.get("rule").get("initialLimit").asInt()).isEqualTo(7);
+    assertThat(rule.get("state").get("type").asText()).isEqualTo("adaptiveConcurrency");
+    assertThat(rule.get("state").get("limit").asInt()).isEqualTo(7);
+    assertThat(rule.get("state").get("inFlight").asInt()).isZero();
   }
 
   @Test

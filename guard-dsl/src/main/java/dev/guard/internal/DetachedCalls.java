@@ -2,6 +2,7 @@ package dev.guard.internal;
 
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
+import java.time.Duration;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -44,6 +45,15 @@ public interface DetachedCalls {
    * @return whether results are judged
    */
   boolean judgesResults();
+
+  /**
+   * Returns the guard's timeout ({@code Guard.timeout}): the adapter ends a call that has not
+   * completed by then as failed with a {@link java.util.concurrent.TimeoutException}, and its
+   * subscriber sees that failure.
+   *
+   * @return the timeout, or null when the guard has none
+   */
+  @Nullable Duration timeout();
 
   /** One admitted call: judge its results, then end it once. */
   interface Detached {

@@ -80,6 +80,52 @@ class DecoratorAllocationTest {
   }
 
   @Test
+  void decorate_adaptiveLimit_admitted_allocatesNothing() throws Throwable {
+    Supplier<Object> guarded =
+        Guard.of("adaptive").adaptiveConcurrency().on(engine).decorate(() -> RESULT);
+
+    assertThat(allocatedBy(guarded::get)).isZero();
+  }
+
+  /**
+   * With time moving, the statistics' buckets roll over and that allocates a little; closing the
+   * adaptive limit's windows (one per 2,000 calls here) adds nothing to it. Both shapes run once
+   * before they are measured, so that neither measurement includes the other's compilation.
+   */
+  @Test
+  void decorate_adaptiveLimitClosingWindows_allocatesNoMoreThanAFixedLimit() throws Throwable {
+    allocatedWithMovingTime(guard -> guard.concurrency(1000)); // both shapes compiled first
+    allocatedWithMovingTime(guard -> guard.adaptiveConcurrency());
+    long fixed = allocatedWithMovingTime(guard -> guard.concurrency(1000));
+    long adaptive = allocatedWithMovingTime(guard -> guard.adaptiveConcurrency());
+
+    assertThat(adaptive).isLessThanOrEqualTo(fixed);
+  }
+
+  private static long allocatedWithMovingTime(Function<Guard, Guard> rule) throws Throwable {
+    ManualClock clock = new ManualClock();
+    GuardEngine own = GuardEngine.builder().clock(clock).build();
+    Supplier<Object> guarded = rule.apply(Guard.of("moving")).on(own).decorate(() -> {
+      clock.advanceNanos(50_000);
+      return RESULT;
+    });
+    return allocatedBy(guarded::get);
+  }
+
+  @Test
+  void decorateOrElse_adaptiveLimitRefused_allocatesNothing() throws Throwable {
+    Supplier<Object> running = Guard.of("full").adaptiveConcurrency().limits(1, 1, 1).on(engine)
+        .decorateOrElse(() -> RESULT, refused -> FALLBACK);
+    Supplier<Object> outer = Guard.of("full").on(engine).decorateOrElse(() -> {
+      Object inner = running.get(); // the call in flight is this one: the nested one is refused
+      return inner == FALLBACK ? RESULT : FALLBACK;
+    }, refused -> FALLBACK);
+
+    assertThat(outer.get()).isSameAs(RESULT);
+    assertThat(allocatedBy(outer::get)).isZero();
+  }
+
+  @Test
   void decorateFunction_admitted_allocatesNothing() throws Throwable {
     Function<Object, Object> guarded = open.decorateFunction(argument -> argument);
 

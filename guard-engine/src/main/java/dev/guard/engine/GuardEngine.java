@@ -420,6 +420,16 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
+   * Returns the time source the engine reads and waits through: what code that bounds the time of
+   * a call (the DSL's {@code timeout}) measures its deadlines with.
+   *
+   * @return the engine's time source
+   */
+  public TimeSource clock() {
+    return core.clock();
+  }
+
+  /**
    * Returns the engine's time: milliseconds since it was built, the time base of {@link
    * #metricsHistory(String, long, long)}.
    *
@@ -516,7 +526,7 @@ public final class GuardEngine implements AutoCloseable {
    */
   public PeriodStats metricsTotals(String resource) {
     PeriodStats totals = core.totals(checkName(resource));
-    return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
   }
 
   /**

@@ -35,8 +35,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>A line is {@code wallMillis|wallTime|resource|pass|refused|flow|perValue|degrade|system|
- * authority|success|exception|rtSumMs|minRtMs|concurrency}, for example {@code
- * 1796126403000|2026-12-01T12:00:03Z|checkout|100|31|29|0|0|0|2|98|1|1204|3|4}. Each file starts
+ * authority|success|exception|rtSumMs|minRtMs|concurrency|adaptive}, for example {@code
+ * 1796126403000|2026-12-01T12:00:03Z|checkout|100|31|29|0|0|0|2|98|1|1204|3|4|0}. Each file starts
  * with one {@code #} line naming the columns. The current file is {@code <name>.log}; when the
  * next line would make it larger than {@link Builder#maxFileBytes}, it becomes {@code
  * <name>.log.1} (older ones move up by one) and the oldest beyond {@link Builder#maxFiles} is
@@ -51,7 +51,7 @@ public final class MetricsLog implements AutoCloseable {
 
   /** The first line of every file: the column names. */
   public static final String HEADER = "# wallMillis|wallTime|resource|pass|refused|flow|perValue"
-      + "|degrade|system|authority|success|exception|rtSumMs|minRtMs|concurrency";
+      + "|degrade|system|authority|success|exception|rtSumMs|minRtMs|concurrency|adaptive";
 
   private static final int HEADER_BYTES = HEADER.length() + 1;
 
@@ -211,7 +211,8 @@ public final class MetricsLog implements AutoCloseable {
     }
     long[] columns = {second.pass(), second.refused(), second.flowRefused(), second.perValueRefused(),
         second.circuitBreakerRefused(), second.systemRefused(), second.originRefused(), second.success(),
-        second.exception(), second.rtSumMs(), second.minRtMs(), second.concurrency()};
+        second.exception(), second.rtSumMs(), second.minRtMs(), second.concurrency(),
+        second.adaptiveRefused()};
     for (long column : columns) {
       line.append('|').append(column);
     }

@@ -47,7 +47,7 @@ class MetricsHistoryTest {
 
     List<PeriodStats> history = s.engine.metricsHistory("R");
 
-    assertThat(history).containsExactly(new PeriodStats(61_000, 62_000, 3, 3, 2, 0, 0, 0, 1, 3, 0,
+    assertThat(history).containsExactly(new PeriodStats(61_000, 62_000, 3, 3, 2, 0, 0, 0, 1, 0, 3, 0,
         60, 10, 0));
     PeriodStats second = history.get(0);
     assertThat(second.refused(RefusedException.Kind.FLOW)).isEqualTo(2);

@@ -36,7 +36,7 @@ class LayersTest {
       List.of(INTERNAL + ".node"),
       List.of(INTERNAL + ".chain"),
       List.of(INTERNAL + ".flow", INTERNAL + ".pervalue", INTERNAL + ".breaker",
-          INTERNAL + ".origin", INTERNAL + ".system"),
+          INTERNAL + ".origin", INTERNAL + ".system", INTERNAL + ".adaptive"),
       List.of(INTERNAL + ".registry"),
       List.of(INTERNAL + ".rules", INTERNAL + ".call", INTERNAL + ".telemetry"),
       List.of(INTERNAL),

@@ -62,6 +62,9 @@ class ClockDisciplineTest {
           + "can shorten",
       "dev.guard.redis.RedisRuleSource",
       "close() bounds its wait for the notice thread to end: a shutdown deadline, not engine time",
+      "dev.guard.Deadlines",
+      "the timeout thread looks at its engines' time sources once a millisecond of real time while "
+          + "deadlines are pending: it serves every engine, so it cannot wait on one clock",
       "dev.guard.examples.LoadGenerator",
       "the demo bounds the drain of its worker pools at the end of a run, a process's real time");
 

@@ -44,6 +44,11 @@ class StageOrderCompileTest {
         """Guard.of("r").errorRatio(0.5).qps(5).openFor(Duration.ofSeconds(1))""" to "openFor",
         """Guard.of("r").errorRatio(0.5).except("v", 1)""" to "except",
         """Guard.of("r").errorRatio(0.5).warmUp(Duration.ofSeconds(1))""" to "warmUp",
+        """Guard.of("r").concurrency(5).aimd()""" to "aimd",
+        """Guard.of("r").share("live", 0.9)""" to "share",
+        """Guard.of("r").adaptiveConcurrency().warmUp(Duration.ofSeconds(1))""" to "warmUp",
+        """Guard.of("r").adaptiveConcurrency().qps(5).limits(1, 1, 2)""" to "limits",
+        """Guard.of("r").adaptiveConcurrency().timeout(Duration.ofSeconds(1)).aimd()""" to "aimd",
     )
 
     /** Valid orders, the same in both languages. */
@@ -56,6 +61,7 @@ class StageOrderCompileTest {
             .replace("String.class", "STRING_TYPE"),
         """Guard.of("r").errorRatio(0.5).minCalls(2).window(Duration.ofSeconds(2), 2).openFor(Duration.ofSeconds(1))""",
         """Guard.of("r").errorCount(1).probes(2).qps(5).warmUp(Duration.ofSeconds(1)).origin("o")""",
+        """Guard.of("r").adaptiveConcurrency().limits(5, 1, 10).aimd().slowerThan(Duration.ofMillis(5)).window(Duration.ofMillis(50)).share("a", 0.5).timeout(Duration.ofSeconds(1))""",
     )
 
     private val firstLine = 5

@@ -10,6 +10,7 @@ import dev.guard.api.PeriodStats;
 import dev.guard.api.rule.RuleSet;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.FunctionTimer;
+import dev.guard.api.rule.RuleState;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -43,7 +44,7 @@ import java.util.function.ToDoubleFunction;
  *       GuardEngine#metricsTotals totals}, so they include every whole second that has closed;
  *   <li>{@value #REFUSED} ({@code guard_calls_refused_total}), tags {@code resource} and {@code
  *       kind}: {@code flow}, {@code per-value}, {@code circuit-breaker}, {@code system}, {@code
- *       origin};
+ *       origin}, {@code adaptive-concurrency};
  *   <li>{@value #DURATION} ({@code guard_call_duration_seconds_count}/{@code _sum}), tag {@code
  *       resource}: a function timer of the completed calls and their summed response time;
  *   <li>{@value #CONCURRENCY} ({@code guard_concurrency}), tag {@code resource}: calls running now;
@@ -51,6 +52,9 @@ import java.util.function.ToDoubleFunction;
  *       breaker} (the breaker's position in {@link GuardEngine#breakers}) and {@code state}
  *       ({@code closed}, {@code open}, {@code half-open}, {@code forced-open}, {@code
  *       forced-closed}): 1 for the breaker's current state, 0 for the others;
+ *   <li>{@value #CONCURRENCY_LIMIT} ({@code guard_concurrency_limit}), tag {@code resource}: the
+ *       limit an adaptive concurrency rule has found, for resources that have one (registered
+ *       when the rule is first seen; NaN once the rule is gone);
  *   <li>{@value #OVERFLOWS} ({@code guard_cap_overflows_total}), tag {@code cap};
  *   <li>{@value #RELOADS} ({@code guard_rule_reloads_total}): rule sets the engine applied since
  *       it started (the number of its latest {@linkplain GuardEngine#ruleHistory revision}: from
@@ -74,6 +78,8 @@ public final class GuardMetrics implements MeterBinder {
   public static final String DURATION = "guard.call.duration";
   /** Calls running now. */
   public static final String CONCURRENCY = "guard.concurrency";
+  /** The limit of an adaptive concurrency rule. */
+  public static final String CONCURRENCY_LIMIT = "guard.concurrency.limit";
   /** The state of each circuit breaker: 1 for its current state, 0 for the others. */
   public static final String BREAKER_STATE = "guard.breaker.state";
   /** Overflows of the engine's bounded collections. */
@@ -87,6 +93,7 @@ public final class GuardMetrics implements MeterBinder {
   private final int maxResources;
   private final Set<String> registered = ConcurrentHashMap.newKeySet();
   private final Map<String, Integer> breakerGauges = new ConcurrentHashMap<>();
+  private final Set<String> limitGauges = ConcurrentHashMap.newKeySet();
   private final List<MeterRegistry> registries = new CopyOnWriteArrayList<>();
 
   private GuardMetrics(GuardEngine engine, int maxResources) {
@@ -155,9 +162,33 @@ public final class GuardMetrics implements MeterBinder {
       }
       if (registered.contains(resource)) {
         registerBreakers(watched, resource);
+        registerLimit(watched, resource);
       }
     }
     return registered.size();
+  }
+
+  /** Registers the limit gauge of a resource that has an adaptive concurrency rule now. */
+  private void registerLimit(GuardEngine watched, String resource) {
+    if (limitGauges.contains(resource) || Double.isNaN(adaptiveLimit(watched, resource))
+        || !limitGauges.add(resource)) {
+      return;
+    }
+    for (MeterRegistry registry : registries) {
+      Gauge.builder(CONCURRENCY_LIMIT, watched, e -> adaptiveLimit(e, resource))
+          .tags("resource", resource)
+          .description("The limit an adaptive concurrency rule has found")
+          .register(registry);
+    }
+  }
+
+  private static double adaptiveLimit(GuardEngine engine, String resource) {
+    for (RuleState state : engine.ruleStates(resource)) {
+      if (state instanceof RuleState.AdaptiveConcurrencyState adaptive) {
+        return adaptive.limit();
+      }
+    }
+    return Double.NaN;
   }
 
   /** Registers state gauges for breakers of a resource beyond those already registered. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
@@ -161,5 +162,26 @@ class GuardMetricsTest {
   private static double state(MeterRegistry registry, String state) {
     return registry.get(GuardMetrics.BREAKER_STATE).tag("resource", "payments")
         .tag("breaker", "0").tag("state", state).gauge().value();
+  }
+
+  @Test
+  void concurrencyLimit_gaugeReadsTheAdaptiveLimit_andRefusalsHaveTheirKind() {
+    SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    engine.apply(RuleSet.of(AdaptiveConcurrencyRule.of("stock").withLimits(1, 1, 10)));
+    metrics.bindTo(registry);
+    GuardedResource stock = engine.resource("stock");
+    Entry running = stock.enterAsync();
+    assertThatThrownBy(stock::enterAsync)
+        .isInstanceOf(RefusedException.AdaptiveConcurrency.class);
+    running.close();
+    clock.advanceMillis(2000);
+    registry.get(GuardMetrics.RESOURCES).gauge().value();
+
+    assertThat(registry.get(GuardMetrics.CONCURRENCY_LIMIT).tag("resource", "stock").gauge()
+        .value()).isEqualTo(1.0);
+    assertThat(registry.get(GuardMetrics.REFUSED).tag("resource", "stock")
+        .tag("kind", "adaptive-concurrency").functionCounter().count()).isEqualTo(1.0);
+    assertThat(registry.find(GuardMetrics.CONCURRENCY_LIMIT).tag("resource", "orders").gauge())
+        .isNull();
   }
 }

@@ -3,7 +3,10 @@ package dev.guard.reactor;
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.internal.DetachedCalls;
+import java.time.Duration;
 import java.util.Objects;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 import org.reactivestreams.Publisher;
@@ -123,7 +126,7 @@ public final class GuardedPublishers {
    */
   public <T> Mono<T> mono(Mono<T> source) {
     Objects.requireNonNull(source, "source");
-    return new GuardedMono<>(source, plan(), null, false);
+    return new GuardedMono<>(bounded(source), plan(), null, false);
   }
 
   /**
@@ -146,7 +149,7 @@ public final class GuardedPublishers {
       Mono<T> source, Function<? super RefusedException, ? extends Mono<? extends T>> onRefused) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(onRefused, "onRefused");
-    return new GuardedMono<>(source, plan(), onRefused, false);
+    return new GuardedMono<>(bounded(source), plan(), onRefused, false);
   }
 
   /**
@@ -160,7 +163,7 @@ public final class GuardedPublishers {
    */
   public <T> Flux<T> flux(Publisher<T> source) {
     Objects.requireNonNull(source, "source");
-    return new GuardedFlux<>(Flux.from(source), plan(), null, false);
+    return new GuardedFlux<>(bounded(Flux.from(source)), plan(), null, false);
   }
 
   /**
@@ -177,7 +180,34 @@ public final class GuardedPublishers {
       Function<? super RefusedException, ? extends Publisher<? extends T>> onRefused) {
     Objects.requireNonNull(source, "source");
     Objects.requireNonNull(onRefused, "onRefused");
-    return new GuardedFlux<>(Flux.from(source), plan(), onRefused, false);
+    return new GuardedFlux<>(bounded(Flux.from(source)), plan(), onRefused, false);
+  }
+
+  /**
+   * The source bounded by the guard's timeout ({@code Guard.timeout}): a subscription that has not
+   * ended within it is cancelled and fails with a {@link TimeoutException}, on Reactor's parallel
+   * scheduler, so the call ends failed at that moment.
+   */
+  private <T> Mono<T> bounded(Mono<T> source) {
+    Duration limit = calls.timeout();
+    return limit == null ? source : source.timeout(limit, Mono.error(() -> late(limit)));
+  }
+
+  /** As {@link #bounded(Mono)}, for the whole of a {@code Flux}'s subscription. */
+  private <T> Flux<T> bounded(Flux<T> source) {
+    Duration limit = calls.timeout();
+    if (limit == null) {
+      return source;
+    }
+    return Flux.defer(() -> {
+      AtomicBoolean expired = new AtomicBoolean();
+      return source.takeUntilOther(Mono.delay(limit).doOnNext(tick -> expired.set(true)))
+          .concatWith(Mono.defer(() -> expired.get() ? Mono.error(late(limit)) : Mono.empty()));
+    });
+  }
+
+  private static TimeoutException late(Duration limit) {
+    return new TimeoutException("the call did not complete within its timeout of " + limit);
   }
 
   private Plan plan() {

@@ -117,5 +117,10 @@ class GuardFailureTest {
     public boolean judgesResults() {
       return true;
     }
+
+    @Override
+    public java.time.@Nullable Duration timeout() {
+      return null;
+    }
   }
 }

@@ -233,7 +233,7 @@ public final class RuleFormat {
     }
     int max = kind.maxPerResource();
     problems.add(itemPath + ".resource", "'" + rule.resource() + "' already has " + max + " "
-        + kind.ruleName() + (max == 1 ? " rule: list every origin in that one rule" : " rules")
+        + kind.ruleName() + (max == 1 ? " rule" : " rules") + kind.overLimitHint()
         + " (at most " + max + " per resource)");
     return false;
   }

@@ -9,6 +9,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
@@ -313,7 +314,14 @@ final class RuleDocuments {
     Arbitrary<Rule> system = Arbitraries.of(Duration.ZERO, Duration.ofDays(1))
         .map(rt -> (Rule) SystemRule.of().withMaxAverageRt(rt).withMaxInboundQps(1e9)
             .withMaxSystemLoad(10_000).withMaxConcurrency(Integer.MAX_VALUE));
-    return List.of(flow, flow, cluster, perValue, breaker, origins, system);
+    Arbitrary<Rule> adaptive = Combinators.combine(resources,
+            Arbitraries.of(AdaptiveConcurrencyRule.Algorithm.class),
+            Arbitraries.of(1, 20, 1_000_000_000), Arbitraries.of(Duration.ofMillis(1),
+                Duration.ofDays(1)))
+        .as((resource, algorithm, max, duration) -> (Rule) AdaptiveConcurrencyRule.of(resource)
+            .withAlgorithm(algorithm).withLimits(1, 1, max).withWindow(duration)
+            .withSlowerThan(duration).withShare("live", 0.75).withShare("batch", 0.25));
+    return List.of(flow, flow, cluster, perValue, breaker, origins, system, adaptive);
   }
 
   /** Rules of the shapes the base set lacks: each strategy, value type and optional field. */

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
@@ -44,6 +45,12 @@ class RuleFormatTest {
   static final RuleSet AUTHORITY = RuleSet.of(List.of(
       OriginRule.allow("admin", "ops-console", "billing"),
       OriginRule.deny("search", "scraper")));
+
+  static final RuleSet ADAPTIVE = RuleSet.of(List.of(
+      AdaptiveConcurrencyRule.of("inventory"),
+      AdaptiveConcurrencyRule.of("search").withAlgorithm(AdaptiveConcurrencyRule.Algorithm.AIMD)
+          .withLimits(10, 2, 200).withWindow(Duration.ofMillis(50))
+          .withSlowerThan(Duration.ofMillis(250)).withShare("live", 0.9).withShare("batch", 0.1)));
 
   static final RuleSet SYSTEM = RuleSet.of(List.of(
       SystemRule.of().withMaxInboundQps(5000).withMaxConcurrency(200)
@@ -108,6 +115,12 @@ class RuleFormatTest {
   }
 
   @Test
+  void adaptiveConcurrencyGolden_readsAndWrites() {
+    assertThat(RuleFormat.parse(golden("adaptiveConcurrency.json"))).isEqualTo(ADAPTIVE);
+    assertThat(RuleFormat.write(ADAPTIVE)).isEqualTo(golden("adaptiveConcurrency.json"));
+  }
+
+  @Test
   void systemGolden_readsAndWrites() {
     assertThat(RuleFormat.parse(golden("system.json"))).isEqualTo(SYSTEM);
     assertThat(RuleFormat.write(SYSTEM)).isEqualTo(golden("system.json"));
@@ -120,6 +133,7 @@ class RuleFormatTest {
     all.addAll(PER_VALUE.rules());
     all.addAll(BREAKERS.rules());
     all.addAll(SYSTEM.rules());
+    all.addAll(ADAPTIVE.rules());
     RuleSet everything = RuleSet.of(all);
 
     String json = RuleFormat.write(everything);

@@ -132,7 +132,7 @@ class RuleFormatValidationTest {
         "rules.flow[1].warmUp.coldFactor: must be > 1, was 0",
         "rules.flow[2].pacing: must be REFUSE for metric CONCURRENCY (shaping needs a rate), was "
             + "{\"maxQueueing\":\"PT1S\"}",
-        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, origins, system, $schema]");
+        "rules.flw: is not a field here; the fields are [version, flow, perValue, circuitBreakers, origins, system, adaptiveConcurrency, $schema]");
   }
 
   static Stream<Arguments> perValueFields() {
@@ -307,6 +307,55 @@ class RuleFormatValidationTest {
 
     assertThat(errors(document)).containsExactly("rules.origins[2].resource: 'r' already has 1 "
         + "origin rule: list every origin in that one rule (at most 1 per resource)");
+  }
+
+  static Stream<Arguments> adaptiveFields() {
+    String at = "rules.adaptiveConcurrency[0].";
+    return Stream.of(
+        Arguments.of("{\"minLimit\": 2}", List.of(at + "resource: is required")),
+        Arguments.of("{\"resource\": \"r\", \"algorithm\": \"vegas\"}",
+            List.of(at + "algorithm: must be \"gradient\" or \"aimd\", was \"vegas\"")),
+        Arguments.of("{\"resource\": \"r\", \"minLimit\": 0}",
+            List.of(at + "minLimit: must be > 0, was 0")),
+        Arguments.of("{\"resource\": \"r\", \"minLimit\": 30}",
+            List.of(at + "initialLimit: must be in [minLimit, maxLimit] = [30, 1000], was 20")),
+        Arguments.of("{\"resource\": \"r\", \"initialLimit\": 5, \"maxLimit\": 4}",
+            List.of(at + "initialLimit: must be in [minLimit, maxLimit] = [1, 4], was 5")),
+        Arguments.of("{\"resource\": \"r\", \"minLimit\": 5, \"maxLimit\": 4}",
+            List.of(at + "maxLimit: must be >= minLimit (5), was 4")),
+        Arguments.of("{\"resource\": \"r\", \"maxLimit\": 2.5}",
+            List.of(at + "maxLimit: must be a whole number, was 2.5")),
+        Arguments.of("{\"resource\": \"r\", \"window\": \"PT0S\"}",
+            List.of(at + "window: must be positive, was \"PT0S\"")),
+        Arguments.of("{\"resource\": \"r\", \"slowerThan\": \"PT48H\"}",
+            List.of(at + "slowerThan: must be at most PT24H, was \"PT48H\"")),
+        Arguments.of("{\"resource\": \"r\", \"shares\": {\"live\": 0.9, \"batch\": 0.2}}",
+            List.of(at + "shares: must sum to at most 1, was {\"live\":0.9,\"batch\":0.2}")),
+        Arguments.of("{\"resource\": \"r\", \"shares\": {\"live\": 0, \"batch\": \"x\"}}",
+            List.of(at + "shares.live: must be in (0, 1], was 0",
+                at + "shares.batch: must be a number, was \"x\"")),
+        Arguments.of("{\"resource\": \"r\", \"shares\": [\"live\"]}",
+            List.of(at + "shares: must be an object, was [\"live\"]")),
+        Arguments.of("{\"resource\": \"r\", \"limit\": 5}",
+            List.of(at + "limit: is not a field here; the fields are [resource, algorithm, "
+                + "initialLimit, minLimit, maxLimit, window, slowerThan, shares]")));
+  }
+
+  @ParameterizedTest
+  @MethodSource("adaptiveFields")
+  void parse_invalidAdaptiveConcurrencyField_reportsPathAndValue(String rule,
+      List<String> expected) {
+    assertThat(errors("{\"version\": 1, \"adaptiveConcurrency\": [" + rule + "]}"))
+        .containsExactlyElementsOf(expected);
+  }
+
+  @Test
+  void parse_secondAdaptiveRuleForOneResource_isRefusedAtItsResource() {
+    String document = "{\"version\": 1, \"adaptiveConcurrency\": ["
+        + "{\"resource\": \"r\"}, {\"resource\": \"r\", \"maxLimit\": 50}]}";
+
+    assertThat(errors(document)).containsExactly("rules.adaptiveConcurrency[1].resource: 'r' "
+        + "already has 1 adaptiveConcurrency rule (at most 1 per resource)");
   }
 
   @Test

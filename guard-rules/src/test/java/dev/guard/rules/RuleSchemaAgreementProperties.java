@@ -74,8 +74,20 @@ class RuleSchemaAgreementProperties {
     /** Exception values compared as the value type reads them. */
     DISTINCT_EXCEPTION_VALUES("distinct exception values",
         message -> message.startsWith("must differ from the other exceptions' values")),
+    /** An adaptive limit's bounds, three fields (some perhaps defaulted). */
+    ADAPTIVE_LIMITS_IN_ORDER("adaptive limits in order: 1 <= minLimit <= initialLimit <= maxLimit",
+        message -> message.startsWith("must be >= minLimit (")
+            || message.startsWith("must be in [minLimit, maxLimit] = [")),
+    /** A share above 0 that no double holds (1e-400): the format reads it as 0. */
+    SHARE_ROUNDED_TO_ZERO("a share above 0 too small for a double (1e-400), read as 0",
+        message -> message.startsWith("must be in (0, 1], was ")
+            && new BigDecimal(message.substring("must be in (0, 1], was ".length())).signum() > 0),
+    /** An adaptive limit's shares, a sum over the entries of an object. */
+    SHARES_SUM("an adaptive limit's shares summing to at most 1",
+        message -> message.startsWith("must sum to at most 1, was ")),
     /** Rules counted per resource across a list. */
-    RULES_PER_RESOURCE("at most 64 perValue rules and 1 origins rule per resource",
+    RULES_PER_RESOURCE("at most 64 perValue rules, 1 origins rule and 1 adaptiveConcurrency rule"
+        + " per resource",
         message -> message.contains(" already has ")),
     /** A concurrency per-value rule's period, which must equal PT1S however it is spelled. */
     CONCURRENCY_PERIOD("a per-value concurrency rule's period left at PT1S",

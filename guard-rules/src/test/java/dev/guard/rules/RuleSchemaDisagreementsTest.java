@@ -54,6 +54,16 @@ class RuleSchemaDisagreementsTest {
         Arguments.of(FormatOnly.RULES_PER_RESOURCE, "{\"version\": 1, \"origins\": ["
             + "{\"resource\": \"r\", \"allowOrigins\": [\"a\"]}, "
             + "{\"resource\": \"r\", \"denyOrigins\": [\"b\"]}]}"),
+        Arguments.of(FormatOnly.RULES_PER_RESOURCE, "{\"version\": 1, \"adaptiveConcurrency\": ["
+            + "{\"resource\": \"r\"}, {\"resource\": \"r\", \"minLimit\": 2}]}"),
+        Arguments.of(FormatOnly.ADAPTIVE_LIMITS_IN_ORDER, "{\"version\": 1, "
+            + "\"adaptiveConcurrency\": [{\"resource\": \"r\", \"minLimit\": 30}]}"),
+        Arguments.of(FormatOnly.ADAPTIVE_LIMITS_IN_ORDER, "{\"version\": 1, "
+            + "\"adaptiveConcurrency\": [{\"resource\": \"r\", \"maxLimit\": 10}]}"),
+        Arguments.of(FormatOnly.SHARE_ROUNDED_TO_ZERO, "{\"version\": 1, \"adaptiveConcurrency\": [{"
+            + "\"resource\": \"r\", \"shares\": {\"a\": 1e-400}}]}"),
+        Arguments.of(FormatOnly.SHARES_SUM, "{\"version\": 1, \"adaptiveConcurrency\": [{"
+            + "\"resource\": \"r\", \"shares\": {\"a\": 0.6, \"b\": 0.6}}]}"),
         Arguments.of(FormatOnly.CONCURRENCY_PERIOD, PER_VALUE + "\"concurrency\": 1, "
             + "\"period\": \"PT2S\"}]}"));
   }

@@ -101,4 +101,33 @@ public sealed interface RuleState {
       limitedValues = List.copyOf(limitedValues);
     }
   }
+  /**
+   * The limit an adaptive concurrency rule has found, and what it measured: docs/BEHAVIOUR.md,
+   * "Adaptive concurrency", says how the limit moves.
+   *
+   * @param rule the adaptive concurrency rule
+   * @param limit the calls it lets run at once now, within its bounds
+   * @param inFlight the calls it admitted that are running now
+   * @param baselineRtMs the best average response time of a window it has seen, in milliseconds;
+   *     0 before the first window ended
+   * @param lastRtMs the average response time of successful calls in the last window that had
+   *     some, in milliseconds; 0 before then
+   */
+  record AdaptiveConcurrencyState(AdaptiveConcurrencyRule rule, int limit, int inFlight,
+      double baselineRtMs, double lastRtMs) implements RuleState {
+
+    /**
+     * Checks the rule.
+     *
+     * @param rule the rule
+     * @param limit the limit now
+     * @param inFlight the calls running
+     * @param baselineRtMs the best window average
+     * @param lastRtMs the last window average
+     * @throws NullPointerException if the rule is null
+     */
+    public AdaptiveConcurrencyState {
+      Objects.requireNonNull(rule, "rule");
+    }
+  }
 }

@@ -243,6 +243,12 @@ final class EngineViews {
       view.put("warningTokens", warmUp.warningTokens());
       view.put("maxTokens", warmUp.maxTokens());
       view.put("allowedQps", finite(warmUp.allowedQps()));
+    } else if (state instanceof RuleState.AdaptiveConcurrencyState adaptive) {
+      view.put("type", "adaptiveConcurrency");
+      view.put("limit", adaptive.limit());
+      view.put("inFlight", adaptive.inFlight());
+      view.put("baselineRtMs", finite(adaptive.baselineRtMs()));
+      view.put("lastRtMs", finite(adaptive.lastRtMs()));
     } else if (state instanceof RuleState.HotValuesState hot) {
       view.put("type", "hotValues");
       view.put("valuesTracked", hot.valuesTracked());

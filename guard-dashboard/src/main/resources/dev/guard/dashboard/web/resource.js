@@ -3,10 +3,11 @@
 // roll-back, and the rule editor. Everything but the editor refreshes every second.
 const resource = new URLSearchParams(location.search).get('name') || '';
 const query = 'name=' + encodeURIComponent(resource);
-const KINDS = ['flow', 'perValue', 'circuitBreakers', 'origins'];
+const KINDS = ['flow', 'perValue', 'circuitBreakers', 'origins', 'adaptiveConcurrency'];
 const TEMPLATES = {
   flow: { qps: 10 }, perValue: { argumentIndex: 0, threshold: 10 },
   circuitBreakers: { errorRatio: 0.5, openFor: 'PT10S' }, origins: { denyOrigins: ['bot'] },
+  adaptiveConcurrency: { maxLimit: 200 },
 };
 document.getElementById('name').textContent = resource;
 document.title = resource + ' · guard dashboard';
@@ -89,6 +90,10 @@ function describeState(state) {
   }
   if (state.type === 'breaker') {
     return state.state + (state.probeInMs > 0 ? ' · probe in ' + guard.num(state.probeInMs / 1000) + ' s' : '');
+  }
+  if (state.type === 'adaptiveConcurrency') {
+    return 'limit ' + state.limit + ' · ' + state.inFlight + ' in flight · window '
+      + guard.num(state.lastRtMs) + ' ms against best ' + guard.num(state.baselineRtMs) + ' ms';
   }
   if (state.type === 'hotValues') {
     return state.valuesTracked + ' values tracked' + (state.limitedValues.length

@@ -6,6 +6,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleState;
 import dev.guard.api.rule.SystemRule;
+import dev.guard.engine.internal.adaptive.AdaptiveSlotKind;
 import dev.guard.engine.internal.breaker.BreakerSlotKind;
 import dev.guard.engine.internal.call.CallEntry;
 import dev.guard.engine.internal.call.CallPath;
@@ -306,6 +307,7 @@ public final class EngineCore {
     Chain chain = state.chain();
     List<RuleState> states = new ArrayList<>(FlowSlotKind.warmUpStates(chain));
     states.addAll(PerValueSlotKind.hotValueStates(chain, parts.clock().preciseNowNanos()));
+    states.addAll(AdaptiveSlotKind.states(chain));
     return List.copyOf(states);
   }
 

@@ -44,6 +44,14 @@ public interface KindFormat<R extends Rule> {
     return Integer.MAX_VALUE;
   }
 
+  /**
+   * What to do instead, appended to the error for a rule over {@link #maxPerResource()} (": list
+   * every origin in that one rule"); empty when there is nothing to say.
+   */
+  default String overLimitHint() {
+    return "";
+  }
+
   /** Writes one rule into an empty object, in the form {@link #read} reads. */
   void write(R rule, ObjectNode out);
 }

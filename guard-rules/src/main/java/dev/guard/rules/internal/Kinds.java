@@ -10,7 +10,7 @@ public final class Kinds {
   /** The registered kinds. */
   public static final List<KindFormat<?>> ALL = List.of(
       new FlowFormat(), new PerValueFormat(), new CircuitBreakerFormat(), new OriginFormat(),
-      new SystemFormat());
+      new SystemFormat(), new AdaptiveConcurrencyFormat());
 
   private Kinds() {}
 

@@ -32,6 +32,11 @@ final class OriginFormat implements KindFormat<OriginRule> {
   }
 
   @Override
+  public String overLimitHint() {
+    return ": list every origin in that one rule";
+  }
+
+  @Override
   public String key() {
     return "origins";
   }

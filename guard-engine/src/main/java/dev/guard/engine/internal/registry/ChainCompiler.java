@@ -5,6 +5,7 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
+import dev.guard.engine.internal.adaptive.AdaptiveSlotKind;
 import dev.guard.engine.internal.breaker.BreakerSlotKind;
 import dev.guard.engine.internal.origin.OriginSlotKind;
 import dev.guard.engine.internal.flow.FlowSlotKind;
@@ -27,15 +28,16 @@ import org.jspecify.annotations.Nullable;
 public final class ChainCompiler {
 
   /**
-   * The slot kinds of one engine in chain order (origin, system, per-value, flow, circuit
-   * breaker); only the system kind holds engine state, the engine's system protection.
+   * The slot kinds of one engine in chain order (origin, system, per-value, flow, adaptive
+   * concurrency, circuit breaker); only the system kind holds engine state, the engine's system protection.
    *
    * @param system the engine's system protection
    * @return the kinds, sorted by order
    */
   public static List<SlotKind<?>> kinds(SystemProtection system) {
     return sorted(List.of(new OriginSlotKind(), new SystemSlotKind(system),
-        PerValueSlotKind.INSTANCE, FlowSlotKind.INSTANCE, BreakerSlotKind.INSTANCE));
+        PerValueSlotKind.INSTANCE, FlowSlotKind.INSTANCE, AdaptiveSlotKind.INSTANCE,
+        BreakerSlotKind.INSTANCE));
   }
 
   private ChainCompiler() {}

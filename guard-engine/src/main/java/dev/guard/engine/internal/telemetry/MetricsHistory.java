@@ -277,7 +277,7 @@ public final class MetricsHistory {
     PeriodStats totals() {
       return new PeriodStats(0L, totals[F_START] + 1000L, totals[F_PASS], totals[F_BLOCK],
           totals[F_KIND], totals[F_KIND + 1], totals[F_KIND + 2], totals[F_KIND + 3],
-          totals[F_KIND + 4], totals[F_SUCCESS], totals[F_EXCEPTION], totals[F_RT],
+          totals[F_KIND + 4], totals[F_KIND + 5], totals[F_SUCCESS], totals[F_EXCEPTION], totals[F_RT],
           totals[F_SUCCESS] == 0 ? 0L : totals[F_MIN_RT], totals[F_CONCURRENCY]);
     }
   }
@@ -300,7 +300,7 @@ public final class MetricsHistory {
     long success = from[at + F_SUCCESS];
     return new PeriodStats(sec, sec + length, from[at + F_PASS], from[at + F_BLOCK],
         from[at + F_KIND], from[at + F_KIND + 1], from[at + F_KIND + 2], from[at + F_KIND + 3],
-        from[at + F_KIND + 4], success, from[at + F_EXCEPTION], from[at + F_RT],
+        from[at + F_KIND + 4], from[at + F_KIND + 5], success, from[at + F_EXCEPTION], from[at + F_RT],
         success == 0 ? 0L : from[at + F_MIN_RT], from[at + F_CONCURRENCY]);
   }
 }
