@@ -10,6 +10,7 @@ import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.RuleState;
 import dev.guard.engine.GuardedResource;
+import dev.guard.testsupport.Scenario;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
