@@ -1,6 +1,7 @@
 package dev.guard.examples;
 
 import dev.guard.Guard;
+import dev.guard.api.RefusedException;
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.spi.TimeSource;
 import dev.guard.engine.GuardEngine;
@@ -32,7 +33,10 @@ import java.util.logging.Logger;
  * </pre>
  *
  * <p>One process alone admits all it offers; two together offer {@code 2 × }{@value #OFFERED} and
- * admit {@value #LIMIT} per second between them. Stop Redis while they run and each falls back to
+ * admit {@value #LIMIT} per second between them. Each process also asks once a second for the
+ * profile of one user, {@value #USER}, whose quota of {@value #USER_QUOTA} calls a minute is one
+ * budget for every process (a per-value rule, {@code .clusterWide()}): alone a process spends it
+ * in {@value #USER_QUOTA} seconds, two together in half that. Stop Redis while they run and each falls back to
  * the local limit. Seconds are the Redis server's, so both processes count the same seconds as the
  * shared window does; each admitted call is also counted in a Redis key of its second, which is
  * where the "all" column comes from.
@@ -44,6 +48,8 @@ final class ClusterDemo {
   static final int DEFAULT_SECONDS = 30;
   static final int LIMIT = 40;
   static final int OFFERED = 30;
+  static final String USER = "alice";
+  static final int USER_QUOTA = 20;
   private static final String NAMESPACE = "guard-demo";
   /** How long after a second ends its row is printed, so that every process counted it. */
   private static final long ROW_DELAY_MS = 300;
@@ -76,11 +82,12 @@ final class ClusterDemo {
     return new Options(uri, seconds);
   }
 
-  /** One row of the table. */
-  static String row(int second, int offered, int admitted, long all, boolean available) {
-    return String.format(Locale.ROOT, "%6d %8d %14d %10s  %s", second, offered, admitted,
-        all < 0 ? "-" : Long.toString(all),
-        available ? "" : "Redis unavailable: the local limit decides").stripTrailing();
+  /** One row of the table; {@code user} is whether the user's call of that second was admitted. */
+  static String row(int second, int offered, int admitted, long all, boolean user,
+      boolean available) {
+    return String.format(Locale.ROOT, "%6d %8d %14d %10s %8s  %s", second, offered, admitted,
+        all < 0 ? "-" : Long.toString(all), user ? "admitted" : "refused",
+        available ? "" : "Redis unavailable: the local limits decide").stripTrailing();
   }
 
   static List<String> header(Options options) {
@@ -89,8 +96,10 @@ final class ClusterDemo {
             + "/s is shared by every process on " + options.uri() + " (.clusterWide())",
         "start the same command in a second terminal: together they admit " + LIMIT
             + " per second",
+        "'profile' is asked for " + USER + " once a second; " + USER + "'s quota of " + USER_QUOTA
+            + " calls a minute is shared by every process (.perValue(..).clusterWide())",
         "",
-        "second  offered  admitted here  all (Redis)");
+        "second  offered  admitted here  all (Redis)  " + USER);
   }
 
   /**
@@ -125,6 +134,9 @@ final class ClusterDemo {
       tokens.awaitConnected(Duration.ofSeconds(2)); // the first rows already shared
       GuardEngine engine = GuardEngine.builder().clock(time).tokenService(tokens).build();
       Guard checkout = Guard.of("checkout").qps(LIMIT).clusterWide().on(engine);
+      Guard profile = Guard.of("profile").perValue(0, USER_QUOTA)
+          .period(Duration.ofMinutes(1)).clusterWide().on(engine);
+      boolean[] userAdmitted = new boolean[options.seconds()];
       // every process of the demo announces itself and its figures: the fleet page shows them all
       fleet = RedisFleet.builder(engine, options.uri(), NAMESPACE)
           .name("demo " + ProcessHandle.current().pid()).build().start();
@@ -150,13 +162,17 @@ final class ClusterDemo {
         if (rowDue - due <= 0) {
           time.sleep(rowDue - time.nanoTime());
           out.println(row(rows + 1, offered.get(rows), admitted.get(rows),
-              all(counts, first + rows), tokens.available()));
+              all(counts, first + rows), userAdmitted[rows], tokens.available()));
           rows++;
           continue;
         }
         time.sleep(due - time.nanoTime());
-        int second = (int) (call++ / OFFERED);
+        long index = call++;
+        int second = (int) (index / OFFERED);
         if (second < options.seconds()) {
+          if (index % OFFERED == 0) { // the second's first call: the user's one call too
+            userAdmitted[second] = askForProfile(profile);
+          }
           offered.incrementAndGet(second);
           if (checkout.callOrElse(() -> true, refused -> false)) {
             admitted.incrementAndGet(second);
@@ -172,6 +188,15 @@ final class ClusterDemo {
         fleet.close();
       }
       client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    }
+  }
+
+  /** One call of the user's profile: whether the user's shared quota admitted it. */
+  private static boolean askForProfile(Guard profile) {
+    try {
+      return profile.callWithKey(USER, () -> true);
+    } catch (RefusedException.PerValue refused) {
+      return false;
     }
   }
 

@@ -32,10 +32,10 @@ class ClusterDemoTest {
 
   @Test
   void row_showsTheSharedTotal_orWhyItIsMissing() {
-    assertThat(ClusterDemo.row(3, 30, 20, 40, true))
-        .isEqualTo("     3       30             20         40");
-    assertThat(ClusterDemo.row(4, 30, 30, -1, false))
-        .isEqualTo("     4       30             30          -  "
-            + "Redis unavailable: the local limit decides");
+    assertThat(ClusterDemo.row(3, 30, 20, 40, true, true))
+        .isEqualTo("     3       30             20         40 admitted");
+    assertThat(ClusterDemo.row(4, 30, 30, -1, false, false))
+        .isEqualTo("     4       30             30          -  refused  "
+            + "Redis unavailable: the local limits decide");
   }
 }

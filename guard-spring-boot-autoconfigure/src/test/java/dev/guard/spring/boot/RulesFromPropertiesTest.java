@@ -2,8 +2,10 @@ package dev.guard.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import java.nio.file.Files;
@@ -48,6 +50,44 @@ class RulesFromPropertiesTest {
               assertThat(context.getBean(GuardRules.class).source())
                   .contains("spring:guard.rules");
             });
+  }
+
+  @Test
+  void every_rule_kind_of_the_document_is_a_property_too() {
+    runner
+        .withPropertyValues(
+            "guard.rules.adaptive-concurrency[0].resource=inventory",
+            "guard.rules.adaptive-concurrency[0].algorithm=aimd",
+            "guard.rules.adaptive-concurrency[0].max-limit=200",
+            "guard.rules.per-value[0].resource=profile",
+            "guard.rules.per-value[0].argumentIndex=0",
+            "guard.rules.per-value[0].threshold=100",
+            "guard.rules.per-value[0].period=PT1M",
+            "guard.rules.per-value[0].quotas[0].limit=10000",
+            "guard.rules.per-value[0].quotas[0].period=P1D")
+        .run(
+            context -> {
+              GuardEngine engine = context.getBean(GuardEngine.class);
+              assertThat(engine.rules("inventory")).singleElement()
+                  .isInstanceOfSatisfying(AdaptiveConcurrencyRule.class, rule -> {
+                    assertThat(rule.algorithm()).isEqualTo(AdaptiveConcurrencyRule.Algorithm.AIMD);
+                    assertThat(rule.maxLimit()).isEqualTo(200);
+                  });
+              assertThat(engine.rules("profile")).singleElement()
+                  .isInstanceOfSatisfying(PerValueRule.class,
+                      rule -> assertThat(rule.quotas()).hasSize(1));
+            });
+  }
+
+  @Test
+  void an_adaptive_limit_out_of_its_bounds_fails_the_start_up_with_its_property_path() {
+    runner
+        .withPropertyValues("guard.rules.adaptive-concurrency[0].resource=inventory",
+            "guard.rules.adaptive-concurrency[0].minLimit=0")
+        .run(
+            context ->
+                assertThat(context).hasFailed().getFailure()
+                    .hasStackTraceContaining("guard.rules.adaptiveConcurrency[0].minLimit"));
   }
 
   @Test
