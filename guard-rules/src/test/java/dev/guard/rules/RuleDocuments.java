@@ -47,7 +47,7 @@ final class RuleDocuments {
       "origin", "relatedTo", "fromEntrance", "warmUp", "period", "coldFactor", "pacing",
       "maxQueueing", "cluster", "flowId", "threshold", "fallbackToLocal", "window", "buckets",
       "leaseTime", "argumentIndex", "threshold", "burst", "valueType", "exceptions", "value",
-      "maxValues", "slowCallRatio", "errorRatio", "errorCount", "slowerThan", "minCalls",
+      "maxValues", "quotas", "limit", "slowCallRatio", "errorRatio", "errorCount", "slowerThan", "minCalls",
       "openFor", "probes", "probeTimeout", "allowOrigins", "denyOrigins", "maxInboundQps",
       "maxConcurrency", "maxAverageRt", "maxSystemLoad", "maxCpuUsage", "unknownField");
 
@@ -313,7 +313,11 @@ final class RuleDocuments {
     Arbitrary<Rule> system = Arbitraries.of(Duration.ZERO, Duration.ofDays(1))
         .map(rt -> (Rule) SystemRule.of().withMaxAverageRt(rt).withMaxInboundQps(1e9)
             .withMaxSystemLoad(10_000).withMaxConcurrency(Integer.MAX_VALUE));
-    return List.of(flow, flow, cluster, perValue, breaker, origins, system);
+    Arbitrary<Rule> quota = Combinators.combine(resources, Arbitraries.of(0, 1, 16_777_215),
+            Arbitraries.of(Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofDays(1)))
+        .as((resource, limit, period) -> (Rule) FlowRule.qps(resource, 5)
+            .withQuota(limit, period).withQuota(1, Duration.ofDays(1)));
+    return List.of(flow, flow, cluster, perValue, quota, breaker, origins, system);
   }
 
   /** Rules of the shapes the base set lacks: each strategy, value type and optional field. */
@@ -324,7 +328,12 @@ final class RuleDocuments {
         FlowRule.concurrency(resource, 2).withStrategy(FlowRule.Strategy.ENTRANCE, "api"),
         FlowRule.qps(resource, 0.5).withWarmUp(new FlowRule.WarmUp(Duration.ofSeconds(10), 100)),
         FlowRule.concurrency(resource, 3).withCluster(ClusterMode.perInstance("c-" + resource)
-            .withFallbackToLocal(false).withWindow(4, Duration.ofMillis(2000)))));
+            .withFallbackToLocal(false).withWindow(4, Duration.ofMillis(2000))),
+        FlowRule.qps(resource, 50).withQuota(1_000, Duration.ofMinutes(1))
+            .withQuota(50_000, Duration.ofDays(1)).withOrigin("partner"),
+        FlowRule.qps(resource, 1e9).withQuota(16_777_215, Duration.ofMillis(1))
+            .withQuota(0, Duration.ofDays(1))
+            .withCluster(ClusterMode.global("q-" + resource).withFallbackToLocal(false))));
     Arbitrary<Rule> perValue = resources.flatMap(resource -> Arbitraries.of(
         PerValueRule.concurrency(resource, -1, 2),
         PerValueRule.qps(resource, 0, 10).withBurst(5).withMaxValues(2),

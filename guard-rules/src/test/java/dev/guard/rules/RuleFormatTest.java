@@ -3,6 +3,7 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -201,6 +202,28 @@ class RuleFormatTest {
     FlowRule expected = FlowRule.concurrency("export", 4).withCluster(ClusterMode.global("export"));
     assertThat(rules.rules()).containsExactly(expected);
     assertThat(RuleFormat.parse(RuleFormat.write(rules)).rules()).containsExactly(expected);
+  }
+
+  @Test
+  void flowQuotas_roundTrip_andTheDocumentConformsToTheSchema() throws Exception {
+    String document = """
+        {"version": 1, "flow": [
+          {"resource": "partnerApi", "qps": 50, "quotas": [
+            {"limit": 1000, "period": "PT1M"}, {"limit": 50000, "period": "P1D"}],
+           "cluster": {"flowId": "partner-api"}}
+        ]}""";
+    RuleSet rules = RuleFormat.parse(document);
+
+    FlowRule expected = FlowRule.qps("partnerApi", 50).withQuota(1_000, Duration.ofMinutes(1))
+        .withQuota(50_000, Duration.ofDays(1)).withCluster(ClusterMode.global("partner-api"));
+    assertThat(rules.rules()).containsExactly(expected);
+    String written = RuleFormat.write(rules);
+    assertThat(RuleFormat.parse(written).rules()).containsExactly(expected);
+    assertThat(RuleSchema.errors(new ObjectMapper()
+        .readTree(written))).isEmpty();
+    assertThat(RuleSchema.errors(new ObjectMapper()
+        .readTree(document.replace("\"qps\": 50,", "\"qps\": 50, \"pacing\": {},"))))
+        .isNotEmpty();
   }
 
   @Test

@@ -131,6 +131,11 @@ public record FlowRule(
     quotas = List.copyOf(Objects.requireNonNull(quotas, "quotas"));
     if (!quotas.isEmpty()) {
       checkQuotas(quotas, metric, strategy, shaping, warmUp);
+      if (cluster != null && cluster.threshold() != ClusterMode.Threshold.GLOBAL) {
+        throw Checks.invalid("cluster.threshold", cluster.threshold(),
+            "must be GLOBAL for a rule with quotas (its quotas are shared, whatever the"
+                + " instances)");
+      }
     }
   }
 

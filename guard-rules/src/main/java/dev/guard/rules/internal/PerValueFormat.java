@@ -137,7 +137,8 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     return fields.clean() ? rule : null;
   }
 
-  private static List<Quota> quotas(Fields fields) {
+  /** A rule's {@code quotas}: every valid item; the invalid ones reported, naming the field. */
+  static List<Quota> quotas(Fields fields) {
     List<Fields> items = fields.objects("quotas");
     List<Quota> quotas = new ArrayList<>();
     if (items == null) {
@@ -157,6 +158,19 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       }
     }
     return quotas;
+  }
+
+  /** Writes {@code quotas} (a rule without quotas writes nothing). */
+  static void writeQuotas(List<Quota> quotas, ObjectNode out) {
+    if (quotas.isEmpty()) {
+      return;
+    }
+    ArrayNode list = out.putArray("quotas");
+    for (Quota quota : quotas) {
+      ObjectNode item = list.addObject();
+      item.put("limit", quota.limit());
+      Json.duration(item, "period", quota.period());
+    }
   }
 
   private static @Nullable ClusterMode cluster(Fields fields) {
@@ -302,12 +316,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       out.put("maxValues", rule.maxValues());
     }
     if (!rule.quotas().isEmpty()) {
-      ArrayNode list = out.putArray("quotas");
-      for (Quota quota : rule.quotas()) {
-        ObjectNode item = list.addObject();
-        item.put("limit", quota.limit());
-        Json.duration(item, "period", quota.period());
-      }
+      writeQuotas(rule.quotas(), out);
     }
     ClusterMode cluster = rule.cluster();
     if (cluster != null) {

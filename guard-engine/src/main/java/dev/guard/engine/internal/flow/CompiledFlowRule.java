@@ -7,7 +7,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
-import dev.guard.engine.internal.pervalue.QuotaBuckets;
+import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
 import java.util.Set;

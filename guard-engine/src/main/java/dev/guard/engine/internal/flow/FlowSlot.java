@@ -6,7 +6,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.TokenService;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
-import dev.guard.engine.internal.pervalue.QuotaBuckets;
+import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;

@@ -1,7 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
-import dev.guard.engine.internal.pervalue.QuotaBuckets;
+import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
