@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.quota;
 
+import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.Quota;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -10,6 +11,13 @@ import java.util.concurrent.atomic.AtomicLongArray;
  * would admit it, then from each in turn by compare-and-set; a take that still fails (another
  * thread took the last call in between) gives back the takes before it, so a refused call takes
  * nothing. No lock, nothing allocated.
+ *
+ * <p>A quota's window starts at the first call that takes from it, and the next one at the first
+ * call after it has ended. A quota that is full is "not started": its refill time is the origin,
+ * more than a day before it was created, so that the next call refills it and starts a window at
+ * its own time. Giving back calls until a quota is full again makes it not started again: a
+ * window that only calls which never ran took from is undone with them, so a call given back
+ * leaves each quota as if it had never come.
  */
 public final class QuotaBuckets {
 
@@ -18,6 +26,8 @@ public final class QuotaBuckets {
   private final int[] limits;
   private final long[] periodsMs;
   private final AtomicLongArray states;
+  /** Engine ms of refill time 0: more than the longest period before the quotas were made. */
+  private final long originMs;
 
   /**
    * Creates full quotas, refilled at {@code nowNanos}.
@@ -30,11 +40,17 @@ public final class QuotaBuckets {
     this.limits = new int[n];
     this.periodsMs = new long[n];
     this.states = new AtomicLongArray(n);
+    this.originMs = nowNanos / NANOS_PER_MS - RuleLimits.MAX_DURATION.toMillis() - 1;
     for (int q = 0; q < n; q++) {
       limits[q] = quotas.get(q).limit();
       periodsMs[q] = quotas.get(q).period().toMillis();
-      states.set(q, TokenBuckets.pack(nowNanos / NANOS_PER_MS, limits[q]));
+      states.set(q, TokenBuckets.pack(0, limits[q]));
     }
+  }
+
+  /** Time since the origin, in ms: what the buckets' refill times count. */
+  private long sinceOrigin(long nowNanos) {
+    return nowNanos / NANOS_PER_MS - originMs;
   }
 
   private boolean admits(int q, int permits, long nowMs) {
@@ -68,7 +84,7 @@ public final class QuotaBuckets {
    * @return whether every quota took them
    */
   public boolean take(int permits, long nowNanos) {
-    long nowMs = nowNanos / NANOS_PER_MS;
+    long nowMs = sinceOrigin(nowNanos);
     for (int q = 0; q < limits.length; q++) {
       if (!admits(q, permits, nowMs)) {
         return false;
@@ -86,9 +102,14 @@ public final class QuotaBuckets {
   }
 
   private void giveBackOne(int q, int permits) {
+    int limit = limits[q];
     while (true) {
       long bits = states.get(q);
-      if (states.compareAndSet(q, bits, TokenBuckets.givenBack(bits, permits, limits[q]))) {
+      long back = TokenBuckets.givenBack(bits, permits, limit);
+      if ((back & TokenBuckets.TOKEN_MASK) == limit) {
+        back = TokenBuckets.pack(0, limit); // full again: not started, as if never taken from
+      }
+      if (states.compareAndSet(q, bits, back)) {
         return;
       }
     }
@@ -114,7 +135,7 @@ public final class QuotaBuckets {
    * @return nanoseconds (0 when every quota admits them now), or negative for never
    */
   public long retryAfterNanos(int permits, long nowNanos) {
-    long nowMs = nowNanos / NANOS_PER_MS;
+    long nowMs = sinceOrigin(nowNanos);
     long retryMs = 0;
     for (int q = 0; q < limits.length; q++) {
       if (limits[q] == 0 || permits > limits[q]) {
