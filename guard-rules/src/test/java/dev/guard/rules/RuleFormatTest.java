@@ -227,6 +227,24 @@ class RuleFormatTest {
   }
 
   @Test
+  void quotasInTheSchema_aNullPeriodIsRefused_anEmptyListIsNone() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    String nullPeriod = """
+        {"version": 1, "flow": [{"resource": "a", "qps": 5,
+          "quotas": [{"limit": 1, "period": null}]}]}""";
+    assertThat(RuleSchema.errors(json.readTree(nullPeriod))).isNotEmpty();
+    assertThatThrownBy(() -> RuleFormat.parse(nullPeriod))
+        .hasMessageContaining("rules.flow[0].quotas[0].period: is required");
+
+    String emptyAndPaced = """
+        {"version": 1, "flow": [{"resource": "a", "qps": 5, "pacing": {}, "quotas": []}],
+         "perValue": [{"resource": "a", "argumentIndex": 0, "threshold": 5, "pacing": {},
+          "quotas": []}]}""";
+    assertThat(RuleSchema.errors(json.readTree(emptyAndPaced))).isEmpty();
+    assertThat(RuleFormat.parse(emptyAndPaced).rules()).hasSize(2);
+  }
+
+  @Test
   void parse_keepsTheOrderOfOneResourcesRules() {
     RuleSet rules = RuleFormat.parse("""
         {"version": 1, "flow": [
