@@ -40,8 +40,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Every method returns a new guard; a partial guard can serve as a template for variants. Rule
  * steps add a rule each and return a stage, a guard that also offers the steps which shape that
  * rule and only those: {@link #qps} a {@link QpsGuard} ({@code warmUp}, {@code pacing}, {@code
- * cluster}, {@code fromOrigin}, {@code relatedTo}, {@code fromEntrance}, …), {@link
- * #concurrency} a {@link ConcurrencyGuard}, {@link #perValue} a {@link PerValueGuard}, {@link
+ * cluster}, {@code quota}, {@code fromOrigin}, {@code relatedTo}, {@code fromEntrance}, …;
+ * after {@code warmUp} or {@code pacing} a {@link ShapedQpsGuard}, after {@code quota} a {@link
+ * QuotaGuard}), {@link #concurrency} a {@link ConcurrencyGuard}, {@link #perValue} a {@link
+ * PerValueGuard} (after {@code pacing} a {@link PacedPerValueGuard}), {@link
  * #perValueConcurrency} a {@link PerValueConcurrencyGuard}, {@link #adaptiveConcurrency} an
  * {@link AdaptiveConcurrencyGuard}, and {@link #slowCallRatio}, {@link
  * #errorRatio} and {@link #errorCount} a {@link CircuitBreakerGuard}. A shaping step written
@@ -69,8 +71,9 @@ import org.jspecify.annotations.Nullable;
  * in the stages, the declarations in {@code GuardPart} and the calls in {@code Binding}.
  */
 public sealed class Guard extends GuardDecorators
-    permits QpsGuard, ConcurrencyGuard, PerValueGuard, PerValueConcurrencyGuard,
-        CircuitBreakerGuard, AdaptiveConcurrencyGuard {
+    permits QpsGuard, ShapedQpsGuard, QuotaGuard, ConcurrencyGuard, PerValueGuard,
+        PacedPerValueGuard, PerValueConcurrencyGuard, CircuitBreakerGuard,
+        AdaptiveConcurrencyGuard {
 
   static {
     DetachedCalls.install(guard -> guard.bound().detached());

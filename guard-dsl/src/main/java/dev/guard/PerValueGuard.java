@@ -60,12 +60,15 @@ public final class PerValueGuard extends Guard {
    * time source) for their turn.
    *
    * @param maxQueueing the longest wait; zero or positive
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code maxQueueing} is negative, or the rule bursts
+   * @return the new guard, a {@link PacedPerValueGuard}: a paced rule takes no burst, quota or
+   *     cluster mode
+   * @throws IllegalArgumentException if {@code maxQueueing} is negative, or the rule bursts, has
+   *     quotas or is a cluster rule
    */
-  public PerValueGuard pacing(Duration maxQueueing) {
+  public PacedPerValueGuard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
-    return next(rule -> rule.withPacing(maxQueueing));
+    return new PacedPerValueGuard(List.of(part().mapLastRule(PerValueRule.class,
+        rule -> rule.withPacing(maxQueueing))), engine());
   }
 
   /**

@@ -35,11 +35,11 @@ public final class QpsGuard extends Guard {
    * admits {@code qps / 3} per second, climbing to {@code qps}.
    *
    * @param period the warm-up period; positive
-   * @return the new guard
+   * @return the new guard, a {@link ShapedQpsGuard}: a shaped rule takes no quota or cluster mode
    * @throws IllegalArgumentException if {@code period} is not positive, or the rule is a cluster
    *     rule
    */
-  public QpsGuard warmUp(Duration period) {
+  public ShapedQpsGuard warmUp(Duration period) {
     return warmUp(period, FlowRule.WarmUp.DEFAULT_COLD_FACTOR);
   }
 
@@ -49,12 +49,13 @@ public final class QpsGuard extends Guard {
    *
    * @param period the warm-up period; positive
    * @param coldFactor how much slower the cold rate is; greater than 1
-   * @return the new guard
+   * @return the new guard, a {@link ShapedQpsGuard}
    * @throws IllegalArgumentException if a value is invalid, or the rule is a cluster rule
    */
-  public QpsGuard warmUp(Duration period, int coldFactor) {
+  public ShapedQpsGuard warmUp(Duration period, int coldFactor) {
     Objects.requireNonNull(period, "period");
-    return next(rule -> rule.withWarmUp(period, coldFactor));
+    return new ShapedQpsGuard(List.of(part().mapLastRule(FlowRule.class,
+        rule -> rule.withWarmUp(period, coldFactor))), engine());
   }
 
   /**
@@ -64,14 +65,35 @@ public final class QpsGuard extends Guard {
    * {@link #warmUp}, the spacing follows the warm-up rate.
    *
    * @param maxQueueing the longest wait; zero or positive
-   * @return the new guard
+   * @return the new guard, a {@link ShapedQpsGuard}
    * @throws IllegalArgumentException if {@code maxQueueing} is negative, or the rule is a
    *     cluster rule
    */
-  public QpsGuard pacing(Duration maxQueueing) {
+  public ShapedQpsGuard pacing(Duration maxQueueing) {
     Objects.requireNonNull(maxQueueing, "maxQueueing");
-    return next(rule -> rule.withMaxQueueingTime(maxQueueing)
-        .withShaping(FlowRule.Shaping.PACING));
+    return new ShapedQpsGuard(List.of(part().mapLastRule(FlowRule.class,
+        rule -> rule.withMaxQueueingTime(maxQueueing).withShaping(FlowRule.Shaping.PACING))),
+        engine());
+  }
+
+  /**
+   * Adds a quota to the rule: besides its calls per second, the calls it applies to may number at
+   * most {@code limit} per {@code period}, counted in fixed windows (docs/BEHAVIOUR.md,
+   * "Quotas"). A call passes only when the rule's rate and every quota admit it, and then counts
+   * in all of them; a refused call counts in none. Several quotas combine: {@code qps(50)
+   * .quota(1_000, Duration.ofMinutes(1)).quota(50_000, Duration.ofDays(1))}.
+   *
+   * @param limit calls per {@code period}; from 0 to 16,777,215
+   * @param period whole milliseconds, from 1 ms to one day
+   * @return the new guard, a {@link QuotaGuard}: a rule with quotas neither warms up, paces nor
+   *     measures another resource
+   * @throws IllegalArgumentException if a value is out of range, or the rule measures another
+   *     resource or an entrance, or is a per-instance cluster rule
+   */
+  public QuotaGuard quota(int limit, Duration period) {
+    Objects.requireNonNull(period, "period");
+    return new QuotaGuard(List.of(part().mapLastRule(FlowRule.class,
+        rule -> rule.withQuota(limit, period))), engine());
   }
 
   /**

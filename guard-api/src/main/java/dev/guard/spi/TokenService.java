@@ -113,6 +113,37 @@ public interface TokenService {
   default void giveBackValue(PerValueRule rule, Object value, int permits) {}
 
   /**
+   * Asks for {@code permits} calls of the quotas of a cluster flow rule ({@link FlowRule#quotas()}
+   * not empty, {@link FlowRule#cluster()} not null), after {@link #requestToken} granted its
+   * threshold per second: the quotas are shared by every instance that uses the rule's flow id,
+   * each counted in fixed windows as the engine counts them locally (docs/BEHAVIOUR.md,
+   * "Quotas"), like the quotas of one value of a per-value rule. Granted only when every quota
+   * holds the permits, taking them from all of them; a refused request takes from none.
+   *
+   * <p>The default answers {@link TokenService.Result#FAILED}, so a service that does not share
+   * quotas lets them fall back to the local limit.
+   *
+   * @param rule the rule; its cluster mode is not null and it has quotas
+   * @param permits how many calls; {@code > 0}
+   * @return {@code OK} (granted, with the calls left in the first quota's window), {@code
+   *     REFUSED} (with {@link TokenService.Result#waitMs()}: when every quota holds the permits
+   *     again, 0 when never) or a failure; never null
+   */
+  default TokenService.Result requestQuota(FlowRule rule, int permits) {
+    return TokenService.Result.FAILED;
+  }
+
+  /**
+   * Gives back the calls {@link #requestQuota} granted to a call that never ran (a later rule or
+   * slot refused it): they return to every quota of the rule, up to its limit. Never throws;
+   * failures are ignored. The default does nothing.
+   *
+   * @param rule the rule the grant was for
+   * @param permits the calls granted; {@code > 0}
+   */
+  default void giveBackQuota(FlowRule rule, int permits) {}
+
+  /**
    * Returns how many instances share the limits of a flow id now, when the service can tell: for
    * a shared backend, the instances that asked about the flow id within their expiry time. For
    * dashboards and operators; never called on the call path. The default does not know.

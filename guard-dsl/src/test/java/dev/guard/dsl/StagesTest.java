@@ -9,6 +9,7 @@ import dev.guard.Guard;
 import dev.guard.PerValueConcurrencyGuard;
 import dev.guard.PerValueGuard;
 import dev.guard.QpsGuard;
+import dev.guard.ShapedQpsGuard;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.CircuitBreakerRule;
@@ -50,7 +51,7 @@ class StagesTest {
 
   @Test
   void qpsStage_everyStep_shapesTheSameRule() {
-    QpsGuard guard = Guard.of("r").qps(10)
+    ShapedQpsGuard guard = Guard.of("r").qps(10)
         .warmUp(Duration.ofSeconds(10), 4)
         .pacing(Duration.ofMillis(500))
         .fromOrigin("mobile")
@@ -92,8 +93,8 @@ class StagesTest {
   @Test
   void stageSteps_returnNewValues_andLeaveTheTemplateUnchanged() {
     QpsGuard template = Guard.of("r").qps(10);
-    QpsGuard warm = template.warmUp(Duration.ofSeconds(5));
-    QpsGuard paced = template.pacing(Duration.ZERO);
+    ShapedQpsGuard warm = template.warmUp(Duration.ofSeconds(5));
+    ShapedQpsGuard paced = template.pacing(Duration.ZERO);
 
     assertThat(template.flowRules()).containsExactly(FlowRule.qps("r", 10));
     assertThat(warm).isNotEqualTo(template).isNotEqualTo(paced);

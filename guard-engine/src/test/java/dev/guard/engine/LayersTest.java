@@ -35,6 +35,7 @@ class LayersTest {
       List.of(INTERNAL + ".stat"),
       List.of(INTERNAL + ".node"),
       List.of(INTERNAL + ".chain"),
+      List.of(INTERNAL + ".quota"),
       List.of(INTERNAL + ".flow", INTERNAL + ".pervalue", INTERNAL + ".breaker",
           INTERNAL + ".origin", INTERNAL + ".system", INTERNAL + ".adaptive"),
       List.of(INTERNAL + ".registry"),

@@ -49,6 +49,18 @@ class StageOrderCompileTest {
         """Guard.of("r").adaptiveConcurrency().warmUp(Duration.ofSeconds(1))""" to "warmUp",
         """Guard.of("r").adaptiveConcurrency().qps(5).limits(1, 1, 2)""" to "limits",
         """Guard.of("r").adaptiveConcurrency().timeout(Duration.ofSeconds(1)).aimd()""" to "aimd",
+        """Guard.of("r").qps(5).quota(9, Duration.ofMinutes(1)).warmUp(Duration.ofSeconds(1))""" to "warmUp",
+        """Guard.of("r").qps(5).quota(9, Duration.ofMinutes(1)).pacing(Duration.ZERO)""" to "pacing",
+        """Guard.of("r").qps(5).quota(9, Duration.ofMinutes(1)).relatedTo("o")""" to "relatedTo",
+        """Guard.of("r").qps(5).quota(9, Duration.ofMinutes(1)).perInstance()""" to "perInstance",
+        """Guard.of("r").qps(5).warmUp(Duration.ofSeconds(1)).quota(9, Duration.ofMinutes(1))""" to "quota",
+        """Guard.of("r").qps(5).pacing(Duration.ZERO).quota(9, Duration.ofMinutes(1))""" to "quota",
+        """Guard.of("r").qps(5).pacing(Duration.ZERO).clusterWide()""" to "clusterWide",
+        """Guard.of("r").concurrency(5).quota(9, Duration.ofMinutes(1))""" to "quota",
+        """Guard.of("r").quota(9, Duration.ofMinutes(1))""" to "quota",
+        """Guard.of("r").perValue(0, 2).pacing(Duration.ZERO).quota(9, Duration.ofMinutes(1))""" to "quota",
+        """Guard.of("r").perValue(0, 2).pacing(Duration.ZERO).clusterWide()""" to "clusterWide",
+        """Guard.of("r").perValue(0, 2).pacing(Duration.ZERO).burst(1)""" to "burst",
     )
 
     /** Valid orders, the same in both languages. */
@@ -57,6 +69,10 @@ class StageOrderCompileTest {
         """Guard.of("r").qps(5).fromOrigin("a").relatedTo("o").clusterWide()""",
         """Guard.of("r").concurrency(5).fromOrigin("a").fromEntrance("e").perInstance()""",
         """Guard.of("r").perValue(0, 5).burst(1).except("v", 2).maxValues(10).pacing(Duration.ZERO)""",
+        """Guard.of("r").perValue(0, 5).pacing(Duration.ZERO).except("v", 2).period(Duration.ofSeconds(2)).maxValues(10)""",
+        """Guard.of("r").perValue(0, 100).period(Duration.ofMinutes(1)).quota(10000, Duration.ofDays(1)).clusterWide()""",
+        """Guard.of("r").qps(50).fromOrigin("p").quota(1000, Duration.ofMinutes(1)).quota(50000, Duration.ofDays(1)).clusterWide()""",
+        """Guard.of("r").qps(50).quota(1000, Duration.ofMinutes(1)).fromOrigin("p").errorRatio(0.5)""",
         """Guard.of("r").perValueConcurrency(0, 5).except("v", 2).valueType(String.class).maxValues(10)"""
             .replace("String.class", "STRING_TYPE"),
         """Guard.of("r").errorRatio(0.5).minCalls(2).window(Duration.ofSeconds(2), 2).openFor(Duration.ofSeconds(1))""",

@@ -5,6 +5,7 @@ import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
+import dev.guard.api.rule.Quota;
 import dev.guard.spi.TokenService;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
@@ -19,6 +20,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,6 +53,9 @@ import org.jspecify.annotations.Nullable;
  * {@code :pr}: at most the rule's {@code maxValues} values per flow id, a value leaving as soon as
  * its buckets are full again and the keys expiring when all are (docs/BEHAVIOUR.md, "Cluster
  * per-value limits"). They are decided exactly, one script call per value, in leased mode too.
+ * The quotas of cluster flow rules ({@link #requestQuota}) are the same script on one constant
+ * field of the flow id's keys {@code :qv} and {@code :qr}: exact, expiring when every quota is
+ * full again, one script call per call after the threshold's own request.
  *
  * <p>Failure never reaches the guarded code: a request that gets no answer within the request
  * timeout (default 20 ms), a lost connection, or any Redis error answers {@link
@@ -323,10 +328,58 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     askValues("b", rule, value, permits);
   }
 
+  /**
+   * Decides the quotas of a cluster flow rule in one script call over the flow id's two quota
+   * keys (one hash slot): the per-value script on one constant field. Failures answer {@code
+   * FAILED}.
+   */
+  @Override
+  public TokenService.Result requestQuota(FlowRule rule, int permits) {
+    List<Object> answer = rule.quotas().isEmpty() ? null
+        : runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("v", rule, permits));
+    if (answer == null) {
+      return TokenService.Result.FAILED;
+    }
+    long code = (Long) answer.get(0);
+    long number = (Long) answer.get(1);
+    return code == 0 ? TokenService.Result.ok(number)
+        : TokenService.Result.refused(Math.max(0, number));
+  }
+
+  /** Gives a call back to every quota of a cluster flow rule; failures are ignored. */
+  @Override
+  public void giveBackQuota(FlowRule rule, int permits) {
+    if (!rule.quotas().isEmpty()) {
+      runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("b", rule, permits));
+    }
+  }
+
+  private String[] quotaArgs(String op, FlowRule rule, int permits) {
+    List<Quota> quotas = rule.quotas();
+    String[] args = new String[5 + 3 * quotas.size()];
+    args[0] = op;
+    args[1] = "=";
+    args[2] = Integer.toString(permits);
+    args[3] = "1";
+    for (int q = 0; q < quotas.size(); q++) {
+      args[4 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[5 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
+      args[6 + 3 * q] = Integer.toString(quotas.get(q).limit());
+    }
+    args[args.length - 1] = windowTime();
+    return args;
+  }
+
   /** Runs the per-value script; null when it cannot be asked or failed (a failure is counted). */
   private @Nullable List<Object> askValues(String op, PerValueRule rule, Object value,
       int permits) {
-    ClusterMode mode = rule.cluster();
+    return runValues(rule.cluster(), ":pv", ":pr", permits,
+        () -> valueArgs(op, rule, value, permits));
+  }
+
+  /** Runs the buckets' script on two keys of a flow id; null when not asked or failed. */
+  private @Nullable List<Object> runValues(@Nullable ClusterMode mode, String valuesKey,
+      String refillsKey, int permits, Supplier<String[]> args) {
     Connector.Link link = mode == null || permits <= 0 || closed ? null : link();
     if (mode == null || link == null) {
       return null;
@@ -334,7 +387,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     String prefix = prefix(mode.flowId());
     try {
       List<Object> answer = Connector.runValues(link,
-          new String[] {prefix + ":pv", prefix + ":pr"}, valueArgs(op, rule, value, permits));
+          new String[] {prefix + valuesKey, prefix + refillsKey}, args.get());
       availability.succeeded();
       return answer;
     } catch (RuntimeException failure) {
@@ -344,7 +397,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   }
 
   private String[] valueArgs(String op, PerValueRule rule, Object value, int permits) {
-    List<PerValueRule.Quota> quotas = rule.quotas();
+    List<Quota> quotas = rule.quotas();
     String[] args = new String[5 + 3 * (1 + quotas.size())];
     args[0] = op;
     args[1] = ValueFields.of(value);

@@ -48,7 +48,7 @@ final class RuleDocuments {
       "origin", "relatedTo", "fromEntrance", "warmUp", "period", "coldFactor", "pacing",
       "maxQueueing", "cluster", "flowId", "threshold", "fallbackToLocal", "window", "buckets",
       "leaseTime", "argumentIndex", "threshold", "burst", "valueType", "exceptions", "value",
-      "maxValues", "slowCallRatio", "errorRatio", "errorCount", "slowerThan", "minCalls",
+      "maxValues", "quotas", "limit", "slowCallRatio", "errorRatio", "errorCount", "slowerThan", "minCalls",
       "openFor", "probes", "probeTimeout", "allowOrigins", "denyOrigins", "maxInboundQps",
       "maxConcurrency", "maxAverageRt", "maxSystemLoad", "maxCpuUsage", "unknownField");
 
@@ -321,7 +321,11 @@ final class RuleDocuments {
         .as((resource, algorithm, max, duration) -> (Rule) AdaptiveConcurrencyRule.of(resource)
             .withAlgorithm(algorithm).withLimits(1, 1, max).withWindow(duration)
             .withSlowerThan(duration).withShare("live", 0.75).withShare("batch", 0.25));
-    return List.of(flow, flow, cluster, perValue, breaker, origins, system, adaptive);
+    Arbitrary<Rule> quota = Combinators.combine(resources, Arbitraries.of(0, 1, 16_777_215),
+            Arbitraries.of(Duration.ofMillis(1), Duration.ofMinutes(1), Duration.ofDays(1)))
+        .as((resource, limit, period) -> (Rule) FlowRule.qps(resource, 5)
+            .withQuota(limit, period).withQuota(1, Duration.ofDays(1)));
+    return List.of(flow, flow, cluster, perValue, quota, breaker, origins, system, adaptive);
   }
 
   /** Rules of the shapes the base set lacks: each strategy, value type and optional field. */
@@ -332,7 +336,12 @@ final class RuleDocuments {
         FlowRule.concurrency(resource, 2).withStrategy(FlowRule.Strategy.ENTRANCE, "api"),
         FlowRule.qps(resource, 0.5).withWarmUp(new FlowRule.WarmUp(Duration.ofSeconds(10), 100)),
         FlowRule.concurrency(resource, 3).withCluster(ClusterMode.perInstance("c-" + resource)
-            .withFallbackToLocal(false).withWindow(4, Duration.ofMillis(2000)))));
+            .withFallbackToLocal(false).withWindow(4, Duration.ofMillis(2000))),
+        FlowRule.qps(resource, 50).withQuota(1_000, Duration.ofMinutes(1))
+            .withQuota(50_000, Duration.ofDays(1)).withOrigin("partner"),
+        FlowRule.qps(resource, 1e9).withQuota(16_777_215, Duration.ofMillis(1))
+            .withQuota(0, Duration.ofDays(1))
+            .withCluster(ClusterMode.global("q-" + resource).withFallbackToLocal(false))));
     Arbitrary<Rule> perValue = resources.flatMap(resource -> Arbitraries.of(
         PerValueRule.concurrency(resource, -1, 2),
         PerValueRule.qps(resource, 0, 10).withBurst(5).withMaxValues(2),

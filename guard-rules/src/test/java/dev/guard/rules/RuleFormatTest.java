@@ -3,6 +3,7 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -215,6 +216,46 @@ class RuleFormatTest {
     FlowRule expected = FlowRule.concurrency("export", 4).withCluster(ClusterMode.global("export"));
     assertThat(rules.rules()).containsExactly(expected);
     assertThat(RuleFormat.parse(RuleFormat.write(rules)).rules()).containsExactly(expected);
+  }
+
+  @Test
+  void flowQuotas_roundTrip_andTheDocumentConformsToTheSchema() throws Exception {
+    String document = """
+        {"version": 1, "flow": [
+          {"resource": "partnerApi", "qps": 50, "quotas": [
+            {"limit": 1000, "period": "PT1M"}, {"limit": 50000, "period": "P1D"}],
+           "cluster": {"flowId": "partner-api"}}
+        ]}""";
+    RuleSet rules = RuleFormat.parse(document);
+
+    FlowRule expected = FlowRule.qps("partnerApi", 50).withQuota(1_000, Duration.ofMinutes(1))
+        .withQuota(50_000, Duration.ofDays(1)).withCluster(ClusterMode.global("partner-api"));
+    assertThat(rules.rules()).containsExactly(expected);
+    String written = RuleFormat.write(rules);
+    assertThat(RuleFormat.parse(written).rules()).containsExactly(expected);
+    assertThat(RuleSchema.errors(new ObjectMapper()
+        .readTree(written))).isEmpty();
+    assertThat(RuleSchema.errors(new ObjectMapper()
+        .readTree(document.replace("\"qps\": 50,", "\"qps\": 50, \"pacing\": {},"))))
+        .isNotEmpty();
+  }
+
+  @Test
+  void quotasInTheSchema_aNullPeriodIsRefused_anEmptyListIsNone() throws Exception {
+    ObjectMapper json = new ObjectMapper();
+    String nullPeriod = """
+        {"version": 1, "flow": [{"resource": "a", "qps": 5,
+          "quotas": [{"limit": 1, "period": null}]}]}""";
+    assertThat(RuleSchema.errors(json.readTree(nullPeriod))).isNotEmpty();
+    assertThatThrownBy(() -> RuleFormat.parse(nullPeriod))
+        .hasMessageContaining("rules.flow[0].quotas[0].period: is required");
+
+    String emptyAndPaced = """
+        {"version": 1, "flow": [{"resource": "a", "qps": 5, "pacing": {}, "quotas": []}],
+         "perValue": [{"resource": "a", "argumentIndex": 0, "threshold": 5, "pacing": {},
+          "quotas": []}]}""";
+    assertThat(RuleSchema.errors(json.readTree(emptyAndPaced))).isEmpty();
+    assertThat(RuleFormat.parse(emptyAndPaced).rules()).hasSize(2);
   }
 
   @Test

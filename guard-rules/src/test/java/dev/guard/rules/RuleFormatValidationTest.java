@@ -106,7 +106,31 @@ class RuleFormatValidationTest {
                 + "was {}")),
         Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"threshold\": 1}",
             List.of(at + "threshold: is not a field here; the fields are [resource, qps, concurrency, "
-                + "origin, relatedTo, fromEntrance, warmUp, pacing, cluster]")),
+                + "origin, relatedTo, fromEntrance, warmUp, pacing, cluster, quotas]")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, "
+                + "\"quotas\": [{\"limit\": -1, \"period\": \"PT1M\"}, {\"limit\": 5}]}",
+            List.of(at + "quotas[0].limit: must be >= 0, was -1",
+                at + "quotas[1].period: is required")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, "
+                + "\"quotas\": [{\"limit\": 16777216, \"period\": \"PT0.0005S\"}]}",
+            List.of(at + "quotas[0].limit: must be at most 16777215, was 16777216",
+                at + "quotas[0].period: must be whole milliseconds from 1 ms to 1 day, was"
+                    + " \"PT0.0005S\"")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"pacing\": {}, "
+                + "\"quotas\": [{\"limit\": 5, \"period\": \"PT1H\"}]}",
+            List.of(at + "quotas: must be empty unless the rule has metric QPS, strategy DIRECT,"
+                + " shaping REFUSE and no warm-up (was QPS, DIRECT, PACING), was"
+                + " [{\"limit\":5,\"period\":\"PT1H\"}]")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, \"relatedTo\": \"b\", "
+                + "\"quotas\": [{\"limit\": 5, \"period\": \"PT1H\"}]}",
+            List.of(at + "quotas: must be empty unless the rule has metric QPS, strategy DIRECT,"
+                + " shaping REFUSE and no warm-up (was QPS, RELATED, REFUSE), was"
+                + " [{\"limit\":5,\"period\":\"PT1H\"}]")),
+        Arguments.of("{\"resource\": \"a\", \"qps\": 1, "
+                + "\"cluster\": {\"flowId\": \"f\", \"threshold\": \"PER_INSTANCE\"}, "
+                + "\"quotas\": [{\"limit\": 5, \"period\": \"PT1H\"}]}",
+            List.of(at + "cluster.threshold: must be GLOBAL for a rule with quotas (its quotas are"
+                + " shared, whatever the instances), was \"PER_INSTANCE\"")),
         Arguments.of("[]", List.of("rules.flow[1]: must be an object, was []")));
   }
 

@@ -5,6 +5,7 @@ import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
+import dev.guard.api.rule.Quota;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -46,6 +47,10 @@ import org.jspecify.annotations.Nullable;
  * least recently used forgotten first, and forgets a value as soon as all its buckets would be
  * full again (a forgotten value starts with full buckets, so forgetting an idle one changes no
  * decision).
+ *
+ * <p>The quotas of cluster flow rules ({@link TokenService#requestQuota}) are the same buckets on
+ * one constant key per flow id: one bucket per quota, granted only when every one holds the
+ * permits.
  *
  * <p>Thread-safe: every decision is taken under one lock.
  */
@@ -172,7 +177,32 @@ public final class InMemoryTokenService {
           return TokenService.Result.FAILED; // not counted by the namespace's request limit
         }
         return namespace.values.computeIfAbsent(mode.flowId(), id -> new ValueBuckets())
-            .request(rule, String.valueOf(value), rule.thresholdOf(value), permits, clock.millis());
+            .request(String.valueOf(value), ValueBuckets.valueBuckets(rule, rule.thresholdOf(value)),
+                rule.maxValues(), permits, clock.millis());
+      }
+    }
+
+    @Override
+    public TokenService.Result requestQuota(FlowRule rule, int permits) {
+      synchronized (InMemoryTokenService.this) {
+        ClusterMode mode = rule.cluster();
+        if (closed || mode == null || permits <= 0 || rule.quotas().isEmpty()) {
+          return TokenService.Result.FAILED;
+        }
+        return namespace.quotas.computeIfAbsent(mode.flowId(), id -> new ValueBuckets())
+            .request(ValueBuckets.FLOW, ValueBuckets.quotaBuckets(rule.quotas()), 1, permits,
+                clock.millis());
+      }
+    }
+
+    @Override
+    public void giveBackQuota(FlowRule rule, int permits) {
+      synchronized (InMemoryTokenService.this) {
+        ClusterMode mode = rule.cluster();
+        ValueBuckets buckets = mode == null ? null : namespace.quotas.get(mode.flowId());
+        if (!closed && buckets != null && permits > 0) {
+          buckets.giveBack(ValueBuckets.FLOW, permits);
+        }
       }
     }
 
@@ -291,6 +321,7 @@ public final class InMemoryTokenService {
     final String name;
     final Map<String, FlowWindows> windows = new HashMap<>();
     final Map<String, ValueBuckets> values = new HashMap<>();
+    final Map<String, ValueBuckets> quotas = new HashMap<>();
     final Map<String, Long> inFlight = new HashMap<>();
     final RequestLimiter limiter = new RequestLimiter();
     int connected;
@@ -358,21 +389,40 @@ public final class InMemoryTokenService {
       }
     }
 
-    TokenService.Result request(PerValueRule rule, String value, int threshold, int permits,
-        long now) {
-      int n = 1 + rule.quotas().size();
-      long[] rate = new long[n];
-      long[] period = new long[n];
-      long[] size = new long[n];
-      rate[0] = threshold;
-      period[0] = rule.period().toMillis();
-      size[0] = (long) threshold + rule.burst();
-      for (int j = 1; j < n; j++) {
-        PerValueRule.Quota quota = rule.quotas().get(j - 1);
-        rate[j] = quota.limit();
-        period[j] = quota.period().toMillis();
-        size[j] = quota.limit();
+    /** The key of a flow rule's quotas: one per flow id. */
+    static final String FLOW = "";
+
+    /** A per-value rule's buckets for a value: its own, then one per quota ({rate, period, size}). */
+    static long[][] valueBuckets(PerValueRule rule, int threshold) {
+      long[][] buckets = new long[3][1 + rule.quotas().size()];
+      buckets[0][0] = threshold;
+      buckets[1][0] = rule.period().toMillis();
+      buckets[2][0] = (long) threshold + rule.burst();
+      fill(buckets, 1, rule.quotas());
+      return buckets;
+    }
+
+    /** A flow rule's buckets: one per quota ({rate, period, size}). */
+    static long[][] quotaBuckets(List<Quota> quotas) {
+      long[][] buckets = new long[3][quotas.size()];
+      fill(buckets, 0, quotas);
+      return buckets;
+    }
+
+    private static void fill(long[][] buckets, int from, List<Quota> quotas) {
+      for (int q = 0; q < quotas.size(); q++) {
+        buckets[0][from + q] = quotas.get(q).limit();
+        buckets[1][from + q] = quotas.get(q).period().toMillis();
+        buckets[2][from + q] = quotas.get(q).limit();
       }
+    }
+
+    TokenService.Result request(String value, long[][] buckets, int maxValues, int permits,
+        long now) {
+      long[] rate = buckets[0];
+      long[] period = buckets[1];
+      long[] size = buckets[2];
+      int n = rate.length;
       forgetIdle(now);
       Held held = byValue.get(value);
       if (held != null && !Arrays.equals(held.size, size)) {
@@ -408,7 +458,7 @@ public final class InMemoryTokenService {
       if (held == null) {
         held = new Held(size, rate, period, now);
         byValue.put(value, held);
-        while (byValue.size() > rule.maxValues()) {
+        while (byValue.size() > maxValues) {
           Iterator<String> eldest = byValue.keySet().iterator();
           eldest.next();
           eldest.remove();

@@ -436,6 +436,88 @@ public abstract class TokenServiceContract {
     one.giveBackValue(perValue(1), "key", 1); // ignored, does not throw
   }
 
+  @Test
+  void quota_sharedByEveryInstance_windowFromTheFirstGrant_andARefusalSaysWhenItRefills() {
+    TokenService a = join(0);
+    TokenService b = join(0);
+    FlowRule rule = quotaRule(3, 7);
+    clock.advance(Duration.ofSeconds(5));
+    assertThat(quotaGrants(a, rule, 2)).isEqualTo(2);
+    assertThat(quotaGrants(b, rule, 5)).as("3 per minute between them").isEqualTo(1);
+    clock.advance(Duration.ofSeconds(20));
+    TokenService.Result refused = b.requestQuota(rule, 1);
+    assertThat(refused.status()).isEqualTo(Status.REFUSED);
+    assertThat(refused.waitMs()).as("more than a minute after the first grant")
+        .isEqualTo(60_001 - 20_000);
+    clock.advance(Duration.ofMillis(40_000));
+    assertThat(quotaGrants(a, rule, 1)).as("exactly one minute later").isZero();
+    clock.advance(Duration.ofMillis(1));
+    assertThat(quotaGrants(a, rule, 9)).as("the hour's 7 less the first minute's 3")
+        .isEqualTo(3);
+    clock.advance(Duration.ofMillis(60_001));
+    assertThat(quotaGrants(b, rule, 9)).as("the hour's last one").isEqualTo(1);
+    TokenService.Result hour = b.requestQuota(rule, 1);
+    assertThat(hour.waitMs()).as("the hour refills 3,600,001 ms after the first grant")
+        .isEqualTo(5_000 + 3_600_001 - 125_002);
+  }
+
+  @Test
+  void quota_aRefusedRequestTakesFromNone_andAGiveBackReturnsToEvery() {
+    TokenService one = join(0);
+    FlowRule rule = quotaRule(5, 6);
+    assertThat(quotaGrants(one, rule, 4)).isEqualTo(4);
+    clock.advance(Duration.ofSeconds(61));
+    assertThat(one.requestQuota(rule, 3).status()).as("the hour has 2 left")
+        .isEqualTo(Status.REFUSED);
+    assertThat(one.requestQuota(rule, 2).status()).as("the refused 3 took nothing")
+        .isEqualTo(Status.OK);
+    one.giveBackQuota(rule, 2);
+    assertThat(quotaGrants(one, rule, 9)).as("both quotas have them back").isEqualTo(2);
+    assertThat(one.requestQuota(rule, 6).status()).as("more than the minute's limit: never")
+        .isEqualTo(Status.REFUSED);
+    assertThat(one.requestQuota(rule, 6).waitMs()).isZero();
+  }
+
+  @Test
+  void quota_withoutClusterMode_withoutQuotas_withoutPermits_orClosed_isFailed()
+      throws Exception {
+    TokenService one = join(0);
+    assertThat(one.requestQuota(FlowRule.qps("contract", 1).withQuota(1, Duration.ofMinutes(1)),
+        1).status()).isEqualTo(Status.FAILED);
+    assertThat(one.requestQuota(rule(1), 1).status()).isEqualTo(Status.FAILED);
+    assertThat(one.requestQuota(quotaRule(1, 1), 0).status()).isEqualTo(Status.FAILED);
+    close(one);
+    assertThat(one.requestQuota(quotaRule(1, 1), 1).status()).isEqualTo(Status.FAILED);
+    one.giveBackQuota(quotaRule(1, 1), 1); // ignored, does not throw
+  }
+
+  /**
+   * The suite's cluster flow rule with quotas: {@code perMinute} a minute and {@code perHour} an
+   * hour, besides 1,000 a second.
+   *
+   * @param perMinute the minute's limit
+   * @param perHour the hour's limit
+   * @return the rule
+   */
+  protected static FlowRule quotaRule(int perMinute, int perHour) {
+    return FlowRule.qps("contract", 1_000).withQuota(perMinute, Duration.ofMinutes(1))
+        .withQuota(perHour, Duration.ofHours(1))
+        .withCluster(ClusterMode.global(FLOW_ID + "-quotas"));
+  }
+
+  /** Asks {@code calls} times for one call of a rule's quotas; returns how many were granted. */
+  private static int quotaGrants(TokenService service, FlowRule rule, int calls) {
+    int ok = 0;
+    for (int i = 0; i < calls; i++) {
+      TokenService.Result answer = service.requestQuota(rule, 1);
+      assertThat(answer.status()).isIn(Status.OK, Status.REFUSED);
+      if (answer.status() == Status.OK) {
+        ok++;
+      }
+    }
+    return ok;
+  }
+
   /**
    * The suite's cluster per-value rule: {@code count} per 10 s for each value of argument 0.
    *

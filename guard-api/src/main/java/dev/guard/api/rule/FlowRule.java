@@ -3,6 +3,8 @@ package dev.guard.api.rule;
 import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.internal.Checks;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +44,13 @@ import org.jspecify.annotations.Nullable;
  *     warmUp} null, {@code shaping} {@link FlowRule.Shaping#REFUSE}); a QPS cluster rule is
  *     counted in the token service's shared window, a concurrency cluster rule holds the
  *     service's concurrency tokens
+ * @param quotas further limits of the calls the rule applies to, each counted in fixed windows
+ *     of its own period ({@link Quota}: "1,000 a minute and 50,000 a day"): a call passes only
+ *     when the rule's threshold and every quota admit it, and then counts in all of them; a
+ *     refused call counts in none (docs/BEHAVIOUR.md, "Quotas"). At most {@value
+ *     Quota#MAX_PER_RULE}, only on a rule with metric QPS, strategy DIRECT, shaping REFUSE and
+ *     no warm-up. A cluster rule shares its quotas through the token service ({@link
+ *     dev.guard.spi.TokenService#requestQuota})
  */
 public record FlowRule(
     String resource,
@@ -53,7 +62,8 @@ public record FlowRule(
     FlowRule.Shaping shaping,
     @Nullable WarmUp warmUp,
     Duration maxQueueingTime,
-    @Nullable ClusterMode cluster)
+    @Nullable ClusterMode cluster,
+    List<Quota> quotas)
     implements Rule {
 
   /** The {@code origin} that applies a rule to every caller. */
@@ -78,6 +88,7 @@ public record FlowRule(
    * @param warmUp how the rate warms up, or null
    * @param maxQueueingTime the longest a paced call may wait
    * @param cluster the cluster mode, or null
+   * @param quotas further limits per period
    * @throws IllegalArgumentException if a field is invalid; the message names it and its value
    * @throws NullPointerException if a non-nullable field is null
    */
@@ -117,10 +128,63 @@ public record FlowRule(
       throw Checks.invalid("shaping", shaping,
           "must be REFUSE for a cluster rule (the token service's shared window does not pace)");
     }
+    quotas = List.copyOf(Objects.requireNonNull(quotas, "quotas"));
+    if (!quotas.isEmpty()) {
+      checkQuotas(quotas, metric, strategy, shaping, warmUp);
+      if (cluster != null && cluster.threshold() != ClusterMode.Threshold.GLOBAL) {
+        throw Checks.invalid("cluster.threshold", cluster.threshold(),
+            "must be GLOBAL for a rule with quotas (its quotas are shared, whatever the"
+                + " instances)");
+      }
+    }
+  }
+
+  private static void checkQuotas(List<Quota> quotas, FlowRule.Metric metric,
+      FlowRule.Strategy strategy, FlowRule.Shaping shaping, @Nullable WarmUp warmUp) {
+    if (metric != FlowRule.Metric.QPS || strategy != FlowRule.Strategy.DIRECT
+        || shaping != FlowRule.Shaping.REFUSE || warmUp != null) {
+      throw Checks.invalid("quotas", quotas, "must be empty unless the rule has metric QPS,"
+          + " strategy DIRECT, shaping REFUSE and no warm-up (was " + metric + ", " + strategy
+          + ", " + shaping + (warmUp == null ? "" : ", with warm-up") + ")");
+    }
+    if (quotas.size() > Quota.MAX_PER_RULE) {
+      throw Checks.invalid("quotas", quotas.size() + " quotas",
+          "must be at most " + Quota.MAX_PER_RULE);
+    }
   }
 
   /**
-   * Creates a rule decided by this instance alone (no cluster mode); see the canonical
+   * Creates a rule without quotas; see the canonical constructor for the fields.
+   *
+   * @param resource the protected resource
+   * @param metric what {@code threshold} limits
+   * @param threshold the threshold
+   * @param origin which callers the rule applies to
+   * @param strategy whose statistics are measured
+   * @param reference the related resource or entrance
+   * @param shaping refuse or pace once the rate is reached
+   * @param warmUp how the rate warms up, or null
+   * @param maxQueueingTime the longest a paced call may wait
+   * @param cluster the cluster mode, or null
+   * @throws IllegalArgumentException if a field is invalid; the message names it and its value
+   */
+  public FlowRule(
+      String resource,
+      FlowRule.Metric metric,
+      double threshold,
+      String origin,
+      FlowRule.Strategy strategy,
+      @Nullable String reference,
+      FlowRule.Shaping shaping,
+      @Nullable WarmUp warmUp,
+      Duration maxQueueingTime,
+      @Nullable ClusterMode cluster) {
+    this(resource, metric, threshold, origin, strategy, reference, shaping, warmUp,
+        maxQueueingTime, cluster, List.of());
+  }
+
+  /**
+   * Creates a rule decided by this instance alone (no cluster mode, no quotas); see the canonical
    * constructor for the fields.
    *
    * @param resource the protected resource
@@ -189,7 +253,7 @@ public record FlowRule(
    */
   public FlowRule withMetric(FlowRule.Metric newMetric) {
     return new FlowRule(resource, newMetric, threshold, origin, strategy, reference, shaping,
-        warmUp, maxQueueingTime, cluster);
+        warmUp, maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -200,7 +264,7 @@ public record FlowRule(
    */
   public FlowRule withThreshold(double newThreshold) {
     return new FlowRule(resource, metric, newThreshold, origin, strategy, reference, shaping,
-        warmUp, maxQueueingTime, cluster);
+        warmUp, maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -211,7 +275,7 @@ public record FlowRule(
    */
   public FlowRule withOrigin(String newOrigin) {
     return new FlowRule(resource, metric, threshold, newOrigin, strategy, reference, shaping,
-        warmUp, maxQueueingTime, cluster);
+        warmUp, maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -223,7 +287,7 @@ public record FlowRule(
    */
   public FlowRule withStrategy(FlowRule.Strategy newStrategy, @Nullable String newReference) {
     return new FlowRule(resource, metric, threshold, origin, newStrategy, newReference, shaping,
-        warmUp, maxQueueingTime, cluster);
+        warmUp, maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -234,7 +298,7 @@ public record FlowRule(
    */
   public FlowRule withShaping(FlowRule.Shaping newShaping) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, newShaping,
-        warmUp, maxQueueingTime, cluster);
+        warmUp, maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -245,7 +309,7 @@ public record FlowRule(
    */
   public FlowRule withWarmUp(@Nullable WarmUp newWarmUp) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
-        newWarmUp, maxQueueingTime, cluster);
+        newWarmUp, maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -259,7 +323,7 @@ public record FlowRule(
    */
   public FlowRule withWarmUp(Duration newPeriod, int newColdFactor) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
-        new FlowRule.WarmUp(newPeriod, newColdFactor), maxQueueingTime, cluster);
+        new FlowRule.WarmUp(newPeriod, newColdFactor), maxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -270,7 +334,7 @@ public record FlowRule(
    */
   public FlowRule withMaxQueueingTime(Duration newMaxQueueingTime) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
-        warmUp, newMaxQueueingTime, cluster);
+        warmUp, newMaxQueueingTime, cluster, quotas);
   }
 
   /**
@@ -283,7 +347,37 @@ public record FlowRule(
    */
   public FlowRule withCluster(@Nullable ClusterMode newCluster) {
     return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
-        warmUp, maxQueueingTime, newCluster);
+        warmUp, maxQueueingTime, newCluster, quotas);
+  }
+
+  /**
+   * Returns a copy with one more quota: besides its threshold per second, the calls the rule
+   * applies to may number at most {@code limit} per {@code period} ({@code FlowRule.qps("api",
+   * 100).withQuota(1_000, Duration.ofMinutes(1)).withQuota(50_000, Duration.ofDays(1))}).
+   *
+   * @param limit the calls per period; from 0 to {@value Quota#MAX_LIMIT}
+   * @param period whole milliseconds, from 1 ms to one day
+   * @return the new rule
+   * @throws IllegalArgumentException if a value is invalid, the rule cannot carry quotas (see
+   *     {@link #quotas()}), or it has {@value Quota#MAX_PER_RULE} quotas already
+   */
+  public FlowRule withQuota(int limit, Duration period) {
+    List<Quota> more = new ArrayList<>(quotas);
+    more.add(new Quota(limit, period));
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
+        warmUp, maxQueueingTime, cluster, more);
+  }
+
+  /**
+   * Returns a copy with other quotas.
+   *
+   * @param newQuotas the quotas; empty for none
+   * @return the new rule
+   * @throws IllegalArgumentException if the rule cannot carry them (see {@link #quotas()})
+   */
+  public FlowRule withQuotas(List<Quota> newQuotas) {
+    return new FlowRule(resource, metric, threshold, origin, strategy, reference, shaping,
+        warmUp, maxQueueingTime, cluster, newQuotas);
   }
 
   /** What a flow rule's {@code threshold} limits. */

@@ -60,7 +60,7 @@ import org.jspecify.annotations.Nullable;
  *     value does not fit, the values used least recently are forgotten and start over as if never
  *     seen (a full bucket). A cluster rule's token service remembers at most as many per flow id
  * @param quotas further limits of every value, each a bucket of its own ({@link
- *     PerValueRule.Quota}): a call passes only when the rule's bucket and every quota's bucket have
+ *     Quota}): a call passes only when the rule's bucket and every quota's bucket have
  *     its permits, and then takes them from all of them; a refused call takes from none. At most
  *     {@value #MAX_QUOTAS}, only on a QPS token bucket (metric QPS, shaping REFUSE)
  * @param cluster how the engine's token service shares each value's buckets between instances;
@@ -80,7 +80,7 @@ public record PerValueRule(
     Map<Object, Integer> exceptions,
     Class<?> valueType,
     int maxValues,
-    List<PerValueRule.Quota> quotas,
+    List<Quota> quotas,
     @Nullable ClusterMode cluster)
     implements Rule {
 
@@ -100,7 +100,7 @@ public record PerValueRule(
   public static final int MAX_DEFAULT_VALUES = 200_000;
 
   /** The most quotas a rule may have besides its own threshold. */
-  public static final int MAX_QUOTAS = 8;
+  public static final int MAX_QUOTAS = Quota.MAX_PER_RULE;
 
   private static final int MAX_ARGUMENT_INDEX = RuleLimits.MAX_ARGUMENT_INDEX;
 
@@ -358,8 +358,8 @@ public record PerValueRule(
    *     it has {@value #MAX_QUOTAS} quotas already
    */
   public PerValueRule withQuota(int limit, Duration quotaPeriod) {
-    List<PerValueRule.Quota> more = new ArrayList<>(quotas);
-    more.add(new PerValueRule.Quota(limit, quotaPeriod));
+    List<Quota> more = new ArrayList<>(quotas);
+    more.add(new Quota(limit, quotaPeriod));
     return new PerValueRule(resource, argumentIndex, metric, threshold, burst, period, shaping,
         maxQueueingTime, exceptions, valueType, maxValues, more, cluster);
   }
@@ -457,38 +457,6 @@ public record PerValueRule(
       throw Checks.invalid("exceptions", value + " (" + value.getClass().getName() + ")",
           "must hold values of valueType " + valueType.getName()
               + ": a value matches only arguments equal to it, of its own runtime type");
-    }
-  }
-
-  /**
-   * One quota of a per-value rule: every value may make at most {@code limit} calls per {@code
-   * period}. Its bucket works like the rule's own (without burst): a value seen for the first
-   * time has {@code limit} tokens, and once a full period has passed since the bucket was last
-   * refilled it earns {@code limit} tokens per period elapsed, up to {@code limit}.
-   *
-   * @param limit the calls per period; from 0 (refuses every value) to {@link #MAX_TOKENS}
-   * @param period whole milliseconds, from 1 ms to one day
-   */
-  public record Quota(int limit, Duration period) {
-
-    /**
-     * Validates the fields.
-     *
-     * @param limit the calls per period
-     * @param period the period
-     * @throws IllegalArgumentException if a field is invalid; the message names it and its value
-     */
-    public Quota {
-      Checks.nonNegative("quotas.limit", limit);
-      if (limit > MAX_TOKENS) {
-        throw Checks.invalid("quotas.limit", limit, "must be at most " + MAX_TOKENS);
-      }
-      Objects.requireNonNull(period, "period");
-      if (period.isNegative() || period.isZero() || period.compareTo(MAX_PERIOD) > 0
-          || period.getNano() % 1_000_000 != 0) {
-        throw Checks.invalid("quotas.period", period,
-            "must be whole milliseconds from 1 ms to 1 day");
-      }
     }
   }
 }

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.Quota;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -17,11 +19,16 @@ import org.jspecify.annotations.Nullable;
  * {"resource": "reports", "concurrency": 4, "fromEntrance": "api"}
  * {"resource": "orders", "qps": 1000, "cluster": {"flowId": "orders", "threshold": "PER_INSTANCE",
  *  "fallbackToLocal": false, "window": "PT1S", "buckets": 10, "leaseTime": "PT2S"}}
+ * {"resource": "partnerApi", "qps": 50, "quotas": [{"limit": 1000, "period": "PT1M"},
+ *  {"limit": 50000, "period": "P1D"}], "cluster": {"flowId": "partner-api"}}
  * }</pre>
  *
  * <p>Exactly one of {@code qps} and {@code concurrency}; at most one of {@code relatedTo} (the
  * RELATED strategy) and {@code fromEntrance} (ENTRANCE); {@code pacing} present means PACING
  * shaping. A rule without pacing carries the default queueing bound, which only pacing uses.
+ * {@code quotas} is read and written as a per-value rule's ({@code limit} calls per {@code
+ * period} each), only on a qps rule without warm-up, pacing, {@code relatedTo} or {@code
+ * fromEntrance}.
  */
 final class FlowFormat implements KindFormat<FlowRule> {
 
@@ -35,7 +42,9 @@ final class FlowFormat implements KindFormat<FlowRule> {
       "maxQueueingTime", "pacing.maxQueueing",
       "warmUpPeriod", "warmUp.period",
       "coldFactor", "warmUp.coldFactor",
-      "cluster", "cluster");
+      "cluster", "cluster",
+      "cluster.threshold", "cluster.threshold",
+      "quotas", "quotas");
 
   @Override
   public String key() {
@@ -81,6 +90,7 @@ final class FlowFormat implements KindFormat<FlowRule> {
     Fields pacing = fields.object("pacing");
     Duration maxQueueing = pacing == null ? null : maxQueueing(pacing);
     ClusterMode cluster = cluster(fields.object("cluster"));
+    List<Quota> quotas = PerValueFormat.quotas(fields);
     fields.finish();
 
     // cross-field rules of the record, from values that passed their own checks
@@ -96,7 +106,7 @@ final class FlowFormat implements KindFormat<FlowRule> {
         fields.has("pacing") ? FlowRule.Shaping.PACING : FlowRule.Shaping.REFUSE,
         warmUp,
         maxQueueing == null ? FlowRule.DEFAULT_MAX_QUEUEING_TIME : maxQueueing,
-        cluster), PATHS);
+        cluster, quotas), PATHS);
     return fields.clean() ? rule : null;
   }
 
@@ -220,6 +230,7 @@ final class FlowFormat implements KindFormat<FlowRule> {
     if (rule.shaping() == FlowRule.Shaping.PACING) {
       Json.duration(out.putObject("pacing"), "maxQueueing", rule.maxQueueingTime());
     }
+    PerValueFormat.writeQuotas(rule.quotas(), out);
     ClusterMode cluster = rule.cluster();
     if (cluster != null) {
       ObjectNode shared = out.putObject("cluster");

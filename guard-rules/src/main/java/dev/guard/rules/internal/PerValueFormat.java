@@ -7,6 +7,7 @@ import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
+import dev.guard.api.rule.Quota;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -111,7 +112,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     Map<Object, Integer> exceptions = exceptions(fields, valueType);
     Integer maxValues = checked(fields, "maxValues", fields.wholeNumber("maxValues"),
         value -> base().withMaxValues(value));
-    List<PerValueRule.Quota> quotas = quotas(fields);
+    List<Quota> quotas = quotas(fields);
     Fields shared = fields.object("cluster");
     ClusterMode cluster = shared == null ? null : cluster(shared);
     fields.finish();
@@ -136,9 +137,10 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
     return fields.clean() ? rule : null;
   }
 
-  private static List<PerValueRule.Quota> quotas(Fields fields) {
+  /** A rule's {@code quotas}: every valid item; the invalid ones reported, naming the field. */
+  static List<Quota> quotas(Fields fields) {
     List<Fields> items = fields.objects("quotas");
-    List<PerValueRule.Quota> quotas = new ArrayList<>();
+    List<Quota> quotas = new ArrayList<>();
     if (items == null) {
       return quotas;
     }
@@ -149,13 +151,26 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       item.require("period", period);
       item.finish();
       boolean valid = limit == null
-          || item.check("limit", () -> new PerValueRule.Quota(limit, Duration.ofSeconds(1)));
-      valid &= period == null || item.check("period", () -> new PerValueRule.Quota(0, period));
+          || item.check("limit", () -> new Quota(limit, Duration.ofSeconds(1)));
+      valid &= period == null || item.check("period", () -> new Quota(0, period));
       if (valid && limit != null && period != null) {
-        quotas.add(new PerValueRule.Quota(limit, period));
+        quotas.add(new Quota(limit, period));
       }
     }
     return quotas;
+  }
+
+  /** Writes {@code quotas} (a rule without quotas writes nothing). */
+  static void writeQuotas(List<Quota> quotas, ObjectNode out) {
+    if (quotas.isEmpty()) {
+      return;
+    }
+    ArrayNode list = out.putArray("quotas");
+    for (Quota quota : quotas) {
+      ObjectNode item = list.addObject();
+      item.put("limit", quota.limit());
+      Json.duration(item, "period", quota.period());
+    }
   }
 
   private static @Nullable ClusterMode cluster(Fields fields) {
@@ -301,12 +316,7 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       out.put("maxValues", rule.maxValues());
     }
     if (!rule.quotas().isEmpty()) {
-      ArrayNode list = out.putArray("quotas");
-      for (PerValueRule.Quota quota : rule.quotas()) {
-        ObjectNode item = list.addObject();
-        item.put("limit", quota.limit());
-        Json.duration(item, "period", quota.period());
-      }
+      writeQuotas(rule.quotas(), out);
     }
     ClusterMode cluster = rule.cluster();
     if (cluster != null) {

@@ -4,6 +4,9 @@ import dev.guard.testkit.internal.DurationArguments;
 import dev.guard.ConcurrencyGuard;
 import dev.guard.Guard;
 import dev.guard.QpsGuard;
+import dev.guard.QuotaGuard;
+import dev.guard.ShapedQpsGuard;
+import dev.guard.api.rule.Quota;
 import dev.guard.api.rule.FlowRule;
 import java.util.List;
 import java.util.Objects;
@@ -26,7 +29,7 @@ final class GuardDeclarations {
     return guard;
   }
 
-  private static QpsGuard qps(FlowRule rule) {
+  private static Guard qps(FlowRule rule) {
     QpsGuard guard = Guard.of(rule.resource()).qps(rule.threshold());
     if (!rule.origin().equals(FlowRule.EVERY_ORIGIN)) {
       guard = guard.fromOrigin(rule.origin());
@@ -36,14 +39,22 @@ final class GuardDeclarations {
       case ENTRANCE -> guard = guard.fromEntrance(Objects.requireNonNull(rule.reference()));
       case DIRECT -> { }
     }
+    if (!rule.quotas().isEmpty()) {
+      QuotaGuard quoted = null;
+      for (Quota quota : rule.quotas()) {
+        quoted = quoted == null ? guard.quota(quota.limit(), quota.period())
+            : quoted.quota(quota.limit(), quota.period());
+      }
+      return Objects.requireNonNull(quoted);
+    }
     FlowRule.WarmUp warmUp = rule.warmUp();
-    if (warmUp != null) {
-      guard = guard.warmUp(warmUp.period(), warmUp.coldFactor());
-    }
+    ShapedQpsGuard shaped = warmUp == null ? null
+        : guard.warmUp(warmUp.period(), warmUp.coldFactor());
     if (rule.shaping() == FlowRule.Shaping.PACING) {
-      guard = guard.pacing(rule.maxQueueingTime());
+      shaped = shaped == null ? guard.pacing(rule.maxQueueingTime())
+          : shaped.pacing(rule.maxQueueingTime());
     }
-    return guard;
+    return shaped == null ? guard : shaped;
   }
 
   private static ConcurrencyGuard concurrency(FlowRule rule) {

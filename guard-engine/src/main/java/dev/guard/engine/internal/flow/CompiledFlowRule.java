@@ -7,6 +7,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
 import java.util.Set;
@@ -23,6 +24,9 @@ import org.jspecify.annotations.Nullable;
  * first call: a related resource the engine does not track yet is tracked from then on, so the
  * rule never depends on whether that resource was entered before); CHAIN — this resource's node for the
  * call's context, only when the context name is the rule's entrance.
+ *
+ * <p>A rule with quotas keeps their buckets here ({@link QuotaBuckets}: the per-value rules'
+ * arithmetic on one constant key), and survives reloads of an equal rule with its controller.
  */
 final class CompiledFlowRule {
 
@@ -32,24 +36,36 @@ final class CompiledFlowRule {
   final boolean precise;
   /** The rule's cluster mode; null for a rule decided by this instance alone. */
   final @Nullable ClusterMode cluster;
+  /** The rule's quotas on this instance; null for a rule without quotas. */
+  final @Nullable QuotaBuckets quotas;
+  /** The refusal of a call a quota refused, reading the quotas' refill; null without quotas. */
+  final RefusedException.@Nullable Flow quotaRefusal;
   private final Set<String> namedApps;
   private final boolean forEveryone;
   private final boolean forOthers;
   private final FlowRule.Strategy strategy;
 
-  CompiledFlowRule(FlowRule rule, TrafficShapingController controller, Set<String> namedApps,
-      SlotContext engine) {
+  CompiledFlowRule(FlowRule rule, TrafficShapingController controller,
+      @Nullable QuotaBuckets quotas, Set<String> namedApps, SlotContext engine) {
     this.rule = rule;
     this.controller = controller;
     int bucketLengthMs = engine.secondWindow().bucketLengthMs();
     this.refusal = new RefusedException.Flow(rule.resource(), rule,
         () -> controller.retryAfterNanos(engine.preciseNowNanos(), bucketLengthMs));
     this.precise = controller.needsPreciseTime();
+    this.quotas = quotas;
+    this.quotaRefusal = quotas == null ? null : new RefusedException.Flow(rule.resource(), rule,
+        () -> quotas.retryAfterNanos(1, engine.preciseNowNanos()));
     this.cluster = rule.cluster();
     this.namedApps = namedApps;
     this.forEveryone = rule.origin().equals(FlowRule.EVERY_ORIGIN);
     this.forOthers = rule.origin().equals(FlowRule.OTHER_ORIGINS);
     this.strategy = rule.strategy();
+  }
+
+  /** The quotas of a rule, full now; null for a rule without quotas. */
+  static @Nullable QuotaBuckets quotasOf(FlowRule rule, SlotContext engine) {
+    return rule.quotas().isEmpty() ? null : new QuotaBuckets(rule.quotas(), engine.preciseNowNanos());
   }
 
   /** The node this rule measures for a call, or null when the rule does not apply to it. */

@@ -8,6 +8,7 @@ import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +42,16 @@ import org.jspecify.annotations.Nullable;
  * a call refused later gives its permits back ({@link TokenService#giveBack}) and its concurrency
  * token back ({@link TokenService#releaseConcurrency}); an admitted call gives its concurrency
  * token back at exit.
+ *
+ * <p>A rule with quotas (docs/BEHAVIOUR.md, "Quotas") takes from them once its threshold per
+ * second has admitted the call: locally from its {@link CompiledFlowRule#quotas} (all or none),
+ * for a cluster rule from the token service ({@link TokenService#requestQuota}) after it granted
+ * the threshold. When a quota refuses, what the rule's threshold took is given back at once (the
+ * pass refunded, a paced slot cancelled, a cluster grant given back) and so is everything the
+ * earlier rules took, as for any refusal. The quotas a call took are given back with its rule's
+ * other takes: with the refund of an immediate pass (the grant bits), with a wait's reservation,
+ * and in the chain as one small record ({@link QuotaTaken}) for a cluster rule's quotas and for a
+ * rule beyond the tracked ones. Rules without quotas pay one null check.
  */
 final class FlowSlot implements Slot {
 
@@ -91,6 +102,29 @@ final class FlowSlot implements Slot {
       this.decidedAtNanos = decidedAtNanos;
       this.decidedAtMs = decidedAtMs;
       this.admittedAtMs = decidedAtMs + Decision.waitNanos(decision) / 1_000_000L;
+    }
+  }
+
+  /** Quotas a rule took for a call: from the token service, or (service null) local ones. */
+  private static final class QuotaTaken extends Kept {
+    final @Nullable TokenService service;
+
+    QuotaTaken(CompiledFlowRule rule, @Nullable TokenService service, @Nullable Kept earlier) {
+      super(rule, earlier);
+      this.service = service;
+    }
+
+    /** Gives the quotas back; a service that throws is ignored (the calls stay counted). */
+    void giveBack(int permits) {
+      if (service == null) {
+        Objects.requireNonNull(rule.quotas).giveBack(permits);
+        return;
+      }
+      try {
+        service.giveBackQuota(rule.rule, permits);
+      } catch (RuntimeException ignored) {
+        // a failing service must not fail the call
+      }
     }
   }
 
@@ -146,6 +180,15 @@ final class FlowSlot implements Slot {
         }
         if (result != null) {
           held = new Granted(rule, Objects.requireNonNull(service), result, held);
+          if (rule.quotas != null) {
+            Object quota = askQuotas(service, rule, permits, entry.nowNanos(), held);
+            if (quota instanceof RefusedException refused) {
+              release(held, permits);
+              refund(passedAtOnce, permits, passedAtMs);
+              return refused;
+            }
+            held = (Kept) quota;
+          }
           if (result.waitMs() > 0 && !awaitCluster(entry, result.waitMs() * 1_000_000L)) {
             release(held, permits);
             refund(passedAtOnce, permits, passedAtMs);
@@ -162,6 +205,17 @@ final class FlowSlot implements Slot {
       long decision =
           rule.controller.decide(node, permits, entry.prioritized(), nanos, entry.nowMs());
       if (decision == Decision.PASS) {
+        if (rule.quotas != null) {
+          if (!rule.quotas.take(permits, nanos)) {
+            rule.controller.refund(permits, entry.nowMs());
+            release(held, permits);
+            refund(passedAtOnce, permits, passedAtMs);
+            return Objects.requireNonNull(rule.quotaRefusal);
+          }
+          if (i >= TRACKED_RULES) {
+            held = new QuotaTaken(rule, null, held);
+          }
+        }
         if (passedAtOnce == 0L) {
           passedAtMs = entry.nowMs();
         }
@@ -171,6 +225,14 @@ final class FlowSlot implements Slot {
         continue;
       }
       if (decision != Decision.REFUSE) {
+        if (rule.quotas != null && !rule.quotas.take(permits, nanos)) {
+          if (!Decision.borrowed(decision)) {
+            rule.controller.cancel(decision, permits);
+          }
+          release(held, permits);
+          refund(passedAtOnce, permits, passedAtMs);
+          return Objects.requireNonNull(rule.quotaRefusal);
+        }
         Held waiting = new Held(rule, node, decision, nanos, entry.nowMs(), held);
         held = waiting;
         if (await(entry, waiting)) {
@@ -247,6 +309,35 @@ final class FlowSlot implements Slot {
         ? result : null;
   }
 
+  /**
+   * Takes a cluster rule's quotas for a call its threshold admitted: from the token service, or,
+   * when the service cannot decide, from the local quotas if the rule falls back (else the
+   * quotas pass). Returns the chain with what was taken, or the refusal (nothing taken).
+   */
+  private static Object askQuotas(TokenService service, CompiledFlowRule rule, int permits,
+      long nowNanos, Kept held) {
+    TokenService.Result result;
+    try {
+      result = service.requestQuota(rule.rule, permits);
+    } catch (RuntimeException failed) {
+      result = TokenService.Result.FAILED; // a failing service is a failure like any other
+    }
+    TokenService.Result.Status status = result.status();
+    if (status == TokenService.Result.Status.OK) {
+      return new QuotaTaken(rule, service, held);
+    }
+    if (status == TokenService.Result.Status.REFUSED) {
+      long retryNanos = result.waitMs() > 0 ? result.waitMs() * 1_000_000L : -1L;
+      return new RefusedException.Flow(rule.rule.resource(), rule.rule, () -> retryNanos);
+    }
+    QuotaBuckets local = Objects.requireNonNull(rule.quotas);
+    if (!Objects.requireNonNull(rule.cluster).fallbackToLocal()) {
+      return held;
+    }
+    return local.take(permits, nowNanos)
+        ? new QuotaTaken(rule, null, held) : Objects.requireNonNull(rule.quotaRefusal);
+  }
+
   /** Waits out a SHOULD_WAIT of the token service; false if the wait was interrupted. */
   private boolean awaitCluster(Call entry, long waitNanos) {
     try {
@@ -264,6 +355,10 @@ final class FlowSlot implements Slot {
     for (int i = 0; passedAtOnce != 0L && i < rules.length; i++) {
       if ((passedAtOnce & (1L << i)) != 0L) {
         rules[i].controller.refund(permits, passedAtMs);
+        QuotaBuckets quotas = rules[i].quotas;
+        if (quotas != null) {
+          quotas.giveBack(permits);
+        }
         passedAtOnce &= ~(1L << i);
       }
     }
@@ -301,11 +396,19 @@ final class FlowSlot implements Slot {
         granted.giveBack(permits);
         continue;
       }
+      if (k instanceof QuotaTaken taken) {
+        taken.giveBack(permits);
+        continue;
+      }
       Held h = (Held) k;
       if (Decision.borrowed(h.decision)) {
         h.node.cancelWaiting(h.decidedAtMs, h.admittedAtMs, permits);
       } else {
         h.rule.controller.cancel(h.decision, permits);
+      }
+      QuotaBuckets quotas = h.rule.quotas;
+      if (quotas != null) {
+        quotas.giveBack(permits); // a waiting rule took its quotas before the wait
       }
     }
   }

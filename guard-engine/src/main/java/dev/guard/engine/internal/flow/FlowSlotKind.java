@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
@@ -107,10 +108,10 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
   @Override
   public Slot compile(
       String resource, List<FlowRule> rules, @Nullable Slot previous, SlotContext context) {
-    Map<FlowRule, TrafficShapingController> kept = new HashMap<>();
+    Map<FlowRule, CompiledFlowRule> kept = new HashMap<>();
     if (previous instanceof FlowSlot) {
       for (CompiledFlowRule old : ((FlowSlot) previous).rules) {
-        kept.put(old.rule, old.controller);
+        kept.put(old.rule, old);
       }
     }
     Set<String> named = new HashSet<>();
@@ -124,11 +125,11 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
     CompiledFlowRule[] compiled = new CompiledFlowRule[ordered.size()];
     for (int i = 0; i < compiled.length; i++) {
       FlowRule rule = ordered.get(i);
-      TrafficShapingController controller = kept.get(rule);
-      if (controller == null) {
-        controller = Controllers.of(rule, context.occupyTimeoutMs());
-      }
-      compiled[i] = new CompiledFlowRule(rule, controller, Set.copyOf(named), context);
+      CompiledFlowRule old = kept.get(rule);
+      TrafficShapingController controller = old == null
+          ? Controllers.of(rule, context.occupyTimeoutMs()) : old.controller;
+      QuotaBuckets quotas = old == null ? CompiledFlowRule.quotasOf(rule, context) : old.quotas;
+      compiled[i] = new CompiledFlowRule(rule, controller, quotas, Set.copyOf(named), context);
     }
     return new FlowSlot(compiled, context);
   }

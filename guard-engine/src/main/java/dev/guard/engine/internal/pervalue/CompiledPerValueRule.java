@@ -3,6 +3,7 @@ package dev.guard.engine.internal.pervalue;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
+import dev.guard.api.rule.Quota;
 import dev.guard.spi.Cap;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.spi.TokenService;
@@ -57,7 +58,7 @@ final class CompiledPerValueRule {
     this.gate = gateOf(rule);
     this.table = new ValueTable(gate, rule.maxValues(),
         forgotten -> engine.reportOverflow(Cap.VALUES, resource, forgotten));
-    List<PerValueRule.Quota> quotas = rule.quotas();
+    List<Quota> quotas = rule.quotas();
     this.quotaGates = new ValueGate[quotas.size()];
     this.quotaTables = new ValueTable[quotas.size()];
     this.quotaLimits = new int[quotas.size()];

@@ -1,0 +1,103 @@
+package dev.guard;
+
+import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.GuardEngine;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A guard whose most recent step made a {@code qps(..)} rule warm up or pace: it offers the
+ * steps that still fit a shaped rule, each returning a new {@code ShapedQpsGuard} for the same
+ * rule. A shaped rule is decided by this instance alone and counts per second only, so {@code
+ * quota}, {@code clusterWide}, {@code cluster} and {@code perInstance} are not offered (writing
+ * them does not compile).
+ *
+ * <pre>{@code
+ * Guard create = Guard.of("createOrder")
+ *     .qps(100).warmUp(Duration.ofSeconds(10)).pacing(Duration.ofMillis(200));
+ * }</pre>
+ *
+ * <p>Immutable and thread-safe like every guard.
+ */
+public final class ShapedQpsGuard extends Guard {
+
+  ShapedQpsGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
+    super(parts, engine);
+  }
+
+  /**
+   * Makes the rule warm up, as {@link QpsGuard#warmUp(Duration)} describes.
+   *
+   * @param period the warm-up period; positive
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code period} is not positive
+   */
+  public ShapedQpsGuard warmUp(Duration period) {
+    return warmUp(period, FlowRule.WarmUp.DEFAULT_COLD_FACTOR);
+  }
+
+  /**
+   * Makes the rule warm up, as {@link QpsGuard#warmUp(Duration, int)} describes.
+   *
+   * @param period the warm-up period; positive
+   * @param coldFactor how much slower the cold rate is; greater than 1
+   * @return the new guard
+   * @throws IllegalArgumentException if a value is invalid
+   */
+  public ShapedQpsGuard warmUp(Duration period, int coldFactor) {
+    Objects.requireNonNull(period, "period");
+    return next(rule -> rule.withWarmUp(period, coldFactor));
+  }
+
+  /**
+   * Makes the rule pace calls, as {@link QpsGuard#pacing} describes.
+   *
+   * @param maxQueueing the longest wait; zero or positive
+   * @return the new guard
+   * @throws IllegalArgumentException if {@code maxQueueing} is negative
+   */
+  public ShapedQpsGuard pacing(Duration maxQueueing) {
+    Objects.requireNonNull(maxQueueing, "maxQueueing");
+    return next(rule -> rule.withMaxQueueingTime(maxQueueing)
+        .withShaping(FlowRule.Shaping.PACING));
+  }
+
+  /**
+   * Scopes the rule to callers, as {@link ConcurrencyGuard#fromOrigin} describes.
+   *
+   * @param origin {@code "default"} (everyone), {@code "other"} or one origin name
+   * @return the new guard
+   */
+  public ShapedQpsGuard fromOrigin(String origin) {
+    Objects.requireNonNull(origin, "origin");
+    return next(rule -> rule.withOrigin(origin));
+  }
+
+  /**
+   * Makes the rule measure another resource, as {@link ConcurrencyGuard#relatedTo} describes.
+   *
+   * @param otherResource the resource whose statistics are measured
+   * @return the new guard
+   */
+  public ShapedQpsGuard relatedTo(String otherResource) {
+    return next(rule -> FlowSteps.relatedTo(rule, otherResource));
+  }
+
+  /**
+   * Makes the rule apply only under the named entrance, as {@link ConcurrencyGuard#fromEntrance}
+   * describes.
+   *
+   * @param contextName the entrance name
+   * @return the new guard
+   */
+  public ShapedQpsGuard fromEntrance(String contextName) {
+    return next(rule -> FlowSteps.fromEntrance(rule, contextName));
+  }
+
+  private ShapedQpsGuard next(UnaryOperator<FlowRule> change) {
+    return new ShapedQpsGuard(List.of(part().mapLastRule(FlowRule.class, change)), engine());
+  }
+}
