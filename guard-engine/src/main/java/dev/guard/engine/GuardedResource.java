@@ -5,7 +5,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.internal.flow.FlowQuota;
+import dev.guard.engine.internal.flow.FlowBudget;
 import java.time.Duration;
 import java.util.Optional;
 import dev.guard.engine.internal.call.CallEntry;
@@ -87,11 +87,11 @@ public final class GuardedResource {
   }
 
   /**
-   * The budget of the QPS rule that limits a handle's calls most right now, as {@link #quota()}
+   * The budget of the QPS rule that limits a handle's calls most right now, as {@link #budget()}
    * reports it: what a client may be told in rate-limit headers.
    *
    * <pre>{@code
-   * orders.quota().ifPresent(q -> response.setHeader("RateLimit",
+   * orders.budget().ifPresent(q -> response.setHeader("RateLimit",
    *     "\"orders\";r=" + q.remaining() + ";t=" + q.reset().toSeconds()));
    * }</pre>
    *
@@ -104,7 +104,7 @@ public final class GuardedResource {
    * @param reset how long until the budget grows again: until the oldest passes leave the
    *     sliding window, or a pacing queue is empty
    */
-  public record Quota(FlowRule rule, long limit, Duration window, long remaining, Duration reset) {
+  public record Budget(FlowRule rule, long limit, Duration window, long remaining, Duration reset) {
 
     /**
      * Validates the quota.
@@ -116,7 +116,7 @@ public final class GuardedResource {
      * @param reset the time until the budget grows; not negative
      * @throws IllegalArgumentException if a value is out of range
      */
-    public Quota {
+    public Budget {
       Objects.requireNonNull(rule, "rule");
       if (limit < 0) {
         throw Checks.invalid("limit", limit, "must be >= 0");
@@ -310,24 +310,24 @@ public final class GuardedResource {
   /**
    * Returns the budget of the QPS rule that leaves this handle's calls the fewest calls right now
    * (ties: the smaller limit), read from the rules and statistics in force; see docs/BEHAVIOUR.md,
-   * "Quota". Rules are matched with the handle's origin and entrance ({@link #context}); rules for
+   * "Budget". Rules are matched with the handle's origin and entrance ({@link #context}); rules for
    * other origins or entrances, concurrency rules, cluster rules and per-value rules have no quota
    * here. A warm-up rule reports its count as the limit and what its current rate leaves as
    * remaining. The read allocates the result and takes no lock; calls never pay for it.
    *
    * <pre>{@code
    * Entry entry = orders.enterAsync();
-   * orders.quota().ifPresent(q -> log.debug("{} calls left of {}", q.remaining(), q.limit()));
+   * orders.budget().ifPresent(q -> log.debug("{} calls left of {}", q.remaining(), q.limit()));
    * }</pre>
    *
    * @return the quota, or empty when no QPS rule applies to this handle's calls
    */
-  public Optional<Quota> quota() {
-    FlowQuota quota = core.quota(site);
+  public Optional<Budget> budget() {
+    FlowBudget quota = core.budget(site);
     if (quota == null) {
       return Optional.empty();
     }
-    return Optional.of(new Quota(quota.rule(), quota.limit(),
+    return Optional.of(new Budget(quota.rule(), quota.limit(),
         Duration.ofSeconds(quota.windowSeconds()), quota.remaining(),
         Duration.ofNanos(quota.resetNanos())));
   }

@@ -249,7 +249,7 @@ public final class HttpInbound {
   /**
    * Returns settings that send the rate-limit header fields {@code RateLimit-Policy} and {@code
    * RateLimit} (draft-ietf-httpapi-ratelimit-headers) on admitted and refused responses whose
-   * resource has a QPS rule for the caller, from {@link dev.guard.engine.GuardedResource#quota()}:
+   * resource has a QPS rule for the caller, from {@link dev.guard.engine.GuardedResource#budget()}:
    * {@code RateLimit-Policy: "resource";q=100;w=1} and {@code RateLimit: "resource";r=99;t=1}.
    * Off by default; when off, nothing is read for them. {@code Retry-After} is sent on refusals
    * either way. The fields are described in {@code docs/HTTP.md}, "Rate-limit headers".

@@ -140,7 +140,7 @@ public final class InboundGate {
     if (!settings.sendsRateLimitHeaders()) {
       return null;
     }
-    GuardedResource.Quota quota = resource.quota().orElse(null);
+    GuardedResource.Budget quota = resource.budget().orElse(null);
     return quota == null ? null : RateLimitFields.of(quota);
   }
 
@@ -203,7 +203,7 @@ public final class InboundGate {
      * @param quota the quota
      * @return the fields
      */
-    public static RateLimitFields of(GuardedResource.Quota quota) {
+    public static RateLimitFields of(GuardedResource.Budget quota) {
       String name = quota.rule().origin().equals(FlowRule.EVERY_ORIGIN)
           ? "\"resource\"" : "\"origin\"";
       return new RateLimitFields(

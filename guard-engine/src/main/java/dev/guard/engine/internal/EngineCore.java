@@ -13,7 +13,7 @@ import dev.guard.engine.internal.call.CallPath;
 import dev.guard.engine.internal.call.CallSite;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotKind;
-import dev.guard.engine.internal.flow.FlowQuota;
+import dev.guard.engine.internal.flow.FlowBudget;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.pervalue.PerValueSlotKind;
@@ -281,15 +281,15 @@ public final class EngineCore {
 
   /**
    * The quota of the QPS rule that limits a call site's calls most now (docs/BEHAVIOUR.md,
-   * "Quota"), read off the call path.
+   * "Budget"), read off the call path.
    *
    * @param site the call site: its resource, entrance and origin
    * @return the quota, or null when no QPS rule applies
    */
-  public @Nullable FlowQuota quota(CallSite site) {
+  public @Nullable FlowBudget budget(CallSite site) {
     ResourceState state = site.resource();
     String context = site.contextName();
-    return FlowSlotKind.quota(state.chain(), state.cluster(), state.existingNodeFor(context),
+    return FlowSlotKind.budget(state.chain(), state.cluster(), state.existingNodeFor(context),
         site.origin(), context);
   }
 

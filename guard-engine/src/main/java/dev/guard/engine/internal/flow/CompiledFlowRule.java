@@ -98,7 +98,7 @@ final class CompiledFlowRule {
 
   /**
    * The node this rule measures for a call of this origin in this context, read off the call path
-   * for quota reports: as {@link #select}, but creating no node.
+   * for budget reports: as {@link #select}, but creating no node.
    *
    * @return the node, or null when the rule measures no node yet (whether the rule applies at all
    *     is told by {@link #appliesTo})

@@ -269,8 +269,8 @@ final class FlowSlot implements Slot {
     }
   }
 
-  /** The quota of one rule (see {@link FlowSlotKind#quota}), read at the engine's precise time. */
-  @Nullable FlowQuota quotaOf(CompiledFlowRule compiled, ClusterNode resource,
+  /** The budget of one rule (see {@link FlowSlotKind#budget}), read at the engine's precise time. */
+  @Nullable FlowBudget budgetOf(CompiledFlowRule compiled, ClusterNode resource,
       @Nullable DefaultNode contextNode, String origin) {
     StatisticNode node = compiled.existingNode(resource, contextNode, origin, engine);
     long nanos = engine.preciseNowNanos();
@@ -280,7 +280,7 @@ final class FlowSlot implements Slot {
       return null;
     }
     long reset = compiled.controller.resetNanos(nanos, engine.secondWindow().bucketLengthMs());
-    return FlowQuota.of(compiled.rule, remaining, reset);
+    return FlowBudget.of(compiled.rule, remaining, reset);
   }
 
   /**

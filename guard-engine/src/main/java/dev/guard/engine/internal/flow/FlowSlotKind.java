@@ -59,7 +59,7 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
 
   /**
    * The quota of the QPS rule that leaves the fewest calls to a caller of this origin in this
-   * context (ties: the smaller limit), read off the call path; see docs/BEHAVIOUR.md, "Quota".
+   * context (ties: the smaller limit), read off the call path; see docs/BEHAVIOUR.md, "Budget".
    * Concurrency rules and cluster rules have none.
    *
    * @param chain the resource's chain
@@ -69,19 +69,19 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
    * @param contextName the context's name
    * @return the quota, or null when no QPS rule applies
    */
-  public static @Nullable FlowQuota quota(Chain chain, ClusterNode resource,
+  public static @Nullable FlowBudget budget(Chain chain, ClusterNode resource,
       @Nullable DefaultNode contextNode, String origin, String contextName) {
     if (!(chain.slotOf(INSTANCE) instanceof FlowSlot slot)) {
       return null;
     }
-    FlowQuota best = null;
+    FlowBudget best = null;
     for (CompiledFlowRule compiled : slot.rules) {
       FlowRule rule = compiled.rule;
       if (rule.metric() != FlowRule.Metric.QPS || rule.cluster() != null
           || !compiled.appliesTo(origin, contextName)) {
         continue;
       }
-      FlowQuota quota = slot.quotaOf(compiled, resource, contextNode, origin);
+      FlowBudget quota = slot.budgetOf(compiled, resource, contextNode, origin);
       if (quota != null && (best == null || quota.remaining() < best.remaining()
           || quota.remaining() == best.remaining() && quota.limit() < best.limit())) {
         best = quota;

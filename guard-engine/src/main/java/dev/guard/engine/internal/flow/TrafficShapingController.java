@@ -72,8 +72,8 @@ public interface TrafficShapingController {
 
   /**
    * How many more single-permit calls the rule would admit if they arrived now (with no wait
-   * longer than the rule allows), read only for quota reports (never on the call path); see
-   * docs/BEHAVIOUR.md, "Quota".
+   * longer than the rule allows), read only for budget reports (never on the call path); see
+   * docs/BEHAVIOUR.md, "Budget".
    *
    * @param node the statistics the rule measures, or null when it has none yet
    * @param nowNanos engine time in nanoseconds
@@ -86,7 +86,7 @@ public interface TrafficShapingController {
 
   /**
    * How long from {@code nowNanos} until the rule's budget grows again (the oldest passes leave
-   * the window; a pacing queue empties), read only for quota reports.
+   * the window; a pacing queue empties), read only for budget reports.
    *
    * @param nowNanos engine time in nanoseconds
    * @param bucketLengthMs the length of a bucket of the second-level window

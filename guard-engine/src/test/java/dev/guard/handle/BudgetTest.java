@@ -10,14 +10,14 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
-import dev.guard.engine.GuardedResource.Quota;
+import dev.guard.engine.GuardedResource.Budget;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** What {@link GuardedResource#quota()} reports (docs/BEHAVIOUR.md, "Quota"). */
-class QuotaTest {
+/** What {@link GuardedResource#budget()} reports (docs/BEHAVIOUR.md, "Budget"). */
+class BudgetTest {
 
   private final ManualClock clock = new ManualClock();
   private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
@@ -32,22 +32,22 @@ class QuotaTest {
     }
   }
 
-  private Quota quota(GuardedResource handle) {
-    return handle.quota().orElseThrow();
+  private Budget quota(GuardedResource handle) {
+    return handle.budget().orElseThrow();
   }
 
   @Test
   void quota_withoutQpsRule_isEmpty() {
     apply(FlowRule.concurrency("R", 3));
-    assertThat(engine.resource("R").quota()).isEmpty();
-    assertThat(engine.resource("unknown").quota()).isEmpty();
+    assertThat(engine.resource("R").budget()).isEmpty();
+    assertThat(engine.resource("unknown").budget()).isEmpty();
   }
 
   @Test
   void quota_countsDownToZeroThenRefusesAndComesBackWithTheNextBucket() {
     apply(FlowRule.qps("R", 3));
     GuardedResource r = engine.resource("R");
-    assertThat(quota(r)).extracting(Quota::limit, Quota::window, Quota::remaining)
+    assertThat(quota(r)).extracting(Budget::limit, Budget::window, Budget::remaining)
         .containsExactly(3L, Duration.ofSeconds(1), 3L);
     pass(r, 1);
     assertThat(quota(r).remaining()).isEqualTo(2);
@@ -87,7 +87,7 @@ class QuotaTest {
     assertThat(quota(mobile).limit()).isEqualTo(2);
     assertThat(quota(web).limit()).isEqualTo(10);
     pass(web, 9);
-    assertThat(quota(mobile)).extracting(Quota::limit, Quota::remaining).containsExactly(10L, 1L);
+    assertThat(quota(mobile)).extracting(Budget::limit, Budget::remaining).containsExactly(10L, 1L);
     assertThat(quota(web).remaining()).isEqualTo(1);
   }
 
@@ -96,7 +96,7 @@ class QuotaTest {
     apply(FlowRule.qps("R", 3).withOrigin("mobile"));
     GuardedResource mobile = engine.resource("R").context("api", "mobile");
     pass(engine.resource("R").context("api", "web"), 5);
-    assertThat(engine.resource("R").context("api", "web").quota()).isEmpty();
+    assertThat(engine.resource("R").context("api", "web").budget()).isEmpty();
     assertThat(quota(mobile).remaining()).isEqualTo(3);
     pass(mobile, 2);
     assertThat(quota(mobile).remaining()).isEqualTo(1);
@@ -127,7 +127,7 @@ class QuotaTest {
   void quota_belowOneCallPerSecond_isOneCallOverLongerWindow() {
     apply(FlowRule.qps("R", 0.25));
     GuardedResource r = engine.resource("R");
-    assertThat(quota(r)).extracting(Quota::limit, Quota::window, Quota::remaining)
+    assertThat(quota(r)).extracting(Budget::limit, Budget::window, Budget::remaining)
         .containsExactly(1L, Duration.ofSeconds(4), 1L);
     pass(r, 1);
     assertThat(quota(r).remaining()).isZero();
