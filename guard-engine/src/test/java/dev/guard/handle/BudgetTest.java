@@ -107,7 +107,7 @@ class BudgetTest {
     apply(FlowRule.qps("R", 30).withWarmUp(Duration.ofSeconds(10), 3));
     GuardedResource r = engine.resource("R").entryType(EntryType.IN);
     pass(r, 1);
-    Quota cold = quota(r);
+    Budget cold = quota(r);
     assertThat(cold.limit()).isEqualTo(30);
     assertThat(cold.remaining()).isEqualTo(9); // cold rate 30 / 3 = 10, one taken
   }
