@@ -313,13 +313,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   @Override
   public TokenService.Result requestValueToken(PerValueRule rule, Object value, int permits) {
     List<Object> answer = askValues("v", rule, value, permits);
-    if (answer == null) {
-      return TokenService.Result.FAILED;
-    }
-    long code = (Long) answer.get(0);
-    long number = (Long) answer.get(1);
-    return code == 0 ? TokenService.Result.ok(number)
-        : TokenService.Result.refused(Math.max(0, number));
+    return valueDecision(answer);
   }
 
   /** Gives a value's tokens back to every bucket of it (one script call); failures are ignored. */
@@ -337,13 +331,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   public TokenService.Result requestQuota(FlowRule rule, int permits) {
     List<Object> answer = rule.quotas().isEmpty() ? null
         : runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("v", rule, permits));
-    if (answer == null) {
-      return TokenService.Result.FAILED;
-    }
-    long code = (Long) answer.get(0);
-    long number = (Long) answer.get(1);
-    return code == 0 ? TokenService.Result.ok(number)
-        : TokenService.Result.refused(Math.max(0, number));
+    return valueDecision(answer);
   }
 
   /** Gives a call back to every quota of a cluster flow rule; failures are ignored. */
@@ -352,6 +340,20 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     if (!rule.quotas().isEmpty()) {
       runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("b", rule, permits));
     }
+  }
+
+  /**
+   * Reads the values script's answer {@code [code, number]}: OK with the tokens left when the code
+   * is 0, else refused with the wait until a retry may pass. No answer, or one of another shape
+   * (the reply is the server's, so it is checked), is {@code FAILED}.
+   */
+  private static TokenService.Result valueDecision(@Nullable List<Object> answer) {
+    if (answer == null || answer.size() < 2 || !(answer.get(0) instanceof Long code)
+        || !(answer.get(1) instanceof Long number)) {
+      return TokenService.Result.FAILED;
+    }
+    return code == 0 ? TokenService.Result.ok(number)
+        : TokenService.Result.refused(Math.max(0, number));
   }
 
   private String[] quotaArgs(String op, FlowRule rule, int permits) {
