@@ -63,7 +63,7 @@ final class GuardedMethod {
 
     @Nullable Object invoke(Object target, @Nullable Object[] args, Throwable error)
         throws Throwable {
-      Object[] all = takesException ? Arrays.copyOf(args, args.length + 1) : args;
+      @Nullable Object[] all = takesException ? Arrays.copyOf(args, args.length + 1) : args;
       if (takesException) {
         all[args.length] = error;
       }
