@@ -153,35 +153,6 @@ public record FlowRule(
     }
   }
 
-  /**
-   * Creates a rule without quotas; see the canonical constructor for the fields.
-   *
-   * @param resource the protected resource
-   * @param metric what {@code threshold} limits
-   * @param threshold the threshold
-   * @param origin which callers the rule applies to
-   * @param strategy whose statistics are measured
-   * @param reference the related resource or entrance
-   * @param shaping refuse or pace once the rate is reached
-   * @param warmUp how the rate warms up, or null
-   * @param maxQueueingTime the longest a paced call may wait
-   * @param cluster the cluster mode, or null
-   * @throws IllegalArgumentException if a field is invalid; the message names it and its value
-   */
-  public FlowRule(
-      String resource,
-      FlowRule.Metric metric,
-      double threshold,
-      String origin,
-      FlowRule.Strategy strategy,
-      @Nullable String reference,
-      FlowRule.Shaping shaping,
-      @Nullable WarmUp warmUp,
-      Duration maxQueueingTime,
-      @Nullable ClusterMode cluster) {
-    this(resource, metric, threshold, origin, strategy, reference, shaping, warmUp,
-        maxQueueingTime, cluster, List.of());
-  }
 
   /**
    * Creates a rule decided by this instance alone (no cluster mode, no quotas); see the canonical
@@ -209,7 +180,7 @@ public record FlowRule(
       @Nullable WarmUp warmUp,
       Duration maxQueueingTime) {
     this(resource, metric, threshold, origin, strategy, reference, shaping, warmUp,
-        maxQueueingTime, null);
+        maxQueueingTime, null, List.of());
   }
 
   /**

@@ -162,38 +162,7 @@ public record PerValueRule(
     }
   }
 
-  /**
-   * Creates a rule decided by this instance alone, without quotas; see the canonical constructor
-   * for the fields.
-   *
-   * @param resource the protected resource
-   * @param argumentIndex which argument holds the value; negative counts from the end
-   * @param metric calls per period or calls running at once, per value
-   * @param threshold the threshold of values without an exception
-   * @param burst extra tokens a value may bank
-   * @param period the token period
-   * @param shaping refuse or pace
-   * @param maxQueueingTime the longest a paced call may wait
-   * @param exceptions values with their own threshold
-   * @param valueType the runtime type of the values
-   * @param maxValues how many values are remembered
-   * @throws IllegalArgumentException if a field is invalid or fields do not fit together
-   */
-  public PerValueRule(
-      String resource,
-      int argumentIndex,
-      FlowRule.Metric metric,
-      int threshold,
-      int burst,
-      Duration period,
-      FlowRule.Shaping shaping,
-      Duration maxQueueingTime,
-      Map<Object, Integer> exceptions,
-      Class<?> valueType,
-      int maxValues) {
-    this(resource, argumentIndex, metric, threshold, burst, period, shaping, maxQueueingTime,
-        exceptions, valueType, maxValues, List.of(), null);
-  }
+
 
   /**
    * Creates a per-value QPS rule: a token bucket of {@code threshold} calls per second for each value
@@ -212,7 +181,7 @@ public record PerValueRule(
   public static PerValueRule qps(String resource, int argumentIndex, int threshold) {
     return new PerValueRule(resource, argumentIndex, FlowRule.Metric.QPS, threshold, 0, DEFAULT_PERIOD,
         FlowRule.Shaping.REFUSE, Duration.ZERO, Map.of(), Object.class,
-        defaultMaxValues(DEFAULT_PERIOD));
+        defaultMaxValues(DEFAULT_PERIOD), List.of(), null);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.guard.api.rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -82,7 +83,7 @@ class PerValueRuleTest {
   @Test
   void maxQueueingTime_withoutPacing_isRejected() {
     assertThatThrownBy(() -> new PerValueRule("r", 0, FlowRule.Metric.QPS, 5, 0, Duration.ofSeconds(1),
-        FlowRule.Shaping.REFUSE, Duration.ofMillis(5), Map.of(), Object.class, 10))
+        FlowRule.Shaping.REFUSE, Duration.ofMillis(5), Map.of(), Object.class, 10, List.of(), null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("maxQueueingTime must be zero unless shaping is PACING, was PT0.005S");
   }
@@ -140,7 +141,7 @@ class PerValueRuleTest {
     Map<Object, Integer> items = new HashMap<>();
     items.put("a", 1);
     PerValueRule rule = new PerValueRule("r", 0, FlowRule.Metric.QPS, 5, 0, Duration.ofSeconds(1),
-        FlowRule.Shaping.REFUSE, Duration.ZERO, items, Object.class, 10);
+        FlowRule.Shaping.REFUSE, Duration.ZERO, items, Object.class, 10, List.of(), null);
     items.put("b", 2);
 
     assertThat(rule.exceptions()).containsOnlyKeys("a");
