@@ -3,7 +3,7 @@ package dev.guard.engine.internal.chain;
 import dev.guard.api.EntryType;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.stat.StatisticNode;
-import java.util.Arrays;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -43,6 +43,8 @@ public abstract class Call {
   private long nowNanos;
   private boolean borrowed;
   private int grantCursor;
+  private int keptBits; // bit i: slot i kept grant bits in this use
+  private int keptGrants; // bit i: slot i kept a grant object in this use
   private long @Nullable [] grantBits; // per slot position: what the slot granted this call
   private @Nullable Object @Nullable [] grants;
 
@@ -71,14 +73,20 @@ public abstract class Call {
     exitMs = createMs;
     borrowed = false;
     error = null;
-    long[] bits = grantBits; // a slot whose enter did not run must not read another use's grants
-    if (bits != null) {
-      Arrays.fill(bits, 0L);
+    keptBits = 0; // a slot whose enter did not run must not read another use's grants
+    if (keptGrants != 0) {
+      dropGrants();
     }
+  }
+
+  private void dropGrants() {
     @Nullable Object[] held = grants;
     if (held != null) {
-      Arrays.fill(held, null);
+      for (int kept = keptGrants; kept != 0; kept &= kept - 1) {
+        held[Integer.numberOfTrailingZeros(kept)] = null;
+      }
     }
+    keptGrants = 0;
   }
 
   /** Which use of this call object this is; a holder of an older use must not touch it. */
@@ -176,12 +184,13 @@ public abstract class Call {
       grantBits = kept;
     }
     kept[grantCursor] = bits;
+    keptBits |= 1 << grantCursor;
   }
 
-  /** The bits the current slot kept with {@link #keepGrantBits}; 0 if none. */
+  /** The bits the current slot kept with {@link #keepGrantBits} in this use; 0 if none. */
   public final long grantBits() {
     long[] kept = grantBits;
-    return kept == null ? 0L : kept[grantCursor];
+    return kept == null || (keptBits & (1 << grantCursor)) == 0 ? 0L : kept[grantCursor];
   }
 
   /**
@@ -191,21 +200,27 @@ public abstract class Call {
    * @param grant the slot's own record, or null
    */
   public final void keepGrant(@Nullable Object grant) {
+    int bit = 1 << grantCursor;
+    if (grant == null) {
+      if ((keptGrants & bit) != 0) { // a slot that kept a grant earlier in this use drops it
+        keptGrants &= ~bit;
+        Objects.requireNonNull(grants)[grantCursor] = null;
+      }
+      return;
+    }
     @Nullable Object[] kept = grants;
     if (kept == null) {
-      if (grant == null) {
-        return;
-      }
       kept = new Object[Chain.MAX_SLOTS];
       grants = kept;
     }
     kept[grantCursor] = grant;
+    keptGrants |= bit;
   }
 
-  /** The object the current slot kept with {@link #keepGrant}; null if none. */
+  /** The object the current slot kept with {@link #keepGrant} in this use; null if none. */
   public final @Nullable Object grant() {
     @Nullable Object[] kept = grants;
-    return kept == null ? null : kept[grantCursor];
+    return kept == null || (keptGrants & (1 << grantCursor)) == 0 ? null : kept[grantCursor];
   }
 
   /** The response time of an exited call in milliseconds, waits included; 0 before exit. */

@@ -244,7 +244,9 @@ final class FlowSlot implements Slot {
       refund(passedAtOnce, permits, passedAtMs);
       return rule.refusal;
     }
-    entry.keepGrantBits(passedAtOnce == 0L ? 0L : passedAtMs << TRACKED_RULES | passedAtOnce);
+    if (passedAtOnce != 0L) {
+      entry.keepGrantBits(passedAtMs << TRACKED_RULES | passedAtOnce);
+    }
     entry.keepGrant(held);
     return null;
   }

@@ -48,6 +48,7 @@ final class CompiledPerValueRule {
   private final int index;
   private final int count;
   private final boolean exceptions;
+  private final boolean shared;
 
   CompiledPerValueRule(String resource, PerValueRule rule, SlotContext engine) {
     this.resource = resource;
@@ -55,6 +56,7 @@ final class CompiledPerValueRule {
     this.index = rule.argumentIndex();
     this.count = rule.threshold();
     this.exceptions = !rule.exceptions().isEmpty();
+    this.shared = rule.cluster() != null;
     this.gate = gateOf(rule);
     this.table = new ValueTable(gate, rule.maxValues(),
         forgotten -> engine.reportOverflow(Cap.VALUES, resource, forgotten));
@@ -71,7 +73,7 @@ final class CompiledPerValueRule {
 
   /** Whether the engine's token service decides this rule first. */
   boolean shared() {
-    return rule.cluster() != null;
+    return shared;
   }
 
   private static ValueGate gateOf(PerValueRule rule) {

@@ -4,6 +4,7 @@ import java.lang.reflect.Array;
 import java.util.Collection;
 import java.util.List;
 import java.util.RandomAccess;
+import java.util.UUID;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,12 +24,28 @@ final class Elements {
    * @return a random-access list or an array for a collection or array, else null (one value)
    */
   static @Nullable Object of(Object value) {
+    if (isScalar(value)) {
+      return null;
+    }
     if (value instanceof Collection<?> collection) {
       return value instanceof List<?> && value instanceof RandomAccess
           ? value
           : collection.toArray();
     }
     return value.getClass().isArray() ? value : null;
+  }
+
+  /**
+   * Whether a value is of a final type of the JDK that is never a collection or array, told by
+   * class checks that cost one comparison each: keys are most often strings, numbers or ids. The
+   * checks behind it (an interface test that scans the value's interfaces, then an array test)
+   * would otherwise run on every call.
+   */
+  private static boolean isScalar(Object value) {
+    return value instanceof String || value instanceof Long || value instanceof Integer
+        || value instanceof UUID || value instanceof Boolean || value instanceof Character
+        || value instanceof Short || value instanceof Byte || value instanceof Double
+        || value instanceof Float;
   }
 
   /**

@@ -55,7 +55,6 @@ final class PerValueSlot implements Slot {
 
   @Override
   public @Nullable RefusedException enter(Call entry) {
-    entry.keepGrantBits(0L);
     @Nullable Object[] args = entry.args();
     if (args.length == 0) {
       return null;
@@ -105,7 +104,9 @@ final class PerValueSlot implements Slot {
         entry.waited(admitted);
       }
     }
-    entry.keepGrantBits(granted);
+    if (granted != 0L) {
+      entry.keepGrantBits(granted);
+    }
     if (shared != 0L) {
       entry.keepGrant(shared);
     }
