@@ -334,26 +334,28 @@ final class Binding {
       CompletionStage<T> stage, Entry[] entries, Duration limit) {
     CompletableFuture<T> result = new CompletableFuture<>();
     AtomicBoolean ended = new AtomicBoolean();
+    TimeSource clock = engine.clock();
+    Deadlines.Deadline deadline = Deadlines.SHARED.add(clock, clock.nanoTime() + limit.toNanos(),
+        () -> {
+          if (ended.compareAndSet(false, true)) {
+            TimeoutException late = new TimeoutException(
+                "the call did not complete within its timeout of " + limit);
+            for (int i = entries.length - 1; i >= 0; i--) {
+              entries[i].recordError(late);
+              entries[i].close();
+            }
+            ForkJoinPool.commonPool().execute(() -> result.completeExceptionally(late));
+          }
+        });
     stage.whenComplete((value, failure) -> {
       if (ended.compareAndSet(false, true)) {
+        deadline.cancel();
         finish(entries, failure, value, failure == null);
         if (failure != null) {
           result.completeExceptionally(failure);
         } else {
           result.complete(value);
         }
-      }
-    });
-    TimeSource clock = engine.clock();
-    Deadlines.SHARED.add(clock, clock.nanoTime() + limit.toNanos(), () -> {
-      if (ended.compareAndSet(false, true)) {
-        TimeoutException late = new TimeoutException(
-            "the call did not complete within its timeout of " + limit);
-        for (int i = entries.length - 1; i >= 0; i--) {
-          entries[i].recordError(late);
-          entries[i].close();
-        }
-        ForkJoinPool.commonPool().execute(() -> result.completeExceptionally(late));
       }
     });
     return result;

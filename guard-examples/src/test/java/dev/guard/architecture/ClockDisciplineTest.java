@@ -63,8 +63,8 @@ class ClockDisciplineTest {
       "dev.guard.redis.RedisRuleSource",
       "close() bounds its wait for the notice thread to end: a shutdown deadline, not engine time",
       "dev.guard.Deadlines",
-      "the timeout thread looks at its engines' time sources once a millisecond of real time while "
-          + "deadlines are pending: it serves every engine, so it cannot wait on one clock",
+      "the timeout thread parks in real time until the system time's earliest deadline, and looks "
+          + "once a millisecond at other time sources (a test's clock), which it cannot wait on",
       "dev.guard.examples.LoadGenerator",
       "the demo bounds the drain of its worker pools at the end of a run, a process's real time");
 
