@@ -20,8 +20,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class DetachedBinding implements DetachedCalls {
 
-  private static final @Nullable Object[] NO_ARGUMENTS = {};
-
   private final GuardEngine engine;
   private final GuardedResource[] resources;
   private final ErrorTracing[] tracings;
@@ -44,8 +42,7 @@ final class DetachedBinding implements DetachedCalls {
   }
 
   @Override
-  public Detached enter(@Nullable Object key) {
-    @Nullable Object[] args = key == null ? NO_ARGUMENTS : new @Nullable Object[] {key};
+  public Detached enter(@Nullable Object[] args) {
     Entry[] entries = new Entry[resources.length];
     for (int i = 0; i < entries.length; i++) {
       try {

@@ -23,11 +23,11 @@ public interface DetachedCalls {
    * already entered and propagates. Pacing and borrowing wait on the calling thread, through the
    * engine's time source.
    *
-   * @param key the call's argument 0 for per-value rules; null for none
+   * @param args the call's arguments, for per-value rules (may hold nulls; empty for none)
    * @return the admitted call, to be ended exactly once
    * @throws RefusedException if a part refused the call
    */
-  Detached enter(@Nullable Object key);
+  Detached enter(@Nullable Object[] args);
 
   /**
    * Tells whether entering may wait: a part is prioritized, or one of the resources' rules in

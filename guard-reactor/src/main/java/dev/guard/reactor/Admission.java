@@ -40,7 +40,7 @@ final class Admission {
     Detached call;
     boolean judges;
     try {
-      call = plan.calls().enter(plan.keyOf(actual.currentContext()));
+      call = plan.calls().enter(plan.argumentsOf(actual.currentContext()));
       judges = plan.calls().judgesResults();
     } catch (RefusedException refused) {
       refuse(actual, refused, onRefused, single);

@@ -4,6 +4,7 @@ import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import dev.guard.internal.DetachedCalls;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -41,22 +42,23 @@ import reactor.core.publisher.Mono;
  * on {@link reactor.core.scheduler.Schedulers#boundedElastic()}, so the subscribing thread never
  * blocks; the source is then subscribed from there.
  *
- * <p>Per-value rules limit on the call's argument 0: a {@link #key} given at the call site, or a
- * value of the subscriber's context read at subscription ({@link #contextKey}). The handle is
- * immutable and thread-safe; keep one per guard and call site.
+ * <p>Per-value rules limit on the call's arguments: a {@link #key} (argument 0) or {@link
+ * #arguments} given at the call site, or argument 0 read from the subscriber's context at
+ * subscription ({@link #contextKey}). The handle is immutable and thread-safe; keep one per guard
+ * and call site.
  */
 public final class GuardedPublishers {
 
   private final Guard guard;
   private final DetachedCalls calls;
-  private final @Nullable Object key;
+  private final @Nullable Object @Nullable [] arguments;
   private final @Nullable Object contextKey;
 
-  private GuardedPublishers(
-      Guard guard, DetachedCalls calls, @Nullable Object key, @Nullable Object contextKey) {
+  private GuardedPublishers(Guard guard, DetachedCalls calls,
+      @Nullable Object @Nullable [] arguments, @Nullable Object contextKey) {
     this.guard = guard;
     this.calls = calls;
-    this.key = key;
+    this.arguments = arguments;
     this.contextKey = contextKey;
   }
 
@@ -89,7 +91,29 @@ public final class GuardedPublishers {
   public GuardedPublishers key(Object key) {
     Objects.requireNonNull(key, "key");
     requireNoKey("key");
-    return new GuardedPublishers(guard, calls, key, null);
+    return new GuardedPublishers(guard, calls, new Object[] {key}, null);
+  }
+
+  /**
+   * Returns a handle whose calls carry {@code arguments}, for per-value rules on any of their
+   * positions ({@code Guard.perValue(1, ..)} limits on the second): the arguments of the method
+   * that assembled the publisher, for example. A null argument is not limited on.
+   *
+   * <pre>{@code
+   * Flux<Order> orders(String tenant, String user) {
+   *   return repository.find(tenant, user).transform(guarded.arguments(tenant, user)::flux);
+   * }
+   * }</pre>
+   *
+   * @param arguments the call's arguments, copied
+   * @return the new handle
+   * @throws NullPointerException if {@code arguments} is null
+   * @throws IllegalStateException if the handle has a key or a context key already
+   */
+  public GuardedPublishers arguments(@Nullable Object... arguments) {
+    Objects.requireNonNull(arguments, "arguments");
+    requireNoKey("arguments");
+    return new GuardedPublishers(guard, calls, arguments.clone(), null);
   }
 
   /**
@@ -211,21 +235,23 @@ public final class GuardedPublishers {
   }
 
   private Plan plan() {
-    return new Plan(calls, key, contextKey);
+    return new Plan(calls, arguments, contextKey);
   }
 
   private void requireNoKey(String step) {
-    if (key != null || contextKey != null) {
-      throw new IllegalStateException(step + ": the handle already takes its key from "
-          + (key != null ? "the call site (" + key + ")" : "the context key " + contextKey)
-          + "; a call has one key");
+    @Nullable Object[] given = arguments;
+    if (given != null || contextKey != null) {
+      throw new IllegalStateException(step + ": the handle already takes its arguments from "
+          + (given != null ? "the call site " + Arrays.toString(given)
+              : "the context key " + contextKey)
+          + "; a call has one source of arguments");
     }
   }
 
   @Override
   public String toString() {
     return "GuardedPublishers[" + guard
-        + (key != null ? ", key=" + key : "")
+        + (arguments != null ? ", arguments=" + Arrays.toString(arguments) : "")
         + (contextKey != null ? ", contextKey=" + contextKey : "") + "]";
   }
 }

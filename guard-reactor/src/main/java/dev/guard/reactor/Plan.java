@@ -6,20 +6,25 @@ import reactor.util.context.ContextView;
 
 /**
  * How a guarded publisher's subscriptions enter: the guard's detached calls and where the
- * per-value key comes from (the call site, a context key, or nowhere).
+ * arguments for per-value rules come from (the call site, a context key, or nowhere).
  *
  * @param calls the guard's calls
- * @param key the key given at the call site; null for none
- * @param contextKey the key of the value in the subscriber's context; null for none
+ * @param arguments the arguments given at the call site; null for none
+ * @param contextKey the key of argument 0 in the subscriber's context; null for none
  */
-record Plan(DetachedCalls calls, @Nullable Object key, @Nullable Object contextKey) {
+record Plan(DetachedCalls calls, @Nullable Object @Nullable [] arguments,
+    @Nullable Object contextKey) {
 
-  /** The call's argument 0 for a subscriber with this context; null for none. */
-  @Nullable Object keyOf(ContextView context) {
-    if (key != null) {
-      return key;
+  private static final @Nullable Object[] NONE = {};
+
+  /** The call's arguments for a subscriber with this context; empty for none. */
+  @Nullable Object[] argumentsOf(ContextView context) {
+    @Nullable Object[] given = arguments;
+    if (given != null) {
+      return given;
     }
     Object fromContext = contextKey;
-    return fromContext == null ? null : context.getOrDefault(fromContext, null);
+    Object value = fromContext == null ? null : context.getOrDefault(fromContext, null);
+    return value == null ? NONE : new @Nullable Object[] {value};
   }
 }

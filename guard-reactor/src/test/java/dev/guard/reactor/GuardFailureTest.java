@@ -86,7 +86,7 @@ class GuardFailureTest {
     }
 
     @Override
-    public Detached enter(@Nullable Object key) {
+    public Detached enter(@Nullable Object[] args) {
       if (enterFails) {
         throw bug;
       }

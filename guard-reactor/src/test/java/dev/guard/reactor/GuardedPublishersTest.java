@@ -244,6 +244,41 @@ class GuardedPublishersTest {
   }
 
   @Test
+  void arguments_givenAtTheCallSite_areLimitedOnTheRulesPosition() {
+    GuardedPublishers perUser = GuardedPublishers.of(Guard.of("orders").perValue(1, 1).on(engine));
+
+    StepVerifier.create(perUser.arguments("acme", "u1").flux(Flux.just(1)))
+        .expectNext(1).verifyComplete();
+    StepVerifier.create(perUser.arguments("globex", "u1").flux(Flux.just(1)))
+        .expectError(RefusedException.PerValue.class).verify();
+    StepVerifier.create(perUser.arguments("acme", "u2").flux(Flux.just(1)))
+        .expectNext(1).verifyComplete();
+    StepVerifier.create(perUser.arguments("acme", null).flux(Flux.just(1)))
+        .expectNext(1).verifyComplete();
+  }
+
+  @Test
+  void arguments_areCopied_whenTheHandleIsMade() {
+    GuardedPublishers perUser = GuardedPublishers.of(Guard.of("orders").perValue(0, 1).on(engine));
+    Object[] arguments = {"u1"};
+    GuardedPublishers forU1 = perUser.arguments(arguments);
+    arguments[0] = "u2";
+
+    StepVerifier.create(forU1.mono(Mono.just(1))).expectNext(1).verifyComplete();
+    StepVerifier.create(perUser.key("u1").mono(Mono.just(1)))
+        .expectError(RefusedException.PerValue.class).verify();
+  }
+
+  @Test
+  void arguments_afterAKey_areRejected() {
+    GuardedPublishers keyed = GuardedPublishers.of(Guard.of("cart").on(engine)).key("u1");
+
+    assertThatThrownBy(() -> keyed.arguments("u1", "u2"))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("arguments");
+  }
+
+  @Test
   void key_secondKeySource_isRejected() {
     GuardedPublishers keyed = GuardedPublishers.of(Guard.of("cart").on(engine)).key("u1");
 

@@ -16,7 +16,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Guarded methods returning {@code Mono} or {@code Flux}: the method runs (assembles) when called,
- * and each subscription of what it returns is one call, through guard-reactor. Loaded only when
+ * and each subscription of what it returns is one call, through guard-reactor, with the method's
+ * arguments for per-value rules. Loaded only when
  * Reactor and guard-reactor are on the class path.
  */
 final class ReactiveCalls {
@@ -30,9 +31,10 @@ final class ReactiveCalls {
 
   @Nullable Object guard(GuardedMethod plan, MethodInvocation invocation, Object target,
       Consumer<RefusedException> observer) throws Throwable {
-    GuardedPublishers guarded = handles.computeIfAbsent(plan.resource,
+    GuardedPublishers handle = handles.computeIfAbsent(plan.resource,
         name -> GuardedPublishers.of(Guard.of(name).on(engines.getObject())));
     @Nullable Object[] args = invocation.getArguments();
+    GuardedPublishers guarded = args.length == 0 ? handle : handle.arguments(args);
     Object returned;
     try {
       returned = invocation.proceed();

@@ -28,7 +28,9 @@ class GuardedMethodsTest {
               "guard.rules.flow[1].resource=quoteAsync", "guard.rules.flow[1].concurrency=1",
               "guard.rules.flow[2].resource=quoteMono", "guard.rules.flow[2].qps=1",
               "guard.rules.flow[3].resource=quotes", "guard.rules.flow[3].qps=1",
-              "guard.rules.flow[4].resource=strict", "guard.rules.flow[4].qps=1");
+              "guard.rules.flow[4].resource=strict", "guard.rules.flow[4].qps=1",
+              "guard.rules.per-value[0].resource=cart", "guard.rules.per-value[0].argumentIndex=1",
+              "guard.rules.per-value[0].threshold=1");
 
   @Test
   void a_refused_call_falls_back_and_a_failed_one_too() {
@@ -83,6 +85,16 @@ class GuardedMethodsTest {
       StepVerifier.create(mono).expectNext("mono busy a").verifyComplete();
       context.getBean(ManualClock.class).advance(Duration.ofSeconds(1));
       StepVerifier.create(quotes.quoteMono("fail")).expectNext("mono failed fail").verifyComplete();
+    });
+  }
+
+  @Test
+  void a_reactive_methods_arguments_reach_per_value_rules() {
+    runner.withUserConfiguration(App.class).run(context -> {
+      Quotes quotes = context.getBean(Quotes.class);
+      StepVerifier.create(quotes.cart("acme", "u1")).expectNext("cart u1").verifyComplete();
+      StepVerifier.create(quotes.cart("globex", "u1")).expectNext("cart busy u1").verifyComplete();
+      StepVerifier.create(quotes.cart("acme", "u2")).expectNext("cart u2").verifyComplete();
     });
   }
 
@@ -188,6 +200,15 @@ class GuardedMethodsTest {
 
     Mono<String> monoFailed(String item, IllegalArgumentException failure) {
       return Mono.just("mono failed " + item);
+    }
+
+    @Guarded(value = "cart", onRefusal = "cartBusy")
+    public Mono<String> cart(String tenant, String user) {
+      return Mono.fromSupplier(() -> "cart " + user);
+    }
+
+    Mono<String> cartBusy(String tenant, String user, RefusedException refused) {
+      return Mono.just("cart busy " + user);
     }
 
     @Guarded(value = "quotes", onRefusal = "cached")
