@@ -60,6 +60,10 @@ public class HotParamBenchmark {
       return refusedAsValue(decorated, arguments.next());
     }
 
+    Object call(OwnArguments arguments) {
+      return refusedAsValue(decorated, arguments.next());
+    }
+
     private static Object refusedAsValue(Function<Object, Object> guarded, Object value) {
       try {
         return guarded.apply(value);
@@ -72,6 +76,16 @@ public class HotParamBenchmark {
   /** {@code Guard.of(..).perValue(0, n).decorateFunction(body).apply(value)}. */
   @Benchmark
   public Object guard(GuardState state, Arguments arguments) {
+    return state.call(arguments);
+  }
+
+  /**
+   * As {@link #guard}, but each thread cycles through its own share of the values, so no value's
+   * bucket is written by two cores: with one thread the same as {@link #guard}; with two, it
+   * shows what the cores' sharing of the buckets costs in {@link #guard}.
+   */
+  @Benchmark
+  public Object guardOwnValues(GuardState state, OwnArguments arguments) {
     return state.call(arguments);
   }
 
@@ -100,6 +114,29 @@ public class HotParamBenchmark {
     Object next() {
       Object value = VALUES[next];
       next = next + 1 == DISTINCT_VALUES ? 0 : next + 1;
+      return value;
+    }
+  }
+
+  /** Each thread's position in its own share of the values. */
+  @State(Scope.Thread)
+  public static class OwnArguments {
+    int first;
+    int end;
+    int next;
+
+    /** Gives each thread an equal share of the values of its own. */
+    @Setup
+    public void share(ThreadParams threads) {
+      int share = DISTINCT_VALUES / threads.getThreadCount();
+      first = threads.getThreadIndex() * share;
+      end = first + share;
+      next = first;
+    }
+
+    Object next() {
+      Object value = VALUES[next];
+      next = next + 1 == end ? first : next + 1;
       return value;
     }
   }
