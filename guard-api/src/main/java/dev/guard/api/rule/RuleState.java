@@ -108,13 +108,15 @@ public sealed interface RuleState {
    * @param rule the adaptive concurrency rule
    * @param limit the calls it lets run at once now, within its bounds
    * @param inFlight the calls it admitted that are running now
-   * @param baselineRtMs the best average response time of a window it has seen, in milliseconds;
-   *     0 before the first window ended
+   * @param baselineRtMs the response time it compares windows with, in milliseconds: the best
+   *     window average since it was last re-measured; 0 before the first window ended
    * @param lastRtMs the average response time of successful calls in the last window that had
    *     some, in milliseconds; 0 before then
+   * @param remeasuring whether the limit now is a re-measurement's of the baseline (three quarters of
+   *     the limit found, for two windows)
    */
   record AdaptiveConcurrencyState(AdaptiveConcurrencyRule rule, int limit, int inFlight,
-      double baselineRtMs, double lastRtMs) implements RuleState {
+      double baselineRtMs, double lastRtMs, boolean remeasuring) implements RuleState {
 
     /**
      * Checks the rule.
@@ -122,8 +124,9 @@ public sealed interface RuleState {
      * @param rule the rule
      * @param limit the limit now
      * @param inFlight the calls running
-     * @param baselineRtMs the best window average
+     * @param baselineRtMs the baseline
      * @param lastRtMs the last window average
+     * @param remeasuring whether the baseline is being re-measured
      * @throws NullPointerException if the rule is null
      */
     public AdaptiveConcurrencyState {

@@ -249,6 +249,7 @@ final class EngineViews {
       view.put("inFlight", adaptive.inFlight());
       view.put("baselineRtMs", finite(adaptive.baselineRtMs()));
       view.put("lastRtMs", finite(adaptive.lastRtMs()));
+      view.put("remeasuring", adaptive.remeasuring());
     } else if (state instanceof RuleState.HotValuesState hot) {
       view.put("type", "hotValues");
       view.put("valuesTracked", hot.valuesTracked());

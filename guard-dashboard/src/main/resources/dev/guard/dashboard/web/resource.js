@@ -92,8 +92,9 @@ function describeState(state) {
     return state.state + (state.probeInMs > 0 ? ' · probe in ' + guard.num(state.probeInMs / 1000) + ' s' : '');
   }
   if (state.type === 'adaptiveConcurrency') {
-    return 'limit ' + state.limit + ' · ' + state.inFlight + ' in flight · window '
-      + guard.num(state.lastRtMs) + ' ms against best ' + guard.num(state.baselineRtMs) + ' ms';
+    return 'limit ' + state.limit + (state.remeasuring ? ' (re-measuring the baseline)' : '') + ' · '
+      + state.inFlight + ' in flight · window ' + guard.num(state.lastRtMs) + ' ms against best '
+      + guard.num(state.baselineRtMs) + ' ms';
   }
   if (state.type === 'hotValues') {
     return state.valuesTracked + ' values tracked' + (state.limitedValues.length

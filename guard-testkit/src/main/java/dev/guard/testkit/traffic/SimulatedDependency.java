@@ -58,6 +58,7 @@ public final class SimulatedDependency {
   private final int queue;
   private final TreeMap<Long, Double> loads;
   private final TreeMap<Long, Integer> capacities;
+  private final TreeMap<Long, Long> serviceTimes;
 
   private SimulatedDependency(Builder builder) {
     this.capacity = builder.capacity;
@@ -65,6 +66,7 @@ public final class SimulatedDependency {
     this.queue = builder.queue;
     this.loads = new TreeMap<>(builder.loads);
     this.capacities = new TreeMap<>(builder.capacities);
+    this.serviceTimes = new TreeMap<>(builder.serviceTimes);
   }
 
   /**
@@ -100,6 +102,17 @@ public final class SimulatedDependency {
     int limit();
 
     /**
+     * Whether the limit in force now is a re-measurement's rather than the limit the limiter
+     * found (an adaptive limit re-measuring its baseline); the figures of a {@link Run} that are
+     * about the limit leave such samples out.
+     *
+     * @return whether the limiter is re-measuring; false by default
+     */
+    default boolean remeasuring() {
+      return false;
+    }
+
+    /**
      * A limiter for calls of a guard resource, entered as detached entries ({@link
      * GuardedResource#enterAsync}); the limit is that of the resource's adaptive concurrency rule
      * ({@link RuleState.AdaptiveConcurrencyState}), -1 without one.
@@ -130,12 +143,23 @@ public final class SimulatedDependency {
 
         @Override
         public int limit() {
+          RuleState.AdaptiveConcurrencyState adaptive = state();
+          return adaptive == null ? -1 : adaptive.limit();
+        }
+
+        @Override
+        public boolean remeasuring() {
+          RuleState.AdaptiveConcurrencyState adaptive = state();
+          return adaptive != null && adaptive.remeasuring();
+        }
+
+        private RuleState.@Nullable AdaptiveConcurrencyState state() {
           for (RuleState state : engine.ruleStates(resource)) {
             if (state instanceof RuleState.AdaptiveConcurrencyState adaptive) {
-              return adaptive.limit();
+              return adaptive;
             }
           }
-          return -1;
+          return null;
         }
       };
     }
@@ -165,9 +189,11 @@ public final class SimulatedDependency {
    * @param failed admitted calls the dependency failed (its queue was full)
    * @param served calls the dependency completed
    * @param latencySumMs the summed latency (queueing plus service) of the completed calls
+   * @param remeasuring whether the limit at the end of the interval was a re-measurement's
+   *     ({@link Limiter#remeasuring()})
    */
   public record Sample(long atMs, int limit, int inFlight, int capacity, long admitted,
-      long refused, long failed, long served, long latencySumMs) {
+      long refused, long failed, long served, long latencySumMs, boolean remeasuring) {
 
     /**
      * Returns the mean latency of the calls completed in the interval.
@@ -217,6 +243,7 @@ public final class SimulatedDependency {
     private long served;
     private long latencySum;
     private double arrivals;
+    private long service = serviceMs;
 
     Simulation(Limiter limiter) {
       this.limiter = limiter;
@@ -225,6 +252,7 @@ public final class SimulatedDependency {
     Run play(ManualClock clock, long total) {
       for (long t = 0; t < total; t++) {
         int cap = capacities.floorEntry(t) == null ? capacity : capacities.floorEntry(t).getValue();
+        service = serviceTimes.floorEntry(t) == null ? serviceMs : serviceTimes.floorEntry(t).getValue();
         finish(t, cap);
         Double rate = loads.floorEntry(t) == null ? null : loads.floorEntry(t).getValue();
         arrivals += rate == null ? 0.0 : rate / 1000.0;
@@ -235,7 +263,7 @@ public final class SimulatedDependency {
         clock.advanceMillis(1);
         if ((t + 1) % SAMPLE_MS == 0) {
           samples.add(new Sample(t + 1, limiter.limit(), inService.size() + waiting.size() + failing.size(), cap,
-              admitted, refused, failed, served, latencySum));
+              admitted, refused, failed, served, latencySum, limiter.remeasuring()));
           admitted = refused = failed = served = latencySum = 0;
         }
       }
@@ -254,7 +282,7 @@ public final class SimulatedDependency {
       }
       while (!waiting.isEmpty() && inService.size() < cap) {
         long[] next = waiting.poll();
-        inService.add(new long[] {t + serviceMs, next[1], next[0]});
+        inService.add(new long[] {t + service, next[1], next[0]});
       }
     }
 
@@ -268,7 +296,7 @@ public final class SimulatedDependency {
       long id = permits.size();
       permits.add(permit);
       if (inService.size() < cap && waiting.isEmpty()) {
-        inService.add(new long[] {t + serviceMs, id, t});
+        inService.add(new long[] {t + service, id, t});
       } else if (waiting.size() < queue) {
         waiting.add(new long[] {t, id});
       } else {
@@ -286,7 +314,9 @@ public final class SimulatedDependency {
   /**
    * What one run saw: a {@link Sample} per {@value #SAMPLE_MS} ms, and figures over spans of it.
    * Spans are given as times since the run started and include the samples whose interval ends
-   * after {@code from} and at or before {@code to}.
+   * after {@code from} and at or before {@code to}. The figures about the limit ({@link
+   * #settledAt}, {@link #minLimit}, {@link #maxLimit}, {@link #reversals}) leave out the samples
+   * taken while the limiter re-measured ({@link Sample#remeasuring()}); the others count them.
    */
   public static final class Run {
 
@@ -308,7 +338,7 @@ public final class SimulatedDependency {
     }
 
     /**
-     * Returns the unloaded latency of the dependency: its service time.
+     * Returns the unloaded latency of the dependency: its service time at the start of the run.
      *
      * @return milliseconds
      */
@@ -329,7 +359,7 @@ public final class SimulatedDependency {
      */
     public java.util.Optional<Duration> settledAt(
         int target, double tolerance, Duration from, Duration to) {
-      List<Sample> span = span(from, to);
+      List<Sample> span = limits(from, to);
       long settled = -1;
       for (Sample sample : span) {
         boolean in = Math.abs(sample.limit() - target) <= tolerance * target;
@@ -368,7 +398,7 @@ public final class SimulatedDependency {
      * @return the lowest limit, or -1 when the span has no sample
      */
     public int minLimit(Duration from, Duration to) {
-      return span(from, to).stream().mapToInt(Sample::limit).min().orElse(-1);
+      return limits(from, to).stream().mapToInt(Sample::limit).min().orElse(-1);
     }
 
     /**
@@ -379,7 +409,7 @@ public final class SimulatedDependency {
      * @return the highest limit, or -1 when the span has no sample
      */
     public int maxLimit(Duration from, Duration to) {
-      return span(from, to).stream().mapToInt(Sample::limit).max().orElse(-1);
+      return limits(from, to).stream().mapToInt(Sample::limit).max().orElse(-1);
     }
 
     /**
@@ -394,7 +424,7 @@ public final class SimulatedDependency {
       int reversals = 0;
       int direction = 0;
       int previous = Integer.MIN_VALUE;
-      for (Sample sample : span(from, to)) {
+      for (Sample sample : limits(from, to)) {
         if (previous != Integer.MIN_VALUE && sample.limit() != previous) {
           int now = sample.limit() > previous ? 1 : -1;
           reversals += direction != 0 && now != direction ? 1 : 0;
@@ -427,6 +457,13 @@ public final class SimulatedDependency {
       return span(from, to).stream().mapToLong(Sample::served).sum();
     }
 
+    /** The samples of a span whose limit is the one the limiter found (no re-measurement). */
+    private List<Sample> limits(Duration from, Duration to) {
+      List<Sample> out = span(from, to);
+      out.removeIf(Sample::remeasuring);
+      return out;
+    }
+
     private List<Sample> span(Duration from, Duration to) {
       long a = from.toMillis();
       long b = to.toMillis();
@@ -448,6 +485,7 @@ public final class SimulatedDependency {
     private int queue = -1;
     private final TreeMap<Long, Double> loads = new TreeMap<>();
     private final TreeMap<Long, Integer> capacities = new TreeMap<>();
+    private final TreeMap<Long, Long> serviceTimes = new TreeMap<>();
 
     private Builder() {}
 
@@ -471,13 +509,31 @@ public final class SimulatedDependency {
      * @throws IllegalArgumentException if the time is not positive whole milliseconds
      */
     public Builder serviceTime(Duration time) {
+      serviceTime = serviceMillis(time);
+      return this;
+    }
+
+    /**
+     * Changes the service time at a time of the run, for good: calls that start service from then
+     * on take {@code time} (a dependency that became slower, with more data or slower hardware).
+     *
+     * @param at the time since the run started; whole milliseconds, not negative
+     * @param time the service time from then on; positive whole milliseconds
+     * @return this builder
+     * @throws IllegalArgumentException if a value is invalid
+     */
+    public Builder serviceTimeFrom(Duration at, Duration time) {
+      serviceTimes.put(millis("at", at), serviceMillis(time).toMillis());
+      return this;
+    }
+
+    private static Duration serviceMillis(Duration time) {
       Objects.requireNonNull(time, "serviceTime");
       if (time.isNegative() || time.isZero() || time.toNanos() % 1_000_000L != 0) {
         throw new IllegalArgumentException(
             "serviceTime must be positive whole milliseconds, was " + time);
       }
-      serviceTime = time;
-      return this;
+      return time;
     }
 
     /**

@@ -70,6 +70,29 @@ class AdaptiveSimulationTest {
     assertThat(gradient.reversals(calm, END)).isZero();
     assertThat(gradient.maxLimit(calm, END)).isEqualTo(gradient.minLimit(calm, END));
     assertThat(gradient.meanLatencyMs(calm, END)).isEqualTo(20.0);
+    // re-measuring the baseline holds three quarters of the limit: more than this load needs
+    assertThat(gradient.samples().stream().filter(sample -> sample.atMs() > calm.toMillis())
+        .mapToLong(SimulatedDependency.Sample::refused).sum()).isZero();
+  }
+
+  @Test
+  void dependencySlowerForGood_limitFindsItsCapacityAgain_afterTheBaselineIsRemeasured() {
+    ManualClock clock = new ManualClock();
+    GuardEngine engine = GuardEngine.builder().clock(clock).build();
+    engine.resource("inventory").declare(List.of(AdaptiveConcurrencyRule.of("inventory")));
+    SimulatedDependency.Run slower = SimulatedDependency.builder()
+        .capacity(CAPACITY).serviceTime(Duration.ofMillis(20)).queue(200)
+        .load(4000)
+        .serviceTimeFrom(HALVED_AT, Duration.ofMillis(40))
+        .build()
+        .run(clock, SimulatedDependency.Limiter.of(engine, "inventory"), END);
+
+    // the stale baseline makes the slower calls look like queueing until it is re-measured,
+    // within 100 windows (10 s at the default 100 ms); the limit then climbs back
+    assertThat(slower.settledAt(CAPACITY, 0.10, HALVED_AT, END))
+        .hasValueSatisfying(at -> assertThat(at).isLessThanOrEqualTo(Duration.ofSeconds(15)));
+    assertThat(slower.meanLatencyMs(HALVED_AT.plusSeconds(15), END)).isLessThanOrEqualTo(1.25 * 40);
+    assertThat(slower.failed(Duration.ZERO, END)).isZero();
   }
 
   @Test

@@ -147,6 +147,11 @@ final class AdaptiveLimit {
     return inFlight.get();
   }
 
+  /** Whether the limit in force re-measures the baseline, below the limit found. */
+  boolean remeasuring() {
+    return algorithm.remeasuring();
+  }
+
   /** The best average response time the algorithm has seen in a window, in ms; 0 if none. */
   double baselineRtMs() {
     return algorithm.baselineRtMs();

@@ -38,7 +38,7 @@ public final class AdaptiveSlotKind implements SlotKind<AdaptiveConcurrencyRule>
     }
     AdaptiveLimit limit = slot.limit;
     return List.of(new RuleState.AdaptiveConcurrencyState(limit.rule, limit.limit(),
-        limit.inFlight(), limit.baselineRtMs(), limit.lastRtMs()));
+        limit.inFlight(), limit.baselineRtMs(), limit.lastRtMs(), limit.remeasuring()));
   }
 
   @Override

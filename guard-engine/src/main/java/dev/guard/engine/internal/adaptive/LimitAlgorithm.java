@@ -13,10 +13,19 @@ abstract class LimitAlgorithm {
   /** The smallest response time the algorithms compare, in ms: the statistics' grain. */
   static final double MIN_RT_MS = 1.0;
 
+  /** Windows between two re-measurements of the gradient's baseline: {@value}. */
+  static final int REMEASURE_EVERY = 100;
+
+  /** The share of the limit a re-measurement holds the calls in flight to: {@value}. */
+  static final double REMEASURE_SHARE = 0.75;
+
   protected final AdaptiveConcurrencyRule rule;
   protected double exact;
   private volatile double baselineRtMs;
   private volatile double lastRtMs;
+  private volatile boolean remeasuring;
+  private int windowsSinceRemeasure;
+  private int remeasureWindowsLeft;
 
   LimitAlgorithm(AdaptiveConcurrencyRule rule) {
     this.rule = rule;
@@ -41,6 +50,9 @@ abstract class LimitAlgorithm {
    * @return the limit for the next window, before the rule's bounds are applied
    */
   final int next(int limit, int peak, long successes, long failures, long rtSumMs) {
+    if (remeasureWindowsLeft > 0) {
+      return remeasured(successes, rtSumMs);
+    }
     if (successes + failures == 0) {
       return limit;
     }
@@ -53,7 +65,47 @@ abstract class LimitAlgorithm {
     boolean used = 2L * peak >= limit;
     exact = Math.max(rule.minLimit(), Math.min(rule.maxLimit(),
         step(exact, used, successes, failures)));
+    int next = (int) Math.round(exact);
+    // re-measure only once the limit has stopped falling: while it falls, the calls still queue
+    if (remeasuresBaseline() && ++windowsSinceRemeasure >= REMEASURE_EVERY && next >= limit) {
+      windowsSinceRemeasure = 0;
+      remeasureWindowsLeft = 2;
+      remeasuring = true;
+      return remeasureLimit();
+    }
+    return next;
+  }
+
+  /**
+   * A window of a re-measurement closed: the first lets the calls admitted above its limit
+   * drain, the second measures; its average becomes the baseline (kept when no call succeeded in
+   * it), and the limit the algorithm had reached is in force again.
+   */
+  private int remeasured(long successes, long rtSumMs) {
+    if (--remeasureWindowsLeft > 0) {
+      return remeasureLimit();
+    }
+    if (successes > 0) {
+      double rt = Math.max(MIN_RT_MS, (double) rtSumMs / successes);
+      lastRtMs = rt;
+      baselineRtMs = rt;
+    }
+    remeasuring = false;
     return (int) Math.round(exact);
+  }
+
+  private int remeasureLimit() {
+    return Math.max(rule.minLimit(), (int) Math.ceil(REMEASURE_SHARE * Math.round(exact)));
+  }
+
+  /** Whether the algorithm re-measures its baseline now and then (the gradient does). */
+  boolean remeasuresBaseline() {
+    return false;
+  }
+
+  /** Whether the limit in force is a re-measurement's, below the limit the algorithm reached. */
+  boolean remeasuring() {
+    return remeasuring;
   }
 
   /** The next limit as a real number, from the window's figures. */
@@ -85,6 +137,11 @@ abstract class LimitAlgorithm {
 
     Gradient(AdaptiveConcurrencyRule rule) {
       super(rule);
+    }
+
+    @Override
+    boolean remeasuresBaseline() {
+      return true;
     }
 
     @Override

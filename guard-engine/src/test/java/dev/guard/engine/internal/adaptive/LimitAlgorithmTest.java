@@ -48,6 +48,60 @@ class LimitAlgorithmTest {
     assertThat(gradient.next(40, 0, 0, 0, 0)).isEqualTo(40);
   }
 
+  /** Closes {@code n} used windows without queueing at {@code rtMs}; returns the last limit. */
+  private static int windows(LimitAlgorithm algorithm, int limit, int n, int rtMs) {
+    int now = limit;
+    for (int i = 0; i < n; i++) {
+      now = algorithm.next(now, now, now, 0, (long) now * rtMs);
+    }
+    return now;
+  }
+
+  @Test
+  void gradient_everyHundredWindows_remeasuresItsBaselineAtThreeQuartersOfTheLimit() {
+    LimitAlgorithm gradient = LimitAlgorithm.of(rule);
+    int limit = windows(gradient, 40, LimitAlgorithm.REMEASURE_EVERY - 1, 10);
+    assertThat(limit).isEqualTo(100);
+    assertThat(gradient.remeasuring()).isFalse();
+
+    int drain = gradient.next(100, 100, 100, 0, 100 * 10);
+    assertThat(drain).isEqualTo(75);
+    assertThat(gradient.remeasuring()).isTrue();
+    int measure = gradient.next(75, 75, 75, 0, 75 * 30); // the calls of the drain window
+    assertThat(measure).isEqualTo(75);
+    assertThat(gradient.baselineRtMs()).isEqualTo(10.0);
+
+    assertThat(gradient.next(75, 75, 75, 0, 75 * 14)).isEqualTo(100);
+    assertThat(gradient.remeasuring()).isFalse();
+    assertThat(gradient.baselineRtMs()).isEqualTo(14.0); // may rise: what the dependency is now
+  }
+
+  @Test
+  void gradient_dependencySlowerForGood_getsItsLimitBackAfterTheRemeasure() {
+    LimitAlgorithm gradient = LimitAlgorithm.of(rule);
+    windows(gradient, 40, 10, 10);           // baseline 10 ms, limit 64
+    int collapsed = windows(gradient, 64, 40, 20); // 20 ms for good: looks like congestion
+    assertThat(collapsed).isLessThan(5);
+
+    int limit = collapsed;
+    for (int i = 0; i < LimitAlgorithm.REMEASURE_EVERY && !gradient.remeasuring(); i++) {
+      limit = gradient.next(limit, limit, limit, 0, (long) limit * 20);
+    }
+    limit = windows(gradient, limit, 2, 20); // the re-measurement: 20 ms at low concurrency
+    assertThat(gradient.baselineRtMs()).isEqualTo(20.0);
+
+    assertThat(windows(gradient, limit, 60, 20)).isEqualTo(100); // +1, then +5 %, per window
+  }
+
+  @Test
+  void aimd_neverRemeasures() {
+    LimitAlgorithm aimd = LimitAlgorithm.of(rule.withAlgorithm(AdaptiveConcurrencyRule.Algorithm.AIMD));
+
+    windows(aimd, 40, 3 * LimitAlgorithm.REMEASURE_EVERY, 10);
+
+    assertThat(aimd.remeasuring()).isFalse();
+  }
+
   @Test
   void aimd_slowAverage_countsAsOverload() {
     LimitAlgorithm aimd = LimitAlgorithm.of(rule
