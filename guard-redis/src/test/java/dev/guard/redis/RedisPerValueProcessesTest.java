@@ -37,6 +37,9 @@ class RedisPerValueProcessesTest {
 
   private static final List<String> KEYS = List.of("alice", "bob", "carol");
 
+  /** How a process's result lines start: {@code admitted key count}. */
+  private static final String RESULT = "admitted";
+
   /** The rule of every process: 10 calls a minute and 25 an hour per key. */
   static PerValueRule rule() {
     return PerValueRule.qps("api", 0, 10).withPeriod(Duration.ofMinutes(1))
@@ -67,7 +70,9 @@ class RedisPerValueProcessesTest {
         assertThat(process.exitValue()).as("process %d: %s", i, printed).isZero();
         for (String line : printed.strip().split("\n")) {
           String[] parts = line.strip().split(" ");
-          admitted.merge(parts[0], Integer.parseInt(parts[1]), Integer::sum);
+          if (parts.length == 3 && parts[0].equals(RESULT)) { // other lines are the JVM's or logs
+            admitted.merge(parts[1], Integer.parseInt(parts[2]), Integer::sum);
+          }
         }
       }
       assertThat(admitted).as("8 calls per key in each of 3 processes, 10 a minute per key")
@@ -86,7 +91,7 @@ class RedisPerValueProcessesTest {
     private Instance() {}
 
     /**
-     * Calls each key {@code args[1]} times and prints {@code key admitted} per key.
+     * Calls each key {@code args[1]} times and prints {@code admitted key count} per key.
      *
      * @param args the Redis uri and the calls per key
      * @throws Exception if Redis cannot be reached
@@ -111,7 +116,7 @@ class RedisPerValueProcessesTest {
               // the key's quota is spent
             }
           }
-          System.out.println(key + " " + admitted);
+          System.out.println(RESULT + " " + key + " " + admitted);
         }
       }
     }
