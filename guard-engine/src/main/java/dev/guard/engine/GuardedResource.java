@@ -4,6 +4,7 @@ import dev.guard.api.Entry;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.Quota;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.internal.flow.FlowBudget;
 import java.time.Duration;
@@ -87,45 +88,95 @@ public final class GuardedResource {
   }
 
   /**
-   * The budget of the QPS rule that limits a handle's calls most right now, as {@link #budget()}
-   * reports it: what a client may be told in rate-limit headers.
+   * What the QPS rules of a handle's calls leave them right now, as {@link #budget()} reports it:
+   * one {@link Policy} per limit (each rule's rate per second, each of its quotas), and the one
+   * {@linkplain #limiting() closest to refusing}; what a client may be told in rate-limit headers.
    *
    * <pre>{@code
-   * orders.budget().ifPresent(q -> response.setHeader("RateLimit",
-   *     "\"orders\";r=" + q.remaining() + ";t=" + q.reset().toSeconds()));
+   * orders.budget().ifPresent(budget -> {
+   *   GuardedResource.Budget.Policy tightest = budget.limiting();
+   *   response.setHeader("RateLimit", "\"orders\";r=" + tightest.remaining()
+   *       + ";t=" + tightest.reset().toSeconds());
+   * });
    * }</pre>
    *
-   * @param rule the limiting rule
-   * @param limit the calls the rule admits per window: {@code ⌊count⌋} per second, or one call
-   *     per {@code ⌈1 / count⌉} seconds for a count below one
-   * @param window the window of {@code limit}, in whole seconds
-   * @param remaining how many more calls the rule would admit if they arrived now, from 0 to
-   *     {@code limit}
-   * @param reset how long until the budget grows again: until the oldest passes leave the
-   *     sliding window, or a pacing queue is empty
+   * @param policies every limit that applies, in the rules' order, each rule's rate before its
+   *     quotas; not empty
    */
-  public record Budget(FlowRule rule, long limit, Duration window, long remaining, Duration reset) {
+  public record Budget(List<Policy> policies) {
 
     /**
-     * Validates the quota.
+     * One limit of a QPS rule: its rate per second ({@code quota} null) or one of its quotas.
      *
-     * @param rule the limiting rule
-     * @param limit the calls per window; {@code >= 0}
-     * @param window the window; positive
-     * @param remaining the calls left; from 0 to {@code limit}
-     * @param reset the time until the budget grows; not negative
-     * @throws IllegalArgumentException if a value is out of range
+     * @param rule the rule
+     * @param quota the rule's quota this limit is, or null for the rule's rate per second
+     * @param limit the calls the limit admits per window: a quota's limit; for the rate {@code
+     *     ⌊count⌋} per second, or one call per {@code ⌈1 / count⌉} seconds for a count below one
+     * @param window the window of {@code limit}, in whole seconds: one second (or {@code ⌈1 /
+     *     count⌉}) for the rate, a quota's period rounded up
+     * @param remaining how many more calls the limit would admit if they arrived now, from 0 to
+     *     {@code limit}
+     * @param reset how long until the budget grows again: for the rate until the oldest passes
+     *     leave the sliding window, or a pacing queue is empty; for a quota until its window has
+     *     ended and it is full again (0 when it is full)
+     */
+    public record Policy(FlowRule rule, @Nullable Quota quota, long limit, Duration window,
+        long remaining, Duration reset) {
+
+      /**
+       * Validates the policy.
+       *
+       * @param rule the rule
+       * @param quota the quota, or null for the rate
+       * @param limit the calls per window; {@code >= 0}
+       * @param window the window; positive
+       * @param remaining the calls left; from 0 to {@code limit}
+       * @param reset the time until the budget grows; not negative
+       * @throws IllegalArgumentException if a value is out of range
+       */
+      public Policy {
+        Objects.requireNonNull(rule, "rule");
+        if (limit < 0) {
+          throw Checks.invalid("limit", limit, "must be >= 0");
+        }
+        Checks.positive("window", window);
+        if (remaining < 0 || remaining > limit) {
+          throw Checks.invalid("remaining", remaining, "must be from 0 to limit " + limit);
+        }
+        Checks.notNegative("reset", reset);
+      }
+    }
+
+    /**
+     * Validates and copies the policies.
+     *
+     * @param policies the policies; not empty
+     * @throws IllegalArgumentException if {@code policies} is empty
      */
     public Budget {
-      Objects.requireNonNull(rule, "rule");
-      if (limit < 0) {
-        throw Checks.invalid("limit", limit, "must be >= 0");
+      policies = List.copyOf(policies);
+      if (policies.isEmpty()) {
+        throw Checks.invalid("policies", policies, "must not be empty");
       }
-      Checks.positive("window", window);
-      if (remaining < 0 || remaining > limit) {
-        throw Checks.invalid("remaining", remaining, "must be from 0 to limit " + limit);
+    }
+
+    /**
+     * Returns the policy closest to refusing: the fewest calls left; on a tie, the one whose
+     * budget grows again last; then the smaller limit; then the first.
+     *
+     * @return the limiting policy
+     */
+    public Policy limiting() {
+      Policy best = policies.get(0);
+      for (int i = 1; i < policies.size(); i++) {
+        Policy p = policies.get(i);
+        int byReset = p.reset().compareTo(best.reset());
+        if (p.remaining() < best.remaining() || p.remaining() == best.remaining()
+            && (byReset > 0 || byReset == 0 && p.limit() < best.limit())) {
+          best = p;
+        }
       }
-      Checks.notNegative("reset", reset);
+      return best;
     }
   }
 
@@ -308,28 +359,36 @@ public final class GuardedResource {
   }
 
   /**
-   * Returns the budget of the QPS rule that leaves this handle's calls the fewest calls right now
-   * (ties: the smaller limit), read from the rules and statistics in force; see docs/BEHAVIOUR.md,
-   * "Budget". Rules are matched with the handle's origin and entrance ({@link #context}); rules for
-   * other origins or entrances, concurrency rules, cluster rules and per-value rules have no quota
-   * here. A warm-up rule reports its count as the limit and what its current rate leaves as
-   * remaining. The read allocates the result and takes no lock; calls never pay for it.
+   * Returns what the QPS rules of this handle's calls leave them right now: every limit (each
+   * rule's rate per second and each of its quotas, with its window, remaining calls and reset) and
+   * the one closest to refusing, read from the rules, statistics and quotas in force; see
+   * docs/BEHAVIOUR.md, "Budget". Rules are matched with the handle's origin and entrance ({@link
+   * #context}); rules for other origins or entrances, concurrency rules and per-value rules have
+   * no budget here, and a cluster rule only its quotas, as this instance counted the token
+   * service's grants (an approximation of the fleet's budget: no round trip is made). A warm-up rule reports its count as the limit and what
+   * its current rate leaves as remaining. The read takes no lock and allocates only its result;
+   * calls never pay for it.
    *
    * <pre>{@code
    * Entry entry = orders.enterAsync();
-   * orders.budget().ifPresent(q -> log.debug("{} calls left of {}", q.remaining(), q.limit()));
+   * orders.budget().map(GuardedResource.Budget::limiting)
+   *     .ifPresent(p -> log.debug("{} calls left of {}", p.remaining(), p.limit()));
    * }</pre>
    *
-   * @return the quota, or empty when no QPS rule applies to this handle's calls
+   * @return the budget, or empty when no QPS rule applies to this handle's calls
    */
   public Optional<Budget> budget() {
-    FlowBudget quota = core.budget(site);
-    if (quota == null) {
+    List<FlowBudget> read = core.budget(site);
+    if (read.isEmpty()) {
       return Optional.empty();
     }
-    return Optional.of(new Budget(quota.rule(), quota.limit(),
-        Duration.ofSeconds(quota.windowSeconds()), quota.remaining(),
-        Duration.ofNanos(quota.resetNanos())));
+    Budget.Policy[] policies = new Budget.Policy[read.size()];
+    for (int i = 0; i < policies.length; i++) {
+      FlowBudget b = read.get(i);
+      policies[i] = new Budget.Policy(b.rule(), b.quota(), b.limit(),
+          Duration.ofSeconds(b.windowSeconds()), b.remaining(), Duration.ofNanos(b.resetNanos()));
+    }
+    return Optional.of(new Budget(List.of(policies)));
   }
 
   /**

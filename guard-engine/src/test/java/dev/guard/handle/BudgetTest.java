@@ -11,6 +11,7 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.Budget;
+import dev.guard.engine.GuardedResource.Budget.Policy;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.List;
@@ -32,8 +33,8 @@ class BudgetTest {
     }
   }
 
-  private Budget quota(GuardedResource handle) {
-    return handle.budget().orElseThrow();
+  private static Policy quota(GuardedResource handle) {
+    return handle.budget().map(Budget::limiting).orElseThrow();
   }
 
   @Test
@@ -47,7 +48,7 @@ class BudgetTest {
   void quota_countsDownToZeroThenRefusesAndComesBackWithTheNextBucket() {
     apply(FlowRule.qps("R", 3));
     GuardedResource r = engine.resource("R");
-    assertThat(quota(r)).extracting(Budget::limit, Budget::window, Budget::remaining)
+    assertThat(quota(r)).extracting(Policy::limit, Policy::window, Policy::remaining)
         .containsExactly(3L, Duration.ofSeconds(1), 3L);
     pass(r, 1);
     assertThat(quota(r).remaining()).isEqualTo(2);
@@ -87,7 +88,7 @@ class BudgetTest {
     assertThat(quota(mobile).limit()).isEqualTo(2);
     assertThat(quota(web).limit()).isEqualTo(10);
     pass(web, 9);
-    assertThat(quota(mobile)).extracting(Budget::limit, Budget::remaining).containsExactly(10L, 1L);
+    assertThat(quota(mobile)).extracting(Policy::limit, Policy::remaining).containsExactly(10L, 1L);
     assertThat(quota(web).remaining()).isEqualTo(1);
   }
 
@@ -107,7 +108,7 @@ class BudgetTest {
     apply(FlowRule.qps("R", 30).withWarmUp(Duration.ofSeconds(10), 3));
     GuardedResource r = engine.resource("R").entryType(EntryType.IN);
     pass(r, 1);
-    Budget cold = quota(r);
+    Policy cold = quota(r);
     assertThat(cold.limit()).isEqualTo(30);
     assertThat(cold.remaining()).isEqualTo(9); // cold rate 30 / 3 = 10, one taken
   }
@@ -127,7 +128,7 @@ class BudgetTest {
   void quota_belowOneCallPerSecond_isOneCallOverLongerWindow() {
     apply(FlowRule.qps("R", 0.25));
     GuardedResource r = engine.resource("R");
-    assertThat(quota(r)).extracting(Budget::limit, Budget::window, Budget::remaining)
+    assertThat(quota(r)).extracting(Policy::limit, Policy::window, Policy::remaining)
         .containsExactly(1L, Duration.ofSeconds(4), 1L);
     pass(r, 1);
     assertThat(quota(r).remaining()).isZero();

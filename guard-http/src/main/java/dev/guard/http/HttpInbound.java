@@ -250,7 +250,9 @@ public final class HttpInbound {
    * Returns settings that send the rate-limit header fields {@code RateLimit-Policy} and {@code
    * RateLimit} (draft-ietf-httpapi-ratelimit-headers) on admitted and refused responses whose
    * resource has a QPS rule for the caller, from {@link dev.guard.engine.GuardedResource#budget()}:
-   * {@code RateLimit-Policy: "resource";q=100;w=1} and {@code RateLimit: "resource";r=99;t=1}.
+   * every policy (the rule's rate per second and each of its quotas) in {@code RateLimit-Policy:
+   * "resource";q=100;w=1, "resource-86400s";q=10000;w=86400}, and the one closest to refusing in
+   * {@code RateLimit: "resource-86400s";r=12;t=3600}.
    * Off by default; when off, nothing is read for them. {@code Retry-After} is sent on refusals
    * either way. The fields are described in {@code docs/HTTP.md}, "Rate-limit headers".
    *

@@ -4,9 +4,11 @@ import dev.guard.api.Entry;
 import dev.guard.api.EntryType;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.Quota;
 import dev.guard.engine.GuardedResource;
 import dev.guard.http.internal.ResourceTable;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -32,10 +34,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class InboundGate {
 
-  /** The name of the header field that states the policy of the limiting rule. */
+  /** The name of the header field that states the policies of the rules that apply. */
   public static final String RATE_LIMIT_POLICY = "RateLimit-Policy";
 
-  /** The name of the header field that states what is left of the limiting rule's quota. */
+  /** The name of the header field that states what is left of the limiting policy's budget. */
   public static final String RATE_LIMIT = "RateLimit";
 
   /**
@@ -129,7 +131,9 @@ public final class InboundGate {
 
   /**
    * Returns the rate-limit header fields for a response of this resource, or null when the
-   * settings do not send them ({@link HttpInbound#rateLimitHeaders}) or no QPS rule applies; read
+   * settings do not send them ({@link HttpInbound#rateLimitHeaders}) or no QPS rule applies (see
+   * {@link GuardedResource#budget()}: rates per second and flow quotas; per-value rules never
+   * limit a request here, since the adapters pass no arguments); read
    * after the request was admitted or refused, so they count it. When they are off this reads
    * nothing.
    *
@@ -176,9 +180,12 @@ public final class InboundGate {
 
   /**
    * The values of the header fields {@value #RATE_LIMIT_POLICY} and {@value #RATE_LIMIT} for one
-   * response (draft-ietf-httpapi-ratelimit-headers): {@code "resource";q=100;w=1} and {@code
-   * "resource";r=99;t=1}. The policy is named {@code "resource"} for a rule over all callers and
-   * {@code "origin"} for a rule for the caller's origin.
+   * response (draft-ietf-httpapi-ratelimit-headers): the policy field lists every limit of the
+   * budget, {@code "resource";q=100;w=1, "resource-60s";q=1000;w=60}, and the other states the
+   * one closest to refusing, {@code "resource-60s";r=3;t=42}. A rule's rate per second is named
+   * {@code "resource"} for a rule over all callers and {@code "origin"} for a rule for the caller's
+   * origin; its quotas add their period, {@code "resource-86400s"} (whole seconds, else {@code
+   * "origin-500ms"}); a name that would repeat gets {@code -2}, {@code -3}, ... appended.
    *
    * @param policy the value of {@value #RATE_LIMIT_POLICY}
    * @param rateLimit the value of {@value #RATE_LIMIT}
@@ -197,18 +204,61 @@ public final class InboundGate {
     }
 
     /**
-     * Returns the fields that state a quota: {@code q} its limit, {@code w} its window in seconds,
-     * {@code r} what is left, {@code t} the seconds, rounded up, until its budget grows again.
+     * Returns the fields that state a budget: for every policy {@code q} its limit and {@code w}
+     * its window in seconds; for the limiting one {@code r} what is left and {@code t} the
+     * seconds, rounded up, until its budget grows again.
      *
-     * @param quota the quota
+     * @param budget the budget
      * @return the fields
      */
-    public static RateLimitFields of(GuardedResource.Budget quota) {
-      String name = quota.rule().origin().equals(FlowRule.EVERY_ORIGIN)
-          ? "\"resource\"" : "\"origin\"";
-      return new RateLimitFields(
-          name + ";q=" + quota.limit() + ";w=" + quota.window().toSeconds(),
-          name + ";r=" + quota.remaining() + ";t=" + secondsRoundedUp(quota.reset()));
+    public static RateLimitFields of(GuardedResource.Budget budget) {
+      List<GuardedResource.Budget.Policy> policies = budget.policies();
+      GuardedResource.Budget.Policy limiting = budget.limiting();
+      String[] names = new String[policies.size()];
+      StringBuilder fields = new StringBuilder(24 * names.length);
+      String rateLimit = "";
+      for (int i = 0; i < names.length; i++) {
+        GuardedResource.Budget.Policy p = policies.get(i);
+        names[i] = uniqueName(names, i, name(p));
+        if (i > 0) {
+          fields.append(", ");
+        }
+        fields.append(names[i]).append(";q=").append(p.limit())
+            .append(";w=").append(p.window().toSeconds());
+        if (p == limiting) {
+          rateLimit = names[i] + ";r=" + p.remaining() + ";t=" + secondsRoundedUp(p.reset());
+        }
+      }
+      return new RateLimitFields(fields.toString(), rateLimit);
+    }
+
+    /** The policy's name without quotes: its scope, and a quota's period. */
+    private static String name(GuardedResource.Budget.Policy p) {
+      String scope = p.rule().origin().equals(FlowRule.EVERY_ORIGIN) ? "resource" : "origin";
+      Quota quota = p.quota();
+      if (quota == null) {
+        return scope;
+      }
+      long ms = quota.period().toMillis();
+      return ms % 1000 == 0 ? scope + "-" + ms / 1000 + "s" : scope + "-" + ms + "ms";
+    }
+
+    /** The quoted name, with a number appended if an earlier policy has it. */
+    private static String uniqueName(String[] earlier, int count, String name) {
+      String quoted = "\"" + name + "\"";
+      for (int n = 2; taken(earlier, count, quoted); n++) {
+        quoted = "\"" + name + "-" + n + "\"";
+      }
+      return quoted;
+    }
+
+    private static boolean taken(String[] names, int count, String name) {
+      for (int i = 0; i < count; i++) {
+        if (names[i].equals(name)) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private static long secondsRoundedUp(Duration wait) {

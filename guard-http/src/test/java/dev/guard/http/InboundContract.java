@@ -301,6 +301,55 @@ abstract class InboundContract {
   }
 
   @Test
+  void rateLimitHeaders_listTheQuotas_andReportTheOneClosestToRefusing() throws Exception {
+    restart(HttpInbound.of(engine).rateLimitHeaders(true));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 100)
+        .withQuota(3, Duration.ofMinutes(1)).withQuota(10_000, Duration.ofDays(1)))));
+    String policies = "\"resource\";q=100;w=1, \"resource-60s\";q=3;w=60,"
+        + " \"resource-86400s\";q=10000;w=86400";
+
+    HttpResponse<String> first = get("/orders/1");
+    clock.advanceMillis(20_000);
+    HttpResponse<String> second = get("/orders/2");
+    HttpResponse<String> third = get("/orders/3");
+    HttpResponse<String> refused = get("/orders/4");
+
+    assertThat(first.headers().firstValue("RateLimit-Policy")).contains(policies);
+    assertThat(first.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=2;t=61");
+    assertThat(second.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=1;t=41");
+    assertThat(third.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=0;t=41");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("RateLimit-Policy")).contains(policies);
+    assertThat(refused.headers().firstValue("RateLimit"))
+        .as("the refusal took nothing").contains("\"resource-60s\";r=0;t=41");
+    assertThat(refused.headers().firstValue("Retry-After")).contains("41");
+
+    clock.advanceMillis(40_001);
+    HttpResponse<String> next = get("/orders/5");
+    assertThat(next.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=2;t=61");
+  }
+
+  @Test
+  void rateLimitHeaders_theDaysQuota_isReportedOnceItHasFewestLeft() throws Exception {
+    restart(HttpInbound.of(engine).originHeader("X-Caller").rateLimitHeaders(true));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 100)
+        .withOrigin("mobile").withQuota(2, Duration.ofMinutes(1))
+        .withQuota(3, Duration.ofDays(1)))));
+
+    get("/orders/1", "X-Caller", "mobile");
+    get("/orders/2", "X-Caller", "mobile");
+    clock.advanceMillis(60_001);
+    HttpResponse<String> third = get("/orders/3", "X-Caller", "mobile");
+    HttpResponse<String> web = get("/orders/4", "X-Caller", "web");
+
+    assertThat(third.headers().firstValue("RateLimit-Policy")).contains(
+        "\"origin\";q=100;w=1, \"origin-60s\";q=2;w=60, \"origin-86400s\";q=3;w=86400");
+    assertThat(third.headers().firstValue("RateLimit"))
+        .contains("\"origin-86400s\";r=0;t=86340");
+    assertThat(web.headers().firstValue("RateLimit")).as("no rule for this origin").isEmpty();
+  }
+
+  @Test
   void rateLimitHeaders_withoutQpsRule_areNotSent() throws Exception {
     restart(HttpInbound.of(engine).rateLimitHeaders(true));
     engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.concurrency(ORDERS, 5))));

@@ -280,13 +280,13 @@ public final class EngineCore {
   }
 
   /**
-   * The quota of the QPS rule that limits a call site's calls most now (docs/BEHAVIOUR.md,
-   * "Budget"), read off the call path.
+   * The budgets of the QPS rules and their quotas that limit a call site's calls now
+   * (docs/BEHAVIOUR.md, "Budget"), read off the call path.
    *
    * @param site the call site: its resource, entrance and origin
-   * @return the quota, or null when no QPS rule applies
+   * @return the budgets, in the rules' order; empty when no QPS rule applies
    */
-  public @Nullable FlowBudget budget(CallSite site) {
+  public List<FlowBudget> budget(CallSite site) {
     ResourceState state = site.resource();
     String context = site.contextName();
     return FlowSlotKind.budget(state.chain(), state.cluster(), state.existingNodeFor(context),

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
  * call's context, only when the context name is the rule's entrance.
  *
  * <p>A rule with quotas keeps their buckets here ({@link QuotaBuckets}: the per-value rules'
- * arithmetic on one constant key), and survives reloads of an equal rule with its controller.
+ * arithmetic on one constant key), and survives reloads of an equal rule with its controller; a
+ * cluster rule also keeps its view of the shared quotas ({@link #clusterView}).
  */
 final class CompiledFlowRule {
 
@@ -38,6 +39,13 @@ final class CompiledFlowRule {
   final @Nullable ClusterMode cluster;
   /** The rule's quotas on this instance; null for a rule without quotas. */
   final @Nullable QuotaBuckets quotas;
+  /**
+   * For a cluster rule with quotas, this instance's view of them: the calls the token service
+   * granted it, counted in buckets of their own (the rule's {@link #quotas} decide only while the
+   * service is away); what budget reports tell of the shared quotas without asking the service.
+   * Null otherwise.
+   */
+  final @Nullable QuotaBuckets clusterView;
   /** The refusal of a call a quota refused, reading the quotas' refill; null without quotas. */
   final RefusedException.@Nullable Flow quotaRefusal;
   private final Set<String> namedApps;
@@ -46,7 +54,8 @@ final class CompiledFlowRule {
   private final FlowRule.Strategy strategy;
 
   CompiledFlowRule(FlowRule rule, TrafficShapingController controller,
-      @Nullable QuotaBuckets quotas, Set<String> namedApps, SlotContext engine) {
+      @Nullable QuotaBuckets quotas, @Nullable QuotaBuckets clusterView, Set<String> namedApps,
+      SlotContext engine) {
     this.rule = rule;
     this.controller = controller;
     int bucketLengthMs = engine.secondWindow().bucketLengthMs();
@@ -54,6 +63,7 @@ final class CompiledFlowRule {
         () -> controller.retryAfterNanos(engine.preciseNowNanos(), bucketLengthMs));
     this.precise = controller.needsPreciseTime();
     this.quotas = quotas;
+    this.clusterView = clusterView;
     this.quotaRefusal = quotas == null ? null : new RefusedException.Flow(rule.resource(), rule,
         () -> quotas.retryAfterNanos(1, engine.preciseNowNanos()));
     this.cluster = rule.cluster();
@@ -66,6 +76,11 @@ final class CompiledFlowRule {
   /** The quotas of a rule, full now; null for a rule without quotas. */
   static @Nullable QuotaBuckets quotasOf(FlowRule rule, SlotContext engine) {
     return rule.quotas().isEmpty() ? null : new QuotaBuckets(rule.quotas(), engine.preciseNowNanos());
+  }
+
+  /** This instance's view of a cluster rule's quotas, full now; null for other rules. */
+  static @Nullable QuotaBuckets clusterViewOf(FlowRule rule, SlotContext engine) {
+    return rule.cluster() == null ? null : quotasOf(rule, engine);
   }
 
   /** The node this rule measures for a call, or null when the rule does not apply to it. */

@@ -10,6 +10,7 @@ import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.engine.internal.stat.StatisticNode;
+import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -51,7 +52,10 @@ import org.jspecify.annotations.Nullable;
  * earlier rules took, as for any refusal. The quotas a call took are given back with its rule's
  * other takes: with the refund of an immediate pass (the grant bits), with a wait's reservation,
  * and in the chain as one small record ({@link QuotaTaken}) for a cluster rule's quotas and for a
- * rule beyond the tracked ones. Rules without quotas pay one null check.
+ * rule beyond the tracked ones. Rules without quotas pay one null check. What the service granted
+ * a cluster rule's quotas is also taken from the rule's view of them ({@link
+ * CompiledFlowRule#clusterView}, one compare-and-set per quota, given back with the grant), so
+ * budget reports can tell the shared quotas without a round trip.
  */
 final class FlowSlot implements Slot {
 
@@ -105,13 +109,19 @@ final class FlowSlot implements Slot {
     }
   }
 
-  /** Quotas a rule took for a call: from the token service, or (service null) local ones. */
+  /**
+   * Quotas a rule took for a call: from the token service (and then from the rule's view of them,
+   * if it had room), or (service null) local ones.
+   */
   private static final class QuotaTaken extends Kept {
     final @Nullable TokenService service;
+    final boolean viewed;
 
-    QuotaTaken(CompiledFlowRule rule, @Nullable TokenService service, @Nullable Kept earlier) {
+    QuotaTaken(CompiledFlowRule rule, @Nullable TokenService service, boolean viewed,
+        @Nullable Kept earlier) {
       super(rule, earlier);
       this.service = service;
+      this.viewed = viewed;
     }
 
     /** Gives the quotas back; a service that throws is ignored (the calls stay counted). */
@@ -119,6 +129,9 @@ final class FlowSlot implements Slot {
       if (service == null) {
         Objects.requireNonNull(rule.quotas).giveBack(permits);
         return;
+      }
+      if (viewed) {
+        Objects.requireNonNull(rule.clusterView).giveBack(permits);
       }
       try {
         service.giveBackQuota(rule.rule, permits);
@@ -213,7 +226,7 @@ final class FlowSlot implements Slot {
             return Objects.requireNonNull(rule.quotaRefusal);
           }
           if (i >= TRACKED_RULES) {
-            held = new QuotaTaken(rule, null, held);
+            held = new QuotaTaken(rule, null, false, held);
           }
         }
         if (passedAtOnce == 0L) {
@@ -271,18 +284,26 @@ final class FlowSlot implements Slot {
     }
   }
 
-  /** The budget of one rule (see {@link FlowSlotKind#budget}), read at the engine's precise time. */
-  @Nullable FlowBudget budgetOf(CompiledFlowRule compiled, ClusterNode resource,
-      @Nullable DefaultNode contextNode, String origin) {
-    StatisticNode node = compiled.existingNode(resource, contextNode, origin, engine);
+  /**
+   * Adds the budgets of one rule (see {@link FlowSlotKind#budget}), read at the engine's precise
+   * time: its rate per second, then each of its quotas; for a cluster rule only its quotas, from
+   * this instance's view of them (its rate is the token service's window).
+   */
+  void budgetsOf(CompiledFlowRule compiled, ClusterNode resource, @Nullable DefaultNode contextNode,
+      String origin, List<FlowBudget> into) {
     long nanos = engine.preciseNowNanos();
-    long ms = nanos / 1_000_000L;
-    long remaining = compiled.controller.remaining(node, nanos, ms);
-    if (remaining < 0) {
-      return null;
+    if (compiled.cluster == null) {
+      StatisticNode node = compiled.existingNode(resource, contextNode, origin, engine);
+      long remaining = compiled.controller.remaining(node, nanos, nanos / 1_000_000L);
+      if (remaining >= 0) {
+        long reset = compiled.controller.resetNanos(nanos, engine.secondWindow().bucketLengthMs());
+        into.add(FlowBudget.ofRate(compiled.rule, remaining, reset));
+      }
     }
-    long reset = compiled.controller.resetNanos(nanos, engine.secondWindow().bucketLengthMs());
-    return FlowBudget.of(compiled.rule, remaining, reset);
+    QuotaBuckets quotas = compiled.cluster == null ? compiled.quotas : compiled.clusterView;
+    for (int q = 0; quotas != null && q < compiled.rule.quotas().size(); q++) {
+      into.add(FlowBudget.ofQuota(compiled.rule, q, quotas, nanos));
+    }
   }
 
   /**
@@ -326,7 +347,8 @@ final class FlowSlot implements Slot {
     }
     TokenService.Result.Status status = result.status();
     if (status == TokenService.Result.Status.OK) {
-      return new QuotaTaken(rule, service, held);
+      QuotaBuckets view = Objects.requireNonNull(rule.clusterView);
+      return new QuotaTaken(rule, service, view.take(permits, nowNanos), held);
     }
     if (status == TokenService.Result.Status.REFUSED) {
       long retryNanos = result.waitMs() > 0 ? result.waitMs() * 1_000_000L : -1L;
@@ -337,7 +359,7 @@ final class FlowSlot implements Slot {
       return held;
     }
     return local.take(permits, nowNanos)
-        ? new QuotaTaken(rule, null, held) : Objects.requireNonNull(rule.quotaRefusal);
+        ? new QuotaTaken(rule, null, false, held) : Objects.requireNonNull(rule.quotaRefusal);
   }
 
   /** Waits out a SHOULD_WAIT of the token service; false if the wait was interrupted. */

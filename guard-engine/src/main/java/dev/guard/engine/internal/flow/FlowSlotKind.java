@@ -58,36 +58,31 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
   }
 
   /**
-   * The quota of the QPS rule that leaves the fewest calls to a caller of this origin in this
-   * context (ties: the smaller limit), read off the call path; see docs/BEHAVIOUR.md, "Budget".
-   * Concurrency rules and cluster rules have none.
+   * The budgets of the QPS rules that apply to a caller of this origin in this context, read off
+   * the call path: each rule's rate per second and each of its quotas, in the rules' order; see
+   * docs/BEHAVIOUR.md, "Budget". Concurrency rules have none; a cluster rule only its quotas, as
+   * this instance saw the token service grant them.
    *
    * @param chain the resource's chain
    * @param resource the resource's statistics
    * @param contextNode the resource's node for the context, if it exists
    * @param origin the caller's origin
    * @param contextName the context's name
-   * @return the quota, or null when no QPS rule applies
+   * @return the budgets; empty when no QPS rule applies
    */
-  public static @Nullable FlowBudget budget(Chain chain, ClusterNode resource,
+  public static List<FlowBudget> budget(Chain chain, ClusterNode resource,
       @Nullable DefaultNode contextNode, String origin, String contextName) {
     if (!(chain.slotOf(INSTANCE) instanceof FlowSlot slot)) {
-      return null;
+      return List.of();
     }
-    FlowBudget best = null;
+    List<FlowBudget> budgets = new ArrayList<>(4);
     for (CompiledFlowRule compiled : slot.rules) {
       FlowRule rule = compiled.rule;
-      if (rule.metric() != FlowRule.Metric.QPS || rule.cluster() != null
-          || !compiled.appliesTo(origin, contextName)) {
-        continue;
-      }
-      FlowBudget quota = slot.budgetOf(compiled, resource, contextNode, origin);
-      if (quota != null && (best == null || quota.remaining() < best.remaining()
-          || quota.remaining() == best.remaining() && quota.limit() < best.limit())) {
-        best = quota;
+      if (rule.metric() == FlowRule.Metric.QPS && compiled.appliesTo(origin, contextName)) {
+        slot.budgetsOf(compiled, resource, contextNode, origin, budgets);
       }
     }
-    return best;
+    return budgets;
   }
 
   @Override
@@ -129,7 +124,10 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
       TrafficShapingController controller = old == null
           ? Controllers.of(rule, context.occupyTimeoutMs()) : old.controller;
       QuotaBuckets quotas = old == null ? CompiledFlowRule.quotasOf(rule, context) : old.quotas;
-      compiled[i] = new CompiledFlowRule(rule, controller, quotas, Set.copyOf(named), context);
+      QuotaBuckets view = old == null
+          ? CompiledFlowRule.clusterViewOf(rule, context) : old.clusterView;
+      compiled[i] = new CompiledFlowRule(rule, controller, quotas, view, Set.copyOf(named),
+          context);
     }
     return new FlowSlot(compiled, context);
   }

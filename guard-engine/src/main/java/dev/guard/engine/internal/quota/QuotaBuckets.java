@@ -127,6 +127,41 @@ public final class QuotaBuckets {
   }
 
   /**
+   * How many calls quota {@code q} would still admit now, off the call path (docs/BEHAVIOUR.md,
+   * "Budget"): its limit once its window has ended (or before it started), else what is left.
+   *
+   * @param q the quota's index, as in the rule's list
+   * @param nowNanos engine time
+   * @return the calls left, from 0 to the quota's limit
+   */
+  public long remaining(int q, long nowNanos) {
+    long bits = states.get(q);
+    return ended(bits, q, sinceOrigin(nowNanos)) ? limits[q] : bits & TokenBuckets.TOKEN_MASK;
+  }
+
+  /**
+   * How long until quota {@code q} is full again: until the first moment its window has ended
+   * ({@code period + 1 ms} after its refill), 0 when it is full or its window has ended.
+   *
+   * @param q the quota's index, as in the rule's list
+   * @param nowNanos engine time
+   * @return nanoseconds, at least 0
+   */
+  public long resetNanos(int q, long nowNanos) {
+    long bits = states.get(q);
+    long nowMs = sinceOrigin(nowNanos);
+    if (ended(bits, q, nowMs) || (bits & TokenBuckets.TOKEN_MASK) >= limits[q]) {
+      return 0L;
+    }
+    return Math.max(0L, (bits >>> TokenBuckets.TOKEN_BITS) + periodsMs[q] + 1 - nowMs)
+        * NANOS_PER_MS;
+  }
+
+  private boolean ended(long bits, int q, long nowMs) {
+    return nowMs - (bits >>> TokenBuckets.TOKEN_BITS) > periodsMs[q];
+  }
+
+  /**
    * How long until {@code permits} calls could be taken from every quota: the latest refill of
    * a quota short of them.
    *

@@ -49,6 +49,24 @@ class MvcFilterSettingsTest extends RunningApp {
   }
 
   @Test
+  void rateLimitFields_listTheQuotas_andReportTheOneClosestToRefusing() throws Exception {
+    engine.apply(RuleSet.of(List.of(FlowRule.qps(ORDERS, 100)
+        .withQuota(2, Duration.ofMinutes(1)).withQuota(10_000, Duration.ofDays(1)))));
+
+    HttpResponse<String> first = client.get("/orders/1");
+    clock.advance(Duration.ofSeconds(30));
+    HttpResponse<String> second = client.get("/orders/2");
+    HttpResponse<String> refused = client.get("/orders/3");
+
+    assertThat(first.headers().firstValue("RateLimit-Policy")).contains("\"resource\";q=100;w=1,"
+        + " \"resource-60s\";q=2;w=60, \"resource-86400s\";q=10000;w=86400");
+    assertThat(first.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=1;t=61");
+    assertThat(second.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=0;t=31");
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.headers().firstValue("RateLimit")).contains("\"resource-60s\";r=0;t=31");
+  }
+
+  @Test
   void refusal_isTheConfiguredResponse_withoutRetryAfter() throws Exception {
     engine.apply(RuleSet.of(List.of(FlowRule.qps(ORDERS, 0))));
 

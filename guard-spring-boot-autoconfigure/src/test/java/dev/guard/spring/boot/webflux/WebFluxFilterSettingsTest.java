@@ -49,6 +49,26 @@ class WebFluxFilterSettingsTest extends RunningApp {
   }
 
   @Test
+  void rateLimitFields_listTheQuotas_andReportTheOneClosestToRefusing() {
+    engine.apply(RuleSet.of(List.of(FlowRule.qps(ORDERS, 100)
+        .withQuota(2, Duration.ofMinutes(1)).withQuota(10_000, Duration.ofDays(1)))));
+    String policies = "\"resource\";q=100;w=1, \"resource-60s\";q=2;w=60,"
+        + " \"resource-86400s\";q=10000;w=86400";
+
+    web.get().uri("/orders/1").exchange().expectStatus().isOk()
+        .expectHeader().valueEquals("RateLimit-Policy", policies)
+        .expectHeader().valueEquals("RateLimit", "\"resource-60s\";r=1;t=61");
+    clock.advance(Duration.ofSeconds(30));
+    web.get().uri("/orders/2").exchange().expectStatus().isOk()
+        .expectHeader().valueEquals("RateLimit", "\"resource-60s\";r=0;t=31");
+    web.get().uri("/orders/3").exchange()
+        .expectStatus().isEqualTo(503)
+        .expectHeader().valueEquals("Retry-After", "31")
+        .expectHeader().valueEquals("RateLimit-Policy", policies)
+        .expectHeader().valueEquals("RateLimit", "\"resource-60s\";r=0;t=31");
+  }
+
+  @Test
   void includeAndExclude_selectTheGuardedPaths() {
     engine.apply(RuleSet.of(List.of(FlowRule.qps("GET /health/live", 0),
         FlowRule.qps("GET /users/{name}", 0))));
