@@ -23,6 +23,8 @@ package dev.guard.api;
  *     completed
  * @param concurrency the resource's concurrency gauge when the period's last second was recorded
  *     (a sample, not a peak)
+ * @param adaptiveLimit the limit of the resource's adaptive concurrency rule when the period's
+ *     last second was recorded (a sample), or {@link #NO_ADAPTIVE_LIMIT} when it had none
  */
 public record PeriodStats(
     long fromMs,
@@ -39,7 +41,11 @@ public record PeriodStats(
     long exception,
     long rtSumMs,
     long minRtMs,
-    long concurrency) {
+    long concurrency,
+    int adaptiveLimit) {
+
+  /** {@link #adaptiveLimit()} of a resource without an adaptive concurrency rule: {@value}. */
+  public static final int NO_ADAPTIVE_LIMIT = -1;
 
   /**
    * Returns the permits refused by one kind of protection in this period.

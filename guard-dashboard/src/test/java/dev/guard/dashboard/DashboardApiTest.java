@@ -84,6 +84,20 @@ class DashboardApiTest {
   }
 
   @Test
+  void metrics_carryTheAdaptiveLimit_onlyForAResourceWithOne() {
+    fixture.engine.apply(RuleSet.of(List.of(AdaptiveConcurrencyRule.of("orders").withLimits(7, 1, 100))));
+    fixture.call("orders", 2);
+    fixture.call("stock", 2);
+    fixture.advanceSeconds(1);
+
+    JsonNode orders = fixture.get("api/resource/metrics?name=orders").get("points");
+    JsonNode stock = fixture.get("api/resource/metrics?name=stock").get("points");
+
+    assertThat(orders.get(0).get("adaptiveLimit").asInt()).isEqualTo(7);
+    assertThat(stock.get(0).has("adaptiveLimit")).isFalse();
+  }
+
+  @Test
   void metrics_afterLongTraffic_coversTheLastFiveMinutes() {
     for (int second = 0; second < 400; second++) {
       fixture.call("orders", 1);

@@ -526,7 +526,8 @@ public final class GuardEngine implements AutoCloseable {
    */
   public PeriodStats metricsTotals(String resource) {
     PeriodStats totals = core.totals(checkName(resource));
-    return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    return totals != null ? totals : new PeriodStats(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        PeriodStats.NO_ADAPTIVE_LIMIT);
   }
 
   /**

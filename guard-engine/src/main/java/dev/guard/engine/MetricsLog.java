@@ -34,9 +34,10 @@ import org.jspecify.annotations.Nullable;
  * log.close();                        // writes what is left, stops the thread, closes the file
  * }</pre>
  *
- * <p>A line is {@code wallMillis|wallTime|resource|pass|refused|flow|perValue|degrade|system|
- * authority|success|exception|rtSumMs|minRtMs|concurrency|adaptive}, for example {@code
- * 1796126403000|2026-12-01T12:00:03Z|checkout|100|31|29|0|0|0|2|98|1|1204|3|4|0}. Each file starts
+ * <p>A line is {@code wallMillis|wallTime|resource|pass|refused|flow|perValue|circuitBreaker|
+ * system|origin|success|exception|rtSumMs|minRtMs|concurrency|adaptive|adaptiveLimit}, for example
+ * {@code 1796126403000|2026-12-01T12:00:03Z|checkout|100|31|29|0|0|0|2|98|1|1204|3|4|0|-1}
+ * ({@code adaptiveLimit} is -1 for a resource without an adaptive concurrency rule). Each file starts
  * with one {@code #} line naming the columns. The current file is {@code <name>.log}; when the
  * next line would make it larger than {@link Builder#maxFileBytes}, it becomes {@code
  * <name>.log.1} (older ones move up by one) and the oldest beyond {@link Builder#maxFiles} is
@@ -51,7 +52,8 @@ public final class MetricsLog implements AutoCloseable {
 
   /** The first line of every file: the column names. */
   public static final String HEADER = "# wallMillis|wallTime|resource|pass|refused|flow|perValue"
-      + "|degrade|system|authority|success|exception|rtSumMs|minRtMs|concurrency|adaptive";
+      + "|circuitBreaker|system|origin|success|exception|rtSumMs|minRtMs|concurrency|adaptive"
+      + "|adaptiveLimit";
 
   private static final int HEADER_BYTES = HEADER.length() + 1;
 
@@ -212,7 +214,7 @@ public final class MetricsLog implements AutoCloseable {
     long[] columns = {second.pass(), second.refused(), second.flowRefused(), second.perValueRefused(),
         second.circuitBreakerRefused(), second.systemRefused(), second.originRefused(), second.success(),
         second.exception(), second.rtSumMs(), second.minRtMs(), second.concurrency(),
-        second.adaptiveRefused()};
+        second.adaptiveRefused(), second.adaptiveLimit()};
     for (long column : columns) {
       line.append('|').append(column);
     }

@@ -3,7 +3,9 @@ package dev.guard.acceptance;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.EntryType;
+import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.OriginRule;
+import dev.guard.api.rule.RuleState;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.api.RefusedException;
@@ -48,13 +50,44 @@ class MetricsHistoryTest {
     List<PeriodStats> history = s.engine.metricsHistory("R");
 
     assertThat(history).containsExactly(new PeriodStats(61_000, 62_000, 3, 3, 2, 0, 0, 0, 1, 0, 3, 0,
-        60, 10, 0));
+        60, 10, 0, PeriodStats.NO_ADAPTIVE_LIMIT));
     PeriodStats second = history.get(0);
     assertThat(second.refused(RefusedException.Kind.FLOW)).isEqualTo(2);
     assertThat(second.refused(RefusedException.Kind.ORIGIN)).isEqualTo(1);
     assertThat(second.averageRtMs()).isEqualTo(20.0);
     assertThat(second.total()).isEqualTo(6);
     assertThat(s.engine.metricsHistory("R", 62_000, 70_000)).isEmpty();
+  }
+
+  @Test
+  void aSecond_holdsTheAdaptiveLimitInForceWhenItWasRecorded() {
+    Scenario s = new Scenario();
+    s.engine.apply(s.engine.ruleSet().withRulesOf("R",
+        List.of(AdaptiveConcurrencyRule.of("R").withLimits(4, 1, 100))));
+    s.at(1000);
+    List<Entry> running = new java.util.ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      running.add(s.engine.resource("R").enterAsync());
+    }
+    assertThat(s.calls("R", 1)).isEqualTo("B"); // the limit of 4 is in force
+    s.at(2000);
+    assertThat(s.engine.metricsHistory("R", 61_000, 62_000)).extracting(PeriodStats::adaptiveLimit)
+        .containsExactly(4);
+
+    s.clock.advanceMillis(150); // a window of 100 ms closes at the next exit: the limit grows
+    running.forEach(Entry::close);
+    int grown = ((RuleState.AdaptiveConcurrencyState) s.engine.ruleStates("R").get(0)).limit();
+    assertThat(grown).isGreaterThan(4);
+    s.at(3000);
+
+    assertThat(s.engine.metricsHistory("R", 61_000, 63_000)).extracting(PeriodStats::adaptiveLimit)
+        .containsExactly(4, grown);
+    assertThat(s.engine.metricsTotals("R").adaptiveLimit()).isEqualTo(grown);
+    try (Entry ignored = s.engine.resource("plain").enter()) {
+      s.at(4000);
+    }
+    assertThat(s.engine.metricsHistory("plain")).extracting(PeriodStats::adaptiveLimit)
+        .containsOnly(PeriodStats.NO_ADAPTIVE_LIMIT);
   }
 
   @Test

@@ -40,8 +40,8 @@ class MetricsLogTest {
 
     assertThat(Files.readAllLines(log.file())).containsExactly(
         MetricsLog.HEADER,
-        "61000|1970-01-01T00:01:01Z|checkout|2|1|1|0|0|0|0|2|0|0|0|0|0",
-        "62000|1970-01-01T00:01:02Z|checkout|1|0|0|0|0|0|0|1|0|40|40|0|0");
+        "61000|1970-01-01T00:01:01Z|checkout|2|1|1|0|0|0|0|2|0|0|0|0|0|-1",
+        "62000|1970-01-01T00:01:02Z|checkout|1|0|0|0|0|0|0|1|0|40|40|0|0|-1");
     assertThat(log.file()).hasFileName("guard-metrics.log");
   }
 
@@ -66,7 +66,7 @@ class MetricsLogTest {
   }
 
   @Test
-  void resourceNames_areEncoded_soEveryLineHasSixteenFields() throws IOException {
+  void resourceNames_areEncoded_soEveryLineHasSeventeenFields() throws IOException {
     Scenario s = new Scenario();
     MetricsLog log = MetricsLog.builder(s.engine, dir).open();
     s.at(1000);
@@ -75,7 +75,7 @@ class MetricsLogTest {
     log.writeRecorded();
 
     String line = Files.readAllLines(log.file()).get(1);
-    assertThat(line.split("\\|", -1)).hasSize(16);
+    assertThat(line.split("\\|", -1)).hasSize(17);
     assertThat(line.split("\\|")[2]).isEqualTo("GET /a%7Cb%25c");
   }
 

@@ -73,8 +73,8 @@ class SummaryTest {
     java.util.Map<String, java.util.List<dev.guard.api.PeriodStats>> histories =
         new java.util.LinkedHashMap<>();
     histories.put("search", java.util.List.of(
-        new dev.guard.api.PeriodStats(0, 1000, 50, 30, 30, 0, 0, 0, 0, 0, 50, 0, 500, 5, 0),
-        new dev.guard.api.PeriodStats(1000, 2000, 48, 2, 0, 0, 0, 2, 0, 0, 48, 0, 480, 5, 0)));
+        new dev.guard.api.PeriodStats(0, 1000, 50, 30, 30, 0, 0, 0, 0, 0, 50, 0, 500, 5, 0, -1),
+        new dev.guard.api.PeriodStats(1000, 2000, 48, 2, 0, 0, 0, 2, 0, 0, 48, 0, 480, 5, 0, -1)));
     histories.put("idle", java.util.List.of());
 
     assertThat(Summary.fromHistory(histories)).containsExactly(

@@ -139,6 +139,9 @@ final class EngineViews {
       point.put("exception", second == null ? 0 : second.exception());
       point.put("averageRtMs", second == null ? 0.0 : second.averageRtMs());
       point.put("concurrency", second == null ? 0 : second.concurrency());
+      if (second != null && second.adaptiveLimit() != PeriodStats.NO_ADAPTIVE_LIMIT) {
+        point.put("adaptiveLimit", second.adaptiveLimit());
+      }
       points.add(point);
     }
     Map<String, Object> view = new LinkedHashMap<>();

@@ -57,6 +57,14 @@ async function refreshCharts() {
   document.getElementById('callsScale').textContent = 'top = ' + guard.num(max) + ' calls/s · a line per minute, now at the right';
   const rtMax = chart('rt', [{ values: data.points.map((p) => p.averageRtMs), cls: 'rt' }], 100);
   document.getElementById('rtScale').textContent = 'top = ' + guard.num(rtMax) + ' ms';
+  const running = [{ values: data.points.map((p) => p.concurrency), cls: 'running' }];
+  const limited = data.points.some((p) => p.adaptiveLimit !== undefined);
+  if (limited) {
+    running.push({ values: data.points.map((p) => p.adaptiveLimit ?? 0), cls: 'limit' });
+  }
+  const runMax = chart('running', running, 100);
+  document.getElementById('runningScale').textContent = 'top = ' + guard.num(runMax) + ' calls'
+    + (limited ? ' · the adaptive limit dashed' : '');
   const live = await guard.get('api/resource?' + query);
   document.getElementById('live').textContent = 'now: ' + guard.num(live.passQps) + ' passed/s · '
     + guard.num(live.refusedQps) + ' refused/s · ' + guard.num(live.averageRtMs) + ' ms · ' + live.concurrency + ' running';

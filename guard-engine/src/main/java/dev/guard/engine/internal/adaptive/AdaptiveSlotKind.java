@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.adaptive;
 
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
+import dev.guard.api.PeriodStats;
 import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
@@ -39,6 +40,18 @@ public final class AdaptiveSlotKind implements SlotKind<AdaptiveConcurrencyRule>
     AdaptiveLimit limit = slot.limit;
     return List.of(new RuleState.AdaptiveConcurrencyState(limit.rule, limit.limit(),
         limit.inFlight(), limit.baselineRtMs(), limit.lastRtMs(), limit.remeasuring()));
+  }
+
+  /**
+   * The limit in force of a chain's adaptive concurrency rule, read without allocating (for the
+   * metrics history).
+   *
+   * @param chain a resource's chain
+   * @return the limit, or {@link PeriodStats#NO_ADAPTIVE_LIMIT} when the chain has no such rule
+   */
+  public static int limitOf(Chain chain) {
+    return chain.slotOf(INSTANCE) instanceof AdaptiveSlot slot
+        ? slot.limit.limit() : PeriodStats.NO_ADAPTIVE_LIMIT;
   }
 
   @Override

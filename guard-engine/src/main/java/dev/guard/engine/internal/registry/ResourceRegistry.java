@@ -116,9 +116,9 @@ public final class ResourceRegistry {
   }
 
   /** Visits every resource with its cluster node (a weakly consistent snapshot). */
-  public void forEachTracked(java.util.function.BiConsumer<String, ClusterNode> visitor) {
+  public void forEachTracked(java.util.function.Consumer<ResourceState> visitor) {
     for (ResourceState state : resources.values()) {
-      visitor.accept(state.name(), state.cluster());
+      visitor.accept(state);
     }
   }
 

@@ -4,7 +4,9 @@ import dev.guard.engine.internal.registry.Overflows;
 import dev.guard.api.RefusedException;
 import dev.guard.spi.Cap;
 import dev.guard.api.PeriodStats;
+import dev.guard.engine.internal.adaptive.AdaptiveSlotKind;
 import dev.guard.engine.internal.node.ClusterNode;
+import dev.guard.engine.internal.registry.ResourceState;
 import dev.guard.engine.internal.stat.RefusalKindCounts;
 import dev.guard.engine.internal.stat.MetricBucket;
 import dev.guard.engine.internal.stat.StatisticNode;
@@ -14,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -41,8 +42,11 @@ public final class MetricsHistory {
 
   private static final int INITIAL_CAPACITY = 8;
   private static final int KINDS = RefusedException.Kind.values().length;
-  /** Stored per second: start, pass, refused, kinds..., success, exception, rt, minRt, concurrency. */
-  private static final int STRIDE = 3 + KINDS + 5;
+  /**
+   * Stored per second: start, pass, refused, kinds..., success, exception, rt, minRt, concurrency,
+   * adaptive limit.
+   */
+  private static final int STRIDE = 3 + KINDS + 6;
   private static final int F_START = 0;
   private static final int F_PASS = 1;
   private static final int F_BLOCK = 2;
@@ -52,6 +56,7 @@ public final class MetricsHistory {
   private static final int F_RT = F_SUCCESS + 2;
   private static final int F_MIN_RT = F_SUCCESS + 3;
   private static final int F_CONCURRENCY = F_SUCCESS + 4;
+  private static final int F_LIMIT = F_SUCCESS + 5;
 
   private final int spanSeconds;
   private final long budget;
@@ -86,10 +91,10 @@ public final class MetricsHistory {
    * Returns at once when that was done already.
    *
    * @param nowMs engine time in milliseconds
-   * @param resources visits every tracked resource with its cluster node
+   * @param resources visits every tracked resource
    * @param closed told of every recorded second of a resource, with its start and the counts
    */
-  void collect(long nowMs, Consumer<BiConsumer<String, ClusterNode>> resources,
+  void collect(long nowMs, Consumer<Consumer<ResourceState>> resources,
       @Nullable SecondSink closed) {
     long last = nowMs - nowMs % 1000L - 1000L;
     if (last < 0 || collectedThrough >= last) {
@@ -100,7 +105,7 @@ public final class MetricsHistory {
       if (collectedThrough >= last) {
         return;
       }
-      resources.accept((name, node) -> collect(name, node, last, closed));
+      resources.accept(resource -> collect(resource, last, closed));
       collectedThrough = last;
       if (closed != null) {
         closed.passDone();
@@ -125,7 +130,9 @@ public final class MetricsHistory {
     void passDone();
   }
 
-  private void collect(String name, ClusterNode node, long last, @Nullable SecondSink closed) {
+  private void collect(ResourceState resource, long last, @Nullable SecondSink closed) {
+    String name = resource.name();
+    ClusterNode node = resource.cluster();
     Series s = series.computeIfAbsent(name, ignored -> new Series(last - 60_000L));
     long oldestReadable = last - READABLE_SECONDS * 1000L;
     long from = s.watermark + 1000L;
@@ -135,6 +142,7 @@ public final class MetricsHistory {
     StatisticNode stats = node.stats();
     RefusalKindCounts refusals = node.existingRefusalKinds();
     long concurrency = stats.concurrency();
+    long limit = AdaptiveSlotKind.limitOf(resource.chain());
     for (long sec = Math.max(0L, from); sec <= last; sec += 1000L) {
       stats.readSecond(sec, second);
       if (refusals != null) {
@@ -148,11 +156,11 @@ public final class MetricsHistory {
         continue;
       }
       synchronized (s) {
-        s.add(sec, second, kinds, concurrency);
+        s.add(sec, second, kinds, concurrency, limit);
       }
       if (closed != null) {
         long[] one = new long[STRIDE];
-        write(one, 0, sec, second, kinds, concurrency);
+        write(one, 0, sec, second, kinds, concurrency, limit);
         closed.second(name, node, read(one, 0, 1000L));
       }
     }
@@ -206,12 +214,13 @@ public final class MetricsHistory {
     Series(long watermark) {
       this.watermark = watermark;
       totals[F_MIN_RT] = MetricBucket.DEFAULT_MIN_RT;
+      totals[F_LIMIT] = PeriodStats.NO_ADAPTIVE_LIMIT;
     }
 
-    void add(long sec, long[] counts, long[] refused, long concurrency) {
+    void add(long sec, long[] counts, long[] refused, long concurrency, long limit) {
       if (spanSeconds > 0 && size == capacity && !grow()) {
         if (capacity == 0) {
-          addToTotals(sec, counts, refused, concurrency);
+          addToTotals(sec, counts, refused, concurrency, limit);
           return;
         }
         head = (head + 1) % capacity;
@@ -219,13 +228,14 @@ public final class MetricsHistory {
       }
       if (capacity > 0) {
         int at = ((head + size) % capacity) * STRIDE;
-        write(ring, at, sec, counts, refused, concurrency);
+        write(ring, at, sec, counts, refused, concurrency, limit);
         size++;
       }
-      addToTotals(sec, counts, refused, concurrency);
+      addToTotals(sec, counts, refused, concurrency, limit);
     }
 
-    private void addToTotals(long sec, long[] counts, long[] refused, long concurrency) {
+    private void addToTotals(long sec, long[] counts, long[] refused, long concurrency,
+        long limit) {
       totals[F_START] = sec;
       totals[F_PASS] += counts[StatisticNode.PASS];
       totals[F_BLOCK] += counts[StatisticNode.BLOCK];
@@ -237,6 +247,7 @@ public final class MetricsHistory {
       totals[F_RT] += counts[StatisticNode.RT];
       totals[F_MIN_RT] = Math.min(totals[F_MIN_RT], counts[StatisticNode.MIN_RT]);
       totals[F_CONCURRENCY] = concurrency;
+      totals[F_LIMIT] = limit;
     }
 
     private boolean grow() {
@@ -278,12 +289,13 @@ public final class MetricsHistory {
       return new PeriodStats(0L, totals[F_START] + 1000L, totals[F_PASS], totals[F_BLOCK],
           totals[F_KIND], totals[F_KIND + 1], totals[F_KIND + 2], totals[F_KIND + 3],
           totals[F_KIND + 4], totals[F_KIND + 5], totals[F_SUCCESS], totals[F_EXCEPTION], totals[F_RT],
-          totals[F_SUCCESS] == 0 ? 0L : totals[F_MIN_RT], totals[F_CONCURRENCY]);
+          totals[F_SUCCESS] == 0 ? 0L : totals[F_MIN_RT], totals[F_CONCURRENCY],
+          (int) totals[F_LIMIT]);
     }
   }
 
   private static void write(long[] to, int at, long sec, long[] counts, long[] refused,
-      long concurrency) {
+      long concurrency, long limit) {
     to[at + F_START] = sec;
     to[at + F_PASS] = counts[StatisticNode.PASS];
     to[at + F_BLOCK] = counts[StatisticNode.BLOCK];
@@ -293,6 +305,7 @@ public final class MetricsHistory {
     to[at + F_RT] = counts[StatisticNode.RT];
     to[at + F_MIN_RT] = counts[StatisticNode.MIN_RT];
     to[at + F_CONCURRENCY] = concurrency;
+    to[at + F_LIMIT] = limit;
   }
 
   private static PeriodStats read(long[] from, int at, long length) {
@@ -301,6 +314,7 @@ public final class MetricsHistory {
     return new PeriodStats(sec, sec + length, from[at + F_PASS], from[at + F_BLOCK],
         from[at + F_KIND], from[at + F_KIND + 1], from[at + F_KIND + 2], from[at + F_KIND + 3],
         from[at + F_KIND + 4], from[at + F_KIND + 5], success, from[at + F_EXCEPTION], from[at + F_RT],
-        success == 0 ? 0L : from[at + F_MIN_RT], from[at + F_CONCURRENCY]);
+        success == 0 ? 0L : from[at + F_MIN_RT], from[at + F_CONCURRENCY],
+        (int) from[at + F_LIMIT]);
   }
 }
