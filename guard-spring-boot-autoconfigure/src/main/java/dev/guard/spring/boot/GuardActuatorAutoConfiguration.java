@@ -2,7 +2,10 @@ package dev.guard.spring.boot;
 
 import dev.guard.engine.GuardEngine;
 import dev.guard.micrometer.GuardMetrics;
+import dev.guard.redis.RedisFleet;
 import io.micrometer.core.instrument.MeterRegistry;
+import java.util.function.Supplier;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -41,8 +44,11 @@ public class GuardActuatorAutoConfiguration {
   static class EndpointConfiguration {
     @Bean
     @ConditionalOnMissingBean
-    GuardEndpoint guardEndpoint(GuardEngine engine, ObjectProvider<GuardRules> rules) {
-      return new GuardEndpoint(engine, rules.getIfAvailable());
+    GuardEndpoint guardEndpoint(GuardEngine engine, ObjectProvider<GuardRules> rules,
+        BeanFactory beans) {
+      Supplier<?> fleet = beans.containsBean(GuardAutoConfiguration.FLEET)
+          ? () -> ((RedisFleet) beans.getBean(GuardAutoConfiguration.FLEET)).view() : null;
+      return new GuardEndpoint(engine, rules.getIfAvailable(), fleet);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.guard.spring.boot;
 
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.redis.RedisRuleSource;
 import dev.guard.redis.RedisTokenService;
 import dev.guard.spi.EngineListener;
@@ -19,7 +20,12 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Condition;
+import org.springframework.context.annotation.ConditionContext;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.core.env.ConfigurableEnvironment;
 
 /**
@@ -35,6 +41,9 @@ public class GuardAutoConfiguration {
 
   /** The name of the Redis rule source's bean. */
   static final String REDIS_RULES = "guardRedisRuleSource";
+
+  /** The name of the fleet's bean (looked up by name: guard-redis is optional). */
+  static final String FLEET = "guardRedisFleet";
 
   /** Creates the configuration; Spring does. */
   public GuardAutoConfiguration() {}
@@ -131,7 +140,7 @@ public class GuardAutoConfiguration {
     }
   }
 
-  /** Redis as the home of the rules and of the cluster token budget. */
+  /** Redis as the home of the rules, of the cluster token budget and of the fleet. */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(RedisRuleSource.class)
   @ConditionalOnProperty("guard.redis.uri")
@@ -160,6 +169,39 @@ public class GuardAutoConfiguration {
         builder.cluster();
       }
       return builder.build();
+    }
+
+    @Bean(name = FLEET, destroyMethod = "close")
+    @Conditional(InFleet.class)
+    RedisFleet guardRedisFleet(GuardEngine engine, GuardProperties properties,
+        Environment environment) {
+      GuardProperties.Redis redis = properties.redis();
+      GuardProperties.Fleet fleet = redis.fleet();
+      RedisFleet.Builder builder = RedisFleet.builder(engine,
+          required(redis.uri(), "guard.redis.uri"),
+          required(fleet.namespaceOr(redis.tokenNamespace()), "guard.redis.fleet.namespace"));
+      String name = fleet.name() != null && !fleet.name().isBlank() ? fleet.name()
+          : environment.getProperty("spring.application.name");
+      set("guard.redis.fleet.name", name == null || name.isBlank() ? null : name, builder::name);
+      set("guard.redis.fleet.heartbeat", fleet.heartbeat(), builder::heartbeat);
+      if (redis.cluster()) {
+        builder.cluster();
+      }
+      return builder.build().start(); // Redis away: the heartbeat retries, the app starts
+    }
+
+    /** A fleet is joined unless turned off, once it has a namespace (its own or the tokens'). */
+    static final class InFleet implements Condition {
+      @Override
+      public boolean matches(ConditionContext context, AnnotatedTypeMetadata metadata) {
+        Environment environment = context.getEnvironment();
+        if (!environment.getProperty("guard.redis.fleet.enabled", Boolean.class, true)) {
+          return false;
+        }
+        String namespace = environment.getProperty("guard.redis.fleet.namespace",
+            environment.getProperty("guard.redis.token-namespace", ""));
+        return !namespace.isBlank();
+      }
     }
 
     private static String required(@Nullable String value, String property) {

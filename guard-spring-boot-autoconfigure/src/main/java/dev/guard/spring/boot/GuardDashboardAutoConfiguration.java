@@ -2,8 +2,10 @@ package dev.guard.spring.boot;
 
 import dev.guard.dashboard.GuardDashboard;
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.spi.RuleSource;
 import jakarta.servlet.http.HttpServlet;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -17,7 +19,8 @@ import org.springframework.context.annotation.Bean;
  * The guard dashboard as a servlet of the application under {@code guard.dashboard.path}, when
  * {@code guard.dashboard.enabled}: requests pass the application's filters (its security) first,
  * and the dashboard's own access token after. Rule edits go to the rules file when the rules come
- * from one, else to the dashboard's memory source.
+ * from one, else to the dashboard's memory source. When the instance joined a fleet ({@code
+ * guard.redis.fleet.*}), the dashboard shows it.
  */
 @AutoConfiguration(after = GuardAutoConfiguration.class)
 @ConditionalOnClass({GuardDashboard.class, HttpServlet.class, ServletRegistrationBean.class})
@@ -35,11 +38,13 @@ public class GuardDashboardAutoConfiguration {
    * @param engine the engine shown
    * @param properties the {@code guard.*} properties
    * @param rules where the rules come from, for edits
+   * @param beans the bean factory, for the fleet when the instance joined one (looked up by
+   *     name: guard-redis is optional)
    * @return the registration
    */
   @Bean
   public ServletRegistrationBean<HttpServlet> guardDashboardServlet(GuardEngine engine,
-      GuardProperties properties, ObjectProvider<GuardRules> rules) {
+      GuardProperties properties, ObjectProvider<GuardRules> rules, BeanFactory beans) {
     GuardProperties.Dashboard dashboard = properties.dashboard();
     String token = dashboard.accessToken();
     if (token == null || token.isBlank()) {
@@ -57,6 +62,9 @@ public class GuardDashboardAutoConfiguration {
     RuleSource.Writable writable = installed == null ? null : installed.writable();
     if (writable != null) {
       builder.ruleSource(writable);
+    }
+    if (beans.containsBean(GuardAutoConfiguration.FLEET)) {
+      builder.fleet((RedisFleet) beans.getBean(GuardAutoConfiguration.FLEET));
     }
     ServletRegistrationBean<HttpServlet> registration =
         new ServletRegistrationBean<>(builder.build().servlet(), path + "/*");

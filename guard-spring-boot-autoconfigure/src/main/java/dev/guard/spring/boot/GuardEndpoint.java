@@ -15,6 +15,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -40,20 +41,26 @@ public class GuardEndpoint {
 
   private final GuardEngine engine;
   private final @Nullable GuardRules rules;
+  private final @Nullable Supplier<?> fleet;
 
   /**
    * Creates the endpoint.
    *
    * @param engine the engine shown
    * @param rules where its rules come from, if the starter installed them
+   * @param fleet reads the view of the fleet the instance joined ({@code RedisFleet.view()}), or
+   *     null when it joined none
    */
-  public GuardEndpoint(GuardEngine engine, @Nullable GuardRules rules) {
+  public GuardEndpoint(GuardEngine engine, @Nullable GuardRules rules,
+      @Nullable Supplier<?> fleet) {
     this.engine = engine;
     this.rules = rules;
+    this.fleet = fleet;
   }
 
   /**
-   * Returns everything: resources with figures and breakers, rules, history.
+   * Returns everything: resources with figures and breakers, rules, history, and the fleet when
+   * the instance joined one.
    *
    * @return the view, as JSON
    */
@@ -76,6 +83,10 @@ public class GuardEndpoint {
       history.add(entry);
     }
     view.put("history", history);
+    Supplier<?> fleetView = fleet;
+    if (fleetView != null) {
+      view.put("fleet", fleetView.get());
+    }
     return view;
   }
 

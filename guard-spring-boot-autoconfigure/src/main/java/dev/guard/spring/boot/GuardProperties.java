@@ -72,13 +72,39 @@ public record GuardProperties(
    * @param tokenNamespace the namespace of the token service; when set, the engine decides
    *     cluster-mode flow rules through Redis
    * @param cluster whether the uri names a Redis Cluster
+   * @param fleet this instance's place in the fleet of instances sharing the namespace
    */
   public record Redis(
       @Nullable String uri,
       @Nullable String rulesKey,
       @Nullable Duration rulesPollInterval,
       @Nullable String tokenNamespace,
-      @DefaultValue("false") boolean cluster) {}
+      @DefaultValue("false") boolean cluster,
+      @DefaultValue Fleet fleet) {}
+
+  /**
+   * The fleet (needs guard-redis): the instance announces itself and publishes its per-second
+   * figures under a namespace, and the dashboard's fleet page and the actuator's {@code fleet}
+   * show every instance of it.
+   *
+   * @param enabled whether the instance joins a fleet when Redis is configured with a namespace
+   * @param namespace the fleet's namespace (default: {@code guard.redis.token-namespace})
+   * @param name how the instance is named on the fleet page (default: {@code
+   *     spring.application.name}, else the host)
+   * @param heartbeat how often it publishes (default 1s)
+   */
+  public record Fleet(
+      @DefaultValue("true") boolean enabled,
+      @Nullable String namespace,
+      @Nullable String name,
+      @Nullable Duration heartbeat) {
+
+    /** The namespace the fleet shares: its own, else the token service's; null for none. */
+    @Nullable String namespaceOr(@Nullable String tokenNamespace) {
+      String own = namespace;
+      return own != null && !own.isBlank() ? own : tokenNamespace;
+    }
+  }
 
   /**
    * Refusals and breaker transitions as events of the observation in progress.
