@@ -103,6 +103,20 @@ class DashboardSessionTest {
   }
 
   @Test
+  void session_behindTheApplicationsOwnBasicAuth_isNeverCountedAsAFailedLogin() {
+    String session = session();
+
+    for (int i = 0; i < 20; i++) { // every request of the browser carries the application's login
+      assertThat(fixture.send(fixture.request("api/resources").header("Cookie", session)
+          .header("Authorization", Fixture.basic("shop-admin", "the application's password")))
+          .statusCode()).as("request %d", i + 1).isEqualTo(200);
+    }
+    assertThat(fixture.send(fixture.request("api/resources")
+        .header("Authorization", Fixture.basic("shop-admin", "the application's password")))
+        .statusCode()).as("the same header without a session").isEqualTo(401);
+  }
+
+  @Test
   void failedLogins_fiveThenRefused429WithRetryAfterEvenForTheRightToken() {
     for (int i = 0; i < 5; i++) {
       assertThat(login("guess-" + i).statusCode()).as("failure %d", i + 1).isEqualTo(401);

@@ -118,22 +118,27 @@ public final class Access {
   }
 
   /**
-   * Whether the request carries a valid token, credentials or live session cookie. A wrong
-   * {@code Authorization} header counts as a failed login of the client.
+   * Whether the request carries a valid token, credentials or live session cookie. An {@code
+   * Authorization} header that matches neither the token nor the credentials counts as a failed
+   * login of the client unless the request has a live session: behind an application's own
+   * security (the dashboard mounted in a Spring Boot application) every request of a logged-in
+   * browser carries the application's credentials, which are not the dashboard's to judge.
    */
   boolean authenticated(DashboardRequest request) {
     String authorization = request.header("Authorization");
-    if (authorization != null && !authorization.isBlank()) {
-      int space = authorization.indexOf(' ');
-      String scheme = space < 0 ? "" : authorization.substring(0, space).toLowerCase(Locale.ROOT);
-      String value = space < 0 ? "" : authorization.substring(space + 1).trim();
-      boolean valid = scheme.equals("bearer") && matches(tokenDigest, value)
-          || scheme.equals("basic") && matches(credentialsDigest, decodeBasic(value));
-      if (counted(request, valid)) {
-        return true;
-      }
+    boolean session = sessions.use(cookie(request.header("Cookie")));
+    if (authorization == null || authorization.isBlank()) {
+      return session;
     }
-    return sessions.use(cookie(request.header("Cookie")));
+    int space = authorization.indexOf(' ');
+    String scheme = space < 0 ? "" : authorization.substring(0, space).toLowerCase(Locale.ROOT);
+    String value = space < 0 ? "" : authorization.substring(space + 1).trim();
+    boolean valid = scheme.equals("bearer") && matches(tokenDigest, value)
+        || scheme.equals("basic") && matches(credentialsDigest, decodeBasic(value));
+    if (valid) {
+      return counted(request, true);
+    }
+    return session || counted(request, false); // with a session, the header is the application's
   }
 
   private static @Nullable String decodeBasic(String value) {

@@ -5,11 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisFleet;
-import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -23,29 +20,18 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /** guard.redis.fleet.*: two applications on one real redis-server, each seeing both. */
 class FleetTest {
 
-  private static Process redis;
+  private static RedisProcess redis;
   private static String uri;
 
   @BeforeAll
   static void startRedis() throws Exception {
-    int port;
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = probe.getLocalPort();
-    }
-    Path dir = Files.createTempDirectory("guard-spring-fleet");
-    redis = new ProcessBuilder(List.of("redis-server", "--port", Integer.toString(port), "--bind",
-            "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
-        .redirectErrorStream(true).redirectOutput(dir.resolve("redis.log").toFile()).start();
-    uri = "redis://127.0.0.1:" + port;
-    if (!redis.isAlive()) {
-      throw new IOException("redis-server did not start: " + Files.readString(dir.resolve("redis.log")));
-    }
+    redis = RedisProcess.start();
+    uri = redis.uri();
   }
 
   @AfterAll
   static void stopRedis() throws InterruptedException {
-    redis.destroyForcibly();
-    redis.waitFor(10, TimeUnit.SECONDS);
+    redis.close();
   }
 
   private static ApplicationContextRunner app(String name) {
