@@ -159,8 +159,8 @@ final class Deadlines {
       for (Runnable expiry : due) {
         try {
           expiry.run();
-        } catch (RuntimeException ignored) {
-          // an expiry reports its own failures; one must not stop the others
+        } catch (Throwable ignored) {
+          // an expiry reports its own failures; this thread serves every engine and must not end
         }
       }
       due.clear();
@@ -206,7 +206,12 @@ final class Deadlines {
       }
     }
     for (Map.Entry<TimeSource, PriorityQueue<Deadline>> queue : pending.entrySet()) {
-      long now = queue.getKey().nanoTime();
+      long now;
+      try {
+        now = queue.getKey().nanoTime();
+      } catch (RuntimeException failed) {
+        continue; // a time source of the application's that fails: its deadlines wait, not others'
+      }
       PriorityQueue<Deadline> waiting = queue.getValue();
       while (!waiting.isEmpty() && now - waiting.peek().dueNanos >= 0) {
         Runnable expiry = waiting.poll().take();

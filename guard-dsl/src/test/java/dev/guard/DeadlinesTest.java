@@ -2,6 +2,7 @@ package dev.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.guard.spi.TimeSource;
 import dev.guard.testkit.ManualClock;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,5 +75,26 @@ class DeadlinesTest {
     system.advanceMillis(60_000);
     due().forEach(Runnable::run);
     assertThat(ran).containsExactly("live");
+  }
+
+  @Test
+  void aTimeSourceThatFails_holdsBackOnlyItsOwnDeadlines() {
+    TimeSource failing = new TimeSource() {
+      @Override
+      public long nanoTime() {
+        throw new IllegalStateException("clock unplugged");
+      }
+
+      @Override
+      public void sleep(long nanos) {}
+    };
+    deadlines.offer(failing, 1_000_000L, () -> ran.add("failing clock"));
+    deadlines.offer(testClock, 1_000_000L, () -> ran.add("test clock"));
+    testClock.advanceMillis(1);
+
+    due().forEach(Runnable::run);
+
+    assertThat(ran).containsExactly("test clock");
+    assertThat(deadlines.queued()).isEqualTo(1);
   }
 }
