@@ -19,12 +19,19 @@ abstract class LimitAlgorithm {
   /** The share of the limit a re-measurement holds the calls in flight to: {@value}. */
   static final double REMEASURE_SHARE = 0.75;
 
+  /**
+   * A limit that fell to this share of the highest it reached since the baseline was measured
+   * re-measures as soon as it stops falling, without waiting for {@link #REMEASURE_EVERY}: {@value}.
+   */
+  static final double COLLAPSED_SHARE = 0.25;
+
   protected final AdaptiveConcurrencyRule rule;
   protected double exact;
   private volatile double baselineRtMs;
   private volatile double lastRtMs;
   private volatile boolean remeasuring;
   private int windowsSinceRemeasure;
+  private int highestSinceMeasured;
   private int remeasureWindowsLeft;
 
   LimitAlgorithm(AdaptiveConcurrencyRule rule) {
@@ -66,8 +73,11 @@ abstract class LimitAlgorithm {
     exact = Math.max(rule.minLimit(), Math.min(rule.maxLimit(),
         step(exact, used, successes, failures)));
     int next = (int) Math.round(exact);
+    highestSinceMeasured = Math.max(highestSinceMeasured, next);
+    boolean due = ++windowsSinceRemeasure >= REMEASURE_EVERY
+        || next <= COLLAPSED_SHARE * highestSinceMeasured;
     // re-measure only once the limit has stopped falling: while it falls, the calls still queue
-    if (remeasuresBaseline() && ++windowsSinceRemeasure >= REMEASURE_EVERY && next >= limit) {
+    if (remeasuresBaseline() && due && next >= limit) {
       windowsSinceRemeasure = 0;
       remeasureWindowsLeft = 2;
       remeasuring = true;
@@ -91,7 +101,8 @@ abstract class LimitAlgorithm {
       baselineRtMs = rt;
     }
     remeasuring = false;
-    return (int) Math.round(exact);
+    highestSinceMeasured = (int) Math.round(exact);
+    return highestSinceMeasured;
   }
 
   private int remeasureLimit() {

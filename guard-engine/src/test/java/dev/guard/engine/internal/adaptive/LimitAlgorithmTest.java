@@ -77,20 +77,38 @@ class LimitAlgorithmTest {
   }
 
   @Test
-  void gradient_dependencySlowerForGood_getsItsLimitBackAfterTheRemeasure() {
+  void gradient_dependencySlowerForGood_remeasuresAsSoonAsTheCollapsedLimitStopsFalling() {
     LimitAlgorithm gradient = LimitAlgorithm.of(rule);
-    windows(gradient, 40, 10, 10);           // baseline 10 ms, limit 64
-    int collapsed = windows(gradient, 64, 40, 20); // 20 ms for good: looks like congestion
-    assertThat(collapsed).isLessThan(5);
+    int limit = windows(gradient, 40, 10, 10); // baseline 10 ms, limit grown by 5 % a window
+    int grown = limit;
 
-    int limit = collapsed;
-    for (int i = 0; i < LimitAlgorithm.REMEASURE_EVERY && !gradient.remeasuring(); i++) {
+    // 20 ms for good looks like congestion: the limit falls until it can fall no more
+    int windows = 0;
+    int lowest = limit;
+    while (!gradient.remeasuring()) {
+      lowest = Math.min(lowest, limit);
       limit = gradient.next(limit, limit, limit, 0, (long) limit * 20);
+      windows++;
     }
+    assertThat(lowest).isLessThanOrEqualTo(grown / 4);
+    assertThat(windows).isLessThan(LimitAlgorithm.REMEASURE_EVERY / 4);
+
     limit = windows(gradient, limit, 2, 20); // the re-measurement: 20 ms at low concurrency
     assertThat(gradient.baselineRtMs()).isEqualTo(20.0);
-
     assertThat(windows(gradient, limit, 60, 20)).isEqualTo(100); // +1, then +5 %, per window
+  }
+
+  @Test
+  void gradient_limitThatFellLessThanToAQuarter_waitsForTheHundredthWindow() {
+    LimitAlgorithm gradient = LimitAlgorithm.of(rule);
+    int limit = windows(gradient, 40, 10, 10); // baseline 10 ms, limit grown by 5 % a window
+    // a dependency of capacity 32: the limit falls to about half and settles there
+    for (int i = 0; i < 40; i++) {
+      long rt = 10L * Math.max(limit, 32) / 32;
+      limit = gradient.next(limit, limit, limit, 0, limit * rt);
+      assertThat(gradient.remeasuring()).isFalse();
+    }
+    assertThat(limit).isBetween(30, 36);
   }
 
   @Test
