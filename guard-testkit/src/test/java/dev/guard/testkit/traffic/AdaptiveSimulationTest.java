@@ -79,7 +79,7 @@ class AdaptiveSimulationTest {
 
   @ParameterizedTest
   @ValueSource(ints = {12, 20, 29})
-  void dependencySlowerForGood_limitFindsItsCapacityAgain_whenEverTheSlowdownComes(int atSecond) {
+  void dependencySlowerForGood_limitFindsItsCapacityAgain_wheneverTheSlowdownComes(int atSecond) {
     Duration slowerAt = Duration.ofSeconds(atSecond);
     ManualClock clock = new ManualClock();
     GuardEngine engine = GuardEngine.builder().clock(clock).build();

@@ -73,17 +73,24 @@ abstract class LimitAlgorithm {
     exact = Math.max(rule.minLimit(), Math.min(rule.maxLimit(),
         step(exact, used, successes, failures)));
     int next = (int) Math.round(exact);
-    highestSinceMeasured = Math.max(highestSinceMeasured, next);
-    boolean due = ++windowsSinceRemeasure >= REMEASURE_EVERY
-        || next <= COLLAPSED_SHARE * highestSinceMeasured;
     // re-measure only once the limit has stopped falling: while it falls, the calls still queue
-    if (remeasuresBaseline() && due && next >= limit) {
+    if (remeasuresBaseline() && remeasureDue(next) && next >= limit) {
       windowsSinceRemeasure = 0;
       remeasureWindowsLeft = 2;
       remeasuring = true;
       return remeasureLimit();
     }
     return next;
+  }
+
+  /**
+   * Counts a window towards the next re-measurement; true when one is due: the {@link
+   * #REMEASURE_EVERY}th window, or a limit that collapsed to {@link #COLLAPSED_SHARE} of its high.
+   */
+  private boolean remeasureDue(int next) {
+    highestSinceMeasured = Math.max(highestSinceMeasured, next);
+    return ++windowsSinceRemeasure >= REMEASURE_EVERY
+        || next <= COLLAPSED_SHARE * highestSinceMeasured;
   }
 
   /**

@@ -99,7 +99,7 @@ class LimitAlgorithmTest {
   }
 
   @Test
-  void gradient_limitThatFellLessThanToAQuarter_waitsForTheHundredthWindow() {
+  void gradient_limitThatFellToHalf_waitsForTheHundredthWindow() {
     LimitAlgorithm gradient = LimitAlgorithm.of(rule);
     int limit = windows(gradient, 40, 10, 10); // baseline 10 ms, limit grown by 5 % a window
     // a dependency of capacity 32: the limit falls to about half and settles there
