@@ -10,17 +10,21 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.RuleFormat;
 import java.math.BigDecimal;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 /**
  * Reads {@code guard.rules} from the environment as a JSON rule document and hands it to {@link
@@ -29,7 +33,11 @@ import org.springframework.core.env.PropertySource;
  * as Spring binds lists. Keys may be written as the document spells them ({@code warmUp}) or in
  * kebab case ({@code warm-up}). Values from YAML keep their types; strings (from properties files,
  * command lines) that read as numbers or booleans are taken as such, except in the fields whose
- * values are names. Errors carry property paths: {@code guard.rules.flow[0].qps: ...}.
+ * values are names; a comma-separated string in a field that holds a list of names ({@code
+ * allowOrigins: ops,billing}) is that list. Environment variables spell the same paths as Spring
+ * spells them: {@code GUARD_RULES_FLOW_0_QPS} is {@code guard.rules.flow[0].qps}, and a key written
+ * without its capitals ({@code WARMUP}) is the document's field of that name ({@code warmUp}).
+ * Errors carry property paths: {@code guard.rules.flow[0].qps: ...}.
  */
 final class EnvironmentRules {
 
@@ -39,6 +47,12 @@ final class EnvironmentRules {
   private static final Set<String> NAME_FIELDS =
       Set.of("resource", "origin", "relatedTo", "fromEntrance", "flowId", "valueType",
           "allowOrigins", "denyOrigins", "$schema");
+
+  /** The fields whose values are lists of names, which a comma-separated string may spell. */
+  private static final Set<String> NAME_LIST_FIELDS = Set.of("allowOrigins", "denyOrigins");
+
+  /** How environment variable names for {@code guard.rules} begin, in any case. */
+  private static final String VARIABLE_PREFIX = "GUARD_RULES_";
 
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)|\\[(\\d{1,6})]");
   private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
@@ -77,13 +91,15 @@ final class EnvironmentRules {
         continue;
       }
       Map<String, Object> own = new LinkedHashMap<>();
+      boolean variables = source instanceof SystemEnvironmentPropertySource;
       for (String name : enumerable.getPropertyNames()) {
-        if (!name.startsWith(PREFIX + ".") && !name.startsWith(PREFIX + "[")) {
+        String path = variables ? VariableNames.path(name, errors) : name;
+        if (path == null || !path.startsWith(PREFIX + ".") && !path.startsWith(PREFIX + "[")) {
           continue;
         }
         Object value = enumerable.getProperty(name);
         if (value != null) {
-          put(own, name, value, errors);
+          put(own, path, value, errors);
         }
       }
       // a top-level field comes whole from the source of highest precedence that has it
@@ -171,6 +187,13 @@ final class EnvironmentRules {
       map.forEach((key, value) -> object.set((String) key, toJson(value, (String) key)));
       return object;
     }
+    if (NAME_LIST_FIELDS.contains(field) && node instanceof String names) {
+      ArrayNode array = nodes.arrayNode();
+      for (String name : names.split(",", -1)) {
+        array.add(name.trim());
+      }
+      return array;
+    }
     return scalar(node, field);
   }
 
@@ -197,6 +220,54 @@ final class EnvironmentRules {
       }
     }
     return nodes.textNode(text);
+  }
+
+  /**
+   * Environment variable names as property paths, the way Spring reads them: underscores for dots,
+   * a segment of digits for a list index, capitals ignored. The document's field names, taken from
+   * its schema, give each segment back its camel case.
+   */
+  private static final class VariableNames {
+
+    /** Each field name of the document without case ({@code warmup}) to its own ({@code warmUp}). */
+    static final Map<String, String> FIELDS = fields();
+
+    /**
+     * The property path a variable spells, or null when it is not one of {@code guard.rules};
+     * a variable under {@code GUARD_RULES_} with an empty segment is an error.
+     */
+    static @Nullable String path(String variable, List<InvalidRulesException.Error> errors) {
+      if (!variable.regionMatches(true, 0, VARIABLE_PREFIX, 0, VARIABLE_PREFIX.length())) {
+        return null;
+      }
+      StringBuilder path = new StringBuilder(PREFIX);
+      for (String segment : variable.substring(VARIABLE_PREFIX.length()).split("_", -1)) {
+        if (segment.isEmpty()) {
+          errors.add(new InvalidRulesException.Error(variable,
+              "is not a property path guard reads: a segment between underscores is empty"));
+          return null;
+        }
+        if (segment.chars().allMatch(c -> c >= '0' && c <= '9')) {
+          path.append('[').append(segment).append(']');
+        } else {
+          String lower = segment.toLowerCase(Locale.ROOT);
+          path.append('.').append(FIELDS.getOrDefault(lower, lower));
+        }
+      }
+      return path.toString();
+    }
+
+    private static Map<String, String> fields() {
+      Map<String, String> fields = new HashMap<>();
+      try {
+        Json.MAPPER.readTree(RuleFormat.schema()).findValues("properties").forEach(
+            properties -> properties.fieldNames().forEachRemaining(
+                name -> fields.put(name.toLowerCase(Locale.ROOT), name)));
+      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        throw new IllegalStateException("guard-rules' schema could not be read", e);
+      }
+      return Map.copyOf(fields);
+    }
   }
 
   /** {@code warm-up} to {@code warmUp}; names without dashes stay as they are. */

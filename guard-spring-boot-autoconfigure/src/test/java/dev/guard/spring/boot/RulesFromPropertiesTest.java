@@ -5,18 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.MutablePropertySources;
+import org.springframework.core.env.StandardEnvironment;
+import org.springframework.core.env.SystemEnvironmentPropertySource;
 
 class RulesFromPropertiesTest {
 
@@ -121,6 +126,81 @@ class RulesFromPropertiesTest {
             context ->
                 assertThat(context.getBean(GuardEngine.class).rules("404"))
                     .containsExactly(FlowRule.qps("404", 1)));
+  }
+
+  @Test
+  void environment_variables_spell_rules_as_spring_spells_them() {
+    runner
+        .withInitializer(context -> environmentVariables(context, Map.of(
+            "GUARD_RULES_FLOW_0_RESOURCE", "checkout",
+            "GUARD_RULES_FLOW_0_QPS", "40",
+            "GUARD_RULES_FLOW_0_WARMUP_PERIOD", "PT10S",
+            "GUARD_RULES_CIRCUITBREAKERS_0_RESOURCE", "inventory",
+            "GUARD_RULES_CIRCUITBREAKERS_0_ERRORRATIO", "0.5",
+            "GUARD_RULES_CIRCUITBREAKERS_0_OPENFOR", "PT5S",
+            "guard_rules_origins_0_resource", "admin",
+            "GUARD_RULES_ORIGINS_0_ALLOWORIGINS", "ops-console, billing",
+            "GUARD_RULESFILE_UNRELATED", "x",
+            "PATH", "/usr/bin")))
+        .run(
+            context -> {
+              GuardEngine engine = context.getBean(GuardEngine.class);
+              assertThat(engine.rules("checkout")).singleElement()
+                  .isInstanceOfSatisfying(FlowRule.class, rule -> {
+                    assertThat(rule.threshold()).isEqualTo(40);
+                    assertThat(rule.warmUp()).isNotNull();
+                  });
+              assertThat(engine.rules("inventory")).singleElement()
+                  .isInstanceOf(CircuitBreakerRule.class);
+              assertThat(engine.rules("admin"))
+                  .containsExactly(OriginRule.allow("admin", "ops-console", "billing"));
+            });
+  }
+
+  @Test
+  void a_misspelt_environment_variable_fails_the_start_up_with_its_property_path() {
+    runner
+        .withInitializer(context -> environmentVariables(context, Map.of(
+            "GUARD_RULES_FLOW_0_RESOURCE", "checkout", "GUARD_RULES_FLOW_0_QSP", "40")))
+        .run(
+            context ->
+                assertThat(context).hasFailed().getFailure()
+                    .hasStackTraceContaining("guard.rules.flow[0].qsp: is not a field here"));
+  }
+
+  @Test
+  void an_environment_variable_with_an_empty_segment_fails_the_start_up_naming_it() {
+    runner
+        .withInitializer(context -> environmentVariables(context, Map.of(
+            "GUARD_RULES_FLOW__0_QPS", "40")))
+        .run(
+            context ->
+                assertThat(context).hasFailed().getFailure()
+                    .hasStackTraceContaining("GUARD_RULES_FLOW__0_QPS: is not a property path"));
+  }
+
+  @Test
+  void a_comma_separated_string_is_a_list_of_origins() {
+    runner
+        .withPropertyValues("guard.rules.origins[0].resource=admin",
+            "guard.rules.origins[0].deny-origins=batch,crawler")
+        .run(
+            context ->
+                assertThat(context.getBean(GuardEngine.class).rules("admin"))
+                    .containsExactly(OriginRule.deny("admin", "batch", "crawler")));
+  }
+
+  /** Puts variables where the operating system's would be, as Spring reads them. */
+  private static void environmentVariables(ConfigurableApplicationContext context,
+      Map<String, Object> variables) {
+    MutablePropertySources sources = context.getEnvironment().getPropertySources();
+    String name = StandardEnvironment.SYSTEM_ENVIRONMENT_PROPERTY_SOURCE_NAME;
+    SystemEnvironmentPropertySource source = new SystemEnvironmentPropertySource(name, variables);
+    if (sources.contains(name)) {
+      sources.replace(name, source);
+    } else {
+      sources.addLast(source);
+    }
   }
 
   @Test
