@@ -83,8 +83,8 @@ public class GuardAutoConfiguration {
     Duration length = window.length();
     if (buckets != null || length != null) {
       if (buckets == null || length == null) {
-        throw new IllegalArgumentException("guard.second-window: set both buckets and length, was "
-            + "buckets=" + buckets + ", length=" + length);
+        throw InvalidGuardSettingsException.of("guard.second-window",
+            "set both buckets and length, was buckets=" + buckets + ", length=" + length);
       }
       set("guard.second-window", length, l -> builder.secondWindow(buckets, l));
     }
@@ -135,7 +135,8 @@ public class GuardAutoConfiguration {
       try {
         option.accept(value);
       } catch (IllegalArgumentException refused) {
-        throw new IllegalArgumentException(property + ": " + refused.getMessage(), refused);
+        throw new InvalidGuardSettingsException(
+            java.util.List.of(property + ": " + refused.getMessage()), refused);
       }
     }
   }
@@ -206,7 +207,7 @@ public class GuardAutoConfiguration {
 
     private static String required(@Nullable String value, String property) {
       if (value == null || value.isBlank()) {
-        throw new IllegalArgumentException(property + ": must not be blank, was '" + value + "'");
+        throw InvalidGuardSettingsException.of(property, "must not be blank, was '" + value + "'");
       }
       return value;
     }

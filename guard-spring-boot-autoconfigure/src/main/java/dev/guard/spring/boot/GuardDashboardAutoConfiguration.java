@@ -48,13 +48,13 @@ public class GuardDashboardAutoConfiguration {
     GuardProperties.Dashboard dashboard = properties.dashboard();
     String token = dashboard.accessToken();
     if (token == null || token.isBlank()) {
-      throw new IllegalArgumentException("guard.dashboard.access-token: must be set (at least 16 "
-          + "characters) when guard.dashboard.enabled is true, was nothing");
+      throw InvalidGuardSettingsException.of("guard.dashboard.access-token",
+          "must be set (at least 16 characters) when guard.dashboard.enabled is true, was nothing");
     }
     String path = dashboard.path().strip();
     if (!path.startsWith("/") || path.contains("*") || path.length() < 2) {
-      throw new IllegalArgumentException("guard.dashboard.path: must be a path such as /guard, was '"
-          + dashboard.path() + "'");
+      throw InvalidGuardSettingsException.of("guard.dashboard.path",
+          "must be a path such as /guard, was '" + dashboard.path() + "'");
     }
     path = path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
     GuardDashboard.Builder builder = GuardDashboard.builder(engine).accessToken(token);

@@ -38,7 +38,7 @@ public final class GuardRules implements ApplicationListener<ApplicationEvent>, 
     try {
       fromEnvironment = EnvironmentRules.read(environment);
     } catch (InvalidRulesException invalid) {
-      throw new InvalidGuardRulesException(invalid);
+      throw invalid(invalid);
     }
     Path file = properties.rulesFile();
     List<String> places = new ArrayList<>();
@@ -50,8 +50,8 @@ public final class GuardRules implements ApplicationListener<ApplicationEvent>, 
       places.add("guard.redis.rules-key");
     }
     if (places.size() > 1) {
-      throw new IllegalStateException("guard's rules come from one place, but " + places
-          + " are all set: keep one of them");
+      throw InvalidGuardSettingsException.of(String.join(", ", places),
+          "guard's rules come from one place, but all of these are set: keep one of them");
     }
     if (fromEnvironment.isPresent()) {
       environmentSource = new EnvironmentRuleSource(environment, fromEnvironment.get());
@@ -65,7 +65,7 @@ public final class GuardRules implements ApplicationListener<ApplicationEvent>, 
         engine.attach(attached, RulePart.all());
       } catch (InvalidRulesException invalid) {
         attached.close();
-        throw new InvalidGuardRulesException(invalid);
+        throw invalid(invalid);
       }
     }
   }
@@ -108,18 +108,9 @@ public final class GuardRules implements ApplicationListener<ApplicationEvent>, 
     }
   }
 
-  /** Invalid rules at start-up: every problem on its own line, with its property path. */
-  static final class InvalidGuardRulesException extends IllegalStateException {
-    private static final long serialVersionUID = 1L;
-
-    InvalidGuardRulesException(InvalidRulesException invalid) {
-      super(message(invalid), invalid);
-    }
-
-    private static String message(InvalidRulesException invalid) {
-      StringBuilder text = new StringBuilder("guard's rules are not valid:");
-      invalid.errors().forEach(error -> text.append("\n  ").append(error));
-      return text.toString();
-    }
+  /** Invalid rules: every problem with its property path. */
+  static InvalidGuardSettingsException invalid(InvalidRulesException invalid) {
+    return new InvalidGuardSettingsException(
+        invalid.errors().stream().map(String::valueOf).toList(), invalid);
   }
 }

@@ -3,6 +3,7 @@ package dev.guard.spring.boot.web;
 import dev.guard.api.RefusedException;
 import dev.guard.engine.GuardEngine;
 import dev.guard.http.HttpInbound;
+import dev.guard.spring.boot.InvalidGuardSettingsException;
 import java.util.List;
 import java.util.Locale;
 import org.jspecify.annotations.Nullable;
@@ -64,7 +65,7 @@ public record GuardWebProperties(
    * @param rateLimitHeaders whether to send the rate-limit fields
    * @param filterOrder the servlet filter's order
    * @param refusal the refusal response
-   * @throws IllegalArgumentException if a pattern does not parse, a name is blank or a number is
+   * @throws InvalidGuardSettingsException if a pattern does not parse, a name is blank or a number is
    *     out of range
    */
   public GuardWebProperties {
@@ -101,7 +102,7 @@ public record GuardWebProperties(
      * @param body the body, or null for the default
      * @param contentType the content type, or null for the default
      * @param retryAfter whether to send {@code Retry-After}
-     * @throws IllegalArgumentException if the status is not from 400 to 599 or the content type
+     * @throws InvalidGuardSettingsException if the status is not from 400 to 599 or the content type
      *     is blank
      */
     public Refusal {
@@ -204,15 +205,16 @@ public record GuardWebProperties(
       try {
         return parser.parse(value.trim());
       } catch (RuntimeException bad) {
-        throw new IllegalArgumentException(property + " must hold path patterns, was '" + value
-            + "': " + bad.getMessage(), bad);
+        throw new InvalidGuardSettingsException(List.of(property + ": must hold path patterns, "
+            + "was '" + value + "': " + bad.getMessage()), bad);
       }
     }).toList();
   }
 
   private static void check(boolean bad, String property, @Nullable Object value, String must) {
     if (bad) {
-      throw new IllegalArgumentException(property + " " + must + ", was " + value);
+      throw new InvalidGuardSettingsException(List.of(property + ": " + must + ", was " + value),
+          null);
     }
   }
 

@@ -35,10 +35,10 @@ class WebPropertiesTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
-      "guard.web.refusal.status=42 | guard.web.refusal.status must be from 400 to 599, was 42",
-      "guard.web.max-resources=0 | guard.web.max-resources must be > 0, was 0",
-      "guard.web.include=/a/**/b/** | guard.web.include must hold path patterns, was '/a/**/b/**'",
-      "guard.web.entrance= | guard.web.entrance must not be blank, was ''",
+      "guard.web.refusal.status=42 | guard.web.refusal.status: must be from 400 to 599, was 42",
+      "guard.web.max-resources=0 | guard.web.max-resources: must be > 0, was 0",
+      "guard.web.include=/a/**/b/** | guard.web.include: must hold path patterns, was '/a/**/b/**'",
+      "guard.web.entrance= | guard.web.entrance: must not be blank, was ''",
   })
   void badValue_failsTheStartUp_namingTheProperty(String property, String message) {
     runner.withPropertyValues(property).run(context -> {
