@@ -93,7 +93,7 @@ final class EnvironmentRules {
       Map<String, Object> own = new LinkedHashMap<>();
       boolean variables = source instanceof SystemEnvironmentPropertySource;
       for (String name : enumerable.getPropertyNames()) {
-        String path = variables ? VariableNames.path(name, errors) : name;
+        String path = variables ? variablePath(name, errors) : name;
         if (path == null || !path.startsWith(PREFIX + ".") && !path.startsWith(PREFIX + "[")) {
           continue;
         }
@@ -223,41 +223,38 @@ final class EnvironmentRules {
   }
 
   /**
-   * Environment variable names as property paths, the way Spring reads them: underscores for dots,
-   * a segment of digits for a list index, capitals ignored. The document's field names, taken from
-   * its schema, give each segment back its camel case.
+   * The property path an environment variable spells, the way Spring reads them: underscores for
+   * dots, a segment of digits for a list index, capitals ignored, each field name given back its
+   * camel case by the document's schema. Null when the variable is not one of {@code
+   * guard.rules}; a variable under {@code GUARD_RULES_} with an empty segment is an error.
    */
-  private static final class VariableNames {
-
-    /** Each field name of the document without case ({@code warmup}) to its own ({@code warmUp}). */
-    static final Map<String, String> FIELDS = fields();
-
-    /**
-     * The property path a variable spells, or null when it is not one of {@code guard.rules};
-     * a variable under {@code GUARD_RULES_} with an empty segment is an error.
-     */
-    static @Nullable String path(String variable, List<InvalidRulesException.Error> errors) {
-      if (!variable.regionMatches(true, 0, VARIABLE_PREFIX, 0, VARIABLE_PREFIX.length())) {
+  private static @Nullable String variablePath(String variable,
+      List<InvalidRulesException.Error> errors) {
+    if (!variable.regionMatches(true, 0, VARIABLE_PREFIX, 0, VARIABLE_PREFIX.length())) {
+      return null;
+    }
+    StringBuilder path = new StringBuilder(PREFIX);
+    for (String segment : variable.substring(VARIABLE_PREFIX.length()).split("_", -1)) {
+      if (segment.isEmpty()) {
+        errors.add(new InvalidRulesException.Error(variable,
+            "is not a property path guard reads: a segment between underscores is empty"));
         return null;
       }
-      StringBuilder path = new StringBuilder(PREFIX);
-      for (String segment : variable.substring(VARIABLE_PREFIX.length()).split("_", -1)) {
-        if (segment.isEmpty()) {
-          errors.add(new InvalidRulesException.Error(variable,
-              "is not a property path guard reads: a segment between underscores is empty"));
-          return null;
-        }
-        if (segment.chars().allMatch(c -> c >= '0' && c <= '9')) {
-          path.append('[').append(segment).append(']');
-        } else {
-          String lower = segment.toLowerCase(Locale.ROOT);
-          path.append('.').append(FIELDS.getOrDefault(lower, lower));
-        }
+      if (segment.chars().allMatch(c -> c >= '0' && c <= '9')) {
+        path.append('[').append(segment).append(']');
+      } else {
+        String lower = segment.toLowerCase(Locale.ROOT);
+        path.append('.').append(FieldNames.BY_LOWER_CASE.getOrDefault(lower, lower));
       }
-      return path.toString();
     }
+    return path.toString();
+  }
 
-    private static Map<String, String> fields() {
+  /** The document's field names by their lower case, read from its schema when first needed. */
+  private static final class FieldNames {
+    static final Map<String, String> BY_LOWER_CASE = read();
+
+    private static Map<String, String> read() {
       Map<String, String> fields = new HashMap<>();
       try {
         Json.MAPPER.readTree(RuleFormat.schema()).findValues("properties").forEach(
