@@ -12,9 +12,7 @@ final class InvalidGuardSettingsAnalyzer extends AbstractFailureAnalyzer<Invalid
 
   @Override
   protected FailureAnalysis analyze(Throwable rootFailure, InvalidGuardSettingsException cause) {
-    StringBuilder description = new StringBuilder("guard's settings are not valid:\n");
-    cause.problems().forEach(problem -> description.append("\n    ").append(problem));
-    return new FailureAnalysis(description.toString(),
+    return new FailureAnalysis(String.valueOf(cause.getMessage()),
         "Correct the properties named above: each problem says what its value must be.", cause);
   }
 }

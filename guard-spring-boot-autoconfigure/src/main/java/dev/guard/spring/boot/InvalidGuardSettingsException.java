@@ -34,7 +34,7 @@ public final class InvalidGuardSettingsException extends IllegalArgumentExceptio
    * @param problem what is wrong with it, with the value given
    * @return the failure
    */
-  static InvalidGuardSettingsException of(String property, String problem) {
+  public static InvalidGuardSettingsException of(String property, String problem) {
     return new InvalidGuardSettingsException(List.of(property + ": " + problem), null);
   }
 

@@ -213,8 +213,7 @@ public record GuardWebProperties(
 
   private static void check(boolean bad, String property, @Nullable Object value, String must) {
     if (bad) {
-      throw new InvalidGuardSettingsException(List.of(property + ": " + must + ", was " + value),
-          null);
+      throw InvalidGuardSettingsException.of(property, must + ", was " + value);
     }
   }
 
