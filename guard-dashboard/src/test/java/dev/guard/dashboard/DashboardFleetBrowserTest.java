@@ -64,8 +64,11 @@ class DashboardFleetBrowserTest {
     }
   }
 
-  private String attribute(String css, String name) {
-    return browser.findElement(By.cssSelector(css)).getDomAttribute(name);
+  private void awaitAttribute(String css, String name, String value) {
+    new WebDriverWait(browser, Duration.ofSeconds(15))
+        .ignoring(StaleElementReferenceException.class)
+        .withMessage(() -> css + " " + name + " is not " + value)
+        .until(d -> value.equals(d.findElement(By.cssSelector(css)).getDomAttribute(name)));
   }
 
   private void awaitText(String css, String text) {
@@ -90,14 +93,15 @@ class DashboardFleetBrowserTest {
     wait.until(ExpectedConditions.visibilityOfElementLocated(By.id("fleetLink"))).click();
     wait.until(ExpectedConditions.numberOfElementsToBe(By.cssSelector("#instances tbody tr"), 3));
     awaitText("#agreement", "All 3 alive instances apply the same rules.");
-    assertThat(browser.findElements(By.cssSelector("#instances tr[data-alive=true]"))).hasSize(3);
-    wait.until(d -> "12".equals(attribute("tr.fleetRow[data-resource=checkout]", "data-pass")));
-    assertThat(attribute("tr.fleetRow[data-resource=checkout]", "data-refused")).isEqualTo("4");
-    assertThat(attribute("tr.instanceRow[data-resource=checkout][data-instance=shop-a]",
-        "data-pass")).isEqualTo("5");
-    assertThat(attribute("tr.instanceRow[data-resource=checkout][data-instance=shop-b]",
-        "data-refused")).isEqualTo("1");
-    assertThat(attribute("tr.fleetRow[data-resource=search]", "data-pass")).isEqualTo("3");
+    wait.until(ExpectedConditions.numberOfElementsToBe(
+        By.cssSelector("#instances tr[data-alive=true]"), 3));
+    // the page redraws its tables every second, so each figure is read the way the wait reads it
+    awaitAttribute("tr.fleetRow[data-resource=checkout]", "data-pass", "12");
+    awaitAttribute("tr.fleetRow[data-resource=checkout]", "data-refused", "4");
+    awaitAttribute("tr.instanceRow[data-resource=checkout][data-instance=shop-a]", "data-pass", "5");
+    awaitAttribute("tr.instanceRow[data-resource=checkout][data-instance=shop-b]",
+        "data-refused", "1");
+    awaitAttribute("tr.fleetRow[data-resource=search]", "data-pass", "3");
     awaitText("#instances tr[data-id=shop-a]", "shop a (this one)");
 
     // one instance applies rules of its own: it is marked
