@@ -4,9 +4,10 @@ import dev.guard.api.Entry;
 import dev.guard.api.RefusedException;
 import dev.guard.api.EntryType;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Quota;
 import dev.guard.api.rule.Rule;
-import dev.guard.engine.internal.flow.FlowBudget;
+import dev.guard.engine.internal.quota.LimitBudget;
 import java.time.Duration;
 import java.util.Optional;
 import dev.guard.engine.internal.call.CallEntry;
@@ -88,9 +89,10 @@ public final class GuardedResource {
   }
 
   /**
-   * What the QPS rules of a handle's calls leave them right now, as {@link #budget()} reports it:
-   * one {@link Policy} per limit (each rule's rate per second, each of its quotas), and the one
-   * {@linkplain #limiting() closest to refusing}; what a client may be told in rate-limit headers.
+   * What the QPS and per-value rules of a handle's calls leave them right now, as {@link #budget}
+   * reports it: one {@link Policy} per limit (each flow rule's rate per second, each per-value
+   * rule's rate for the call's value, each quota of either), and the one {@linkplain #limiting()
+   * closest to refusing}; what a client may be told in rate-limit headers.
    *
    * <pre>{@code
    * orders.budget().ifPresent(budget -> {
@@ -100,27 +102,30 @@ public final class GuardedResource {
    * });
    * }</pre>
    *
-   * @param policies every limit that applies, in the rules' order, each rule's rate before its
-   *     quotas; not empty
+   * @param policies every limit that applies: flow rules, then per-value rules, each in the
+   *     rules' order and each rule's rate before its quotas; not empty
    */
   public record Budget(List<Policy> policies) {
 
     /**
-     * One limit of a QPS rule: its rate per second ({@code quota} null) or one of its quotas.
+     * One limit: a flow rule's rate per second, a per-value rule's rate for the call's value
+     * ({@code quota} null for both), or one of either rule's quotas.
      *
-     * @param rule the rule
-     * @param quota the rule's quota this limit is, or null for the rule's rate per second
-     * @param limit the calls the limit admits per window: a quota's limit; for the rate {@code
-     *     ⌊count⌋} per second, or one call per {@code ⌈1 / count⌉} seconds for a count below one
+     * @param rule the rule: a {@link FlowRule} or a {@link PerValueRule}
+     * @param quota the rule's quota this limit is, or null for the rule's rate
+     * @param limit the calls the limit admits per window: a quota's limit; for a flow rule's rate
+     *     {@code ⌊count⌋} per second, or one call per {@code ⌈1 / count⌉} seconds for a count
+     *     below one; for a per-value rule's rate the value's threshold per period
      * @param window the window of {@code limit}, in whole seconds: one second (or {@code ⌈1 /
-     *     count⌉}) for the rate, a quota's period rounded up
+     *     count⌉}) for a flow rule's rate; a per-value rule's or a quota's period, rounded up
      * @param remaining how many more calls the limit would admit if they arrived now, from 0 to
      *     {@code limit}
-     * @param reset how long until the budget grows again: for the rate until the oldest passes
-     *     leave the sliding window, or a pacing queue is empty; for a quota until its window has
-     *     ended and it is full again (0 when it is full)
+     * @param reset how long until the budget grows again: for a flow rule's rate until the
+     *     oldest passes leave the sliding window, or a pacing queue is empty; for a per-value
+     *     rule's rate until its value's next refill; for a quota until its window has ended and it
+     *     is full again (0 when it is full)
      */
-    public record Policy(FlowRule rule, @Nullable Quota quota, long limit, Duration window,
+    public record Policy(Rule rule, @Nullable Quota quota, long limit, Duration window,
         long remaining, Duration reset) {
 
       /**
@@ -359,32 +364,36 @@ public final class GuardedResource {
   }
 
   /**
-   * Returns what the QPS rules of this handle's calls leave them right now: every limit (each
-   * rule's rate per second and each of its quotas, with its window, remaining calls and reset) and
-   * the one closest to refusing, read from the rules, statistics and quotas in force; see
-   * docs/BEHAVIOUR.md, "Budget". Rules are matched with the handle's origin and entrance ({@link
-   * #context}); rules for other origins or entrances, concurrency rules and per-value rules have
-   * no budget here, and a cluster rule only its quotas, as this instance counted the token
-   * service's grants (an approximation of the fleet's budget: no round trip is made). A warm-up rule reports its count as the limit and what
-   * its current rate leaves as remaining. The read takes no lock and allocates only its result;
-   * calls never pay for it.
+   * Returns what the rules of this handle leave a call with these arguments right now: every
+   * limit (each QPS flow rule's rate per second, each per-value rule's rate for the argument it
+   * reads, each quota of either, with its window, remaining calls and reset) and the one closest
+   * to refusing, read from the rules, statistics and quotas in force; see docs/BEHAVIOUR.md,
+   * "Budget". Flow rules are matched with the handle's origin and entrance ({@link #context});
+   * rules for other origins or entrances, concurrency limits and paced per-value rates have no
+   * budget here, a per-value rule none for a collection or array argument, a cluster flow rule
+   * only its quotas, as this instance counted the token service's grants (an approximation of
+   * the fleet's budget: no round trip is made), and a cluster per-value rule none. A warm-up rule
+   * reports its count as the limit and what its current rate leaves as remaining. The read takes
+   * no lock and allocates only its result; calls never pay for it.
    *
    * <pre>{@code
-   * Entry entry = orders.enterAsync();
-   * orders.budget().map(GuardedResource.Budget::limiting)
+   * Entry entry = orders.enterAsync(apiKey);
+   * orders.budget(apiKey).map(GuardedResource.Budget::limiting)
    *     .ifPresent(p -> log.debug("{} calls left of {}", p.remaining(), p.limit()));
    * }</pre>
    *
-   * @return the budget, or empty when no QPS rule applies to this handle's calls
+   * @param args the call's arguments, as {@link #enter} is given them, for per-value rules; none
+   *     for the flow rules' budget alone
+   * @return the budget, or empty when no rule has one for these calls
    */
-  public Optional<Budget> budget() {
-    List<FlowBudget> read = core.budget(site);
+  public Optional<Budget> budget(@Nullable Object... args) {
+    List<LimitBudget> read = core.budget(site, args);
     if (read.isEmpty()) {
       return Optional.empty();
     }
     Budget.Policy[] policies = new Budget.Policy[read.size()];
     for (int i = 0; i < policies.length; i++) {
-      FlowBudget b = read.get(i);
+      LimitBudget b = read.get(i);
       policies[i] = new Budget.Policy(b.rule(), b.quota(), b.limit(),
           Duration.ofSeconds(b.windowSeconds()), b.remaining(), Duration.ofNanos(b.resetNanos()));
     }

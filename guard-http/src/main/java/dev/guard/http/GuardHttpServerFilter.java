@@ -82,16 +82,17 @@ public final class GuardHttpServerFilter extends Filter {
       return;
     }
     GuardedResource handle = gate.handle(view, exchange.getRequestMethod(), path);
+    @Nullable Object[] args = gate.arguments(view);
     GuardedResource.ContextScope scope = handle.openContext();
     try {
       Entry entry;
       try {
-        entry = handle.enterAsync();
+        entry = handle.enterAsync(args);
       } catch (RefusedException refused) {
-        answer(exchange, gate.refusal(refused), gate.rateLimitFields(handle));
+        answer(exchange, gate.refusal(refused), gate.rateLimitFields(handle, args));
         return;
       }
-      setRateLimitFields(exchange, gate.rateLimitFields(handle));
+      setRateLimitFields(exchange, gate.rateLimitFields(handle, args));
       ExchangeCompletion completion = new ExchangeCompletion(gate, entry, exchange);
       HttpExchange guarded = completion.exchange();
       try {
@@ -101,7 +102,7 @@ public final class GuardHttpServerFilter extends Filter {
           completion.fail(nested);
           throw nested;
         }
-        answer(guarded, gate.refusal(nested), gate.rateLimitFields(handle));
+        answer(guarded, gate.refusal(nested), gate.rateLimitFields(handle, args));
       } catch (Throwable failure) {
         completion.fail(failure);
         throw failure;

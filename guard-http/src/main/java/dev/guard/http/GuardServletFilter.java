@@ -92,18 +92,19 @@ public final class GuardServletFilter implements Filter {
     }
     RequestView view = new RequestView(request);
     GuardedResource handle = gate.handle(view, request.getMethod(), path);
+    @Nullable Object[] args = gate.arguments(view);
     GuardedResource.ContextScope scope = handle.openContext();
     try {
       Entry entry;
       try {
-        entry = handle.enterAsync();
+        entry = handle.enterAsync(args);
       } catch (RefusedException refused) {
-        answer(response, gate.refusal(refused), gate.rateLimitFields(handle));
+        answer(response, gate.refusal(refused), gate.rateLimitFields(handle, args));
         return;
       }
       request.setAttribute(ENTRY_ATTRIBUTE, entry);
-      setRateLimitFields(response, gate.rateLimitFields(handle));
-      run(request, response, chain, entry, handle);
+      setRateLimitFields(response, gate.rateLimitFields(handle, args));
+      run(request, response, chain, entry, handle, args);
     } finally {
       scope.close();
     }
@@ -129,7 +130,8 @@ public final class GuardServletFilter implements Filter {
   }
 
   private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-      Entry entry, GuardedResource handle) throws IOException, ServletException {
+      Entry entry, GuardedResource handle, @Nullable Object[] args)
+      throws IOException, ServletException {
     try {
       chain.doFilter(request, response);
     } catch (RefusedException nested) {
@@ -139,7 +141,7 @@ public final class GuardServletFilter implements Filter {
       }
       response.reset();
       try {
-        answer(response, gate.refusal(nested), gate.rateLimitFields(handle));
+        answer(response, gate.refusal(nested), gate.rateLimitFields(handle, args));
       } finally {
         gate.finish(entry, response.getStatus(), null);
       }

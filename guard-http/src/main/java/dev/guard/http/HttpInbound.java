@@ -54,12 +54,13 @@ public final class HttpInbound {
   private final IntPredicate errorStatuses;
   private final Function<? super Request, @Nullable String> pathTemplate;
   private final boolean rateLimitHeaders;
+  private final Function<? super Request, @Nullable Object[]> arguments;
 
   private HttpInbound(GuardEngine engine, String entrance,
       Function<? super Request, String> origin, Function<String, String> pathCleaner,
       int maxResources, Function<? super RefusedException, RefusalResponse> refusalResponse,
       IntPredicate errorStatuses, Function<? super Request, @Nullable String> pathTemplate,
-      boolean rateLimitHeaders) {
+      boolean rateLimitHeaders, Function<? super Request, @Nullable Object[]> arguments) {
     this.engine = engine;
     this.entrance = entrance;
     this.origin = origin;
@@ -69,18 +70,19 @@ public final class HttpInbound {
     this.errorStatuses = errorStatuses;
     this.pathTemplate = pathTemplate;
     this.rateLimitHeaders = rateLimitHeaders;
+    this.arguments = arguments;
   }
 
   private HttpInbound(HttpInbound base, Function<? super Request, @Nullable String> pathTemplate,
-      boolean rateLimitHeaders) {
+      boolean rateLimitHeaders, Function<? super Request, @Nullable Object[]> arguments) {
     this(base.engine, base.entrance, base.origin, base.pathCleaner, base.maxResources,
-        base.refusalResponse, base.errorStatuses, pathTemplate, rateLimitHeaders);
+        base.refusalResponse, base.errorStatuses, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
    * Returns the default settings on an engine: entrance {@value #DEFAULT_ENTRANCE}, no origin,
-   * {@link #defaultPathCleaner()}, at most 500 resources, {@link RefusalResponse#of} and 5xx
-   * responses counted as errors.
+   * {@link #defaultPathCleaner()}, at most 500 resources, {@link RefusalResponse#of}, 5xx
+   * responses counted as errors, no rate-limit headers and no arguments.
    *
    * @param engine the engine that decides the requests
    * @return the settings
@@ -89,7 +91,7 @@ public final class HttpInbound {
     Objects.requireNonNull(engine, "engine");
     return new HttpInbound(engine, DEFAULT_ENTRANCE, HttpInbound::unknownOrigin,
         PathCleaner.ids(), 500, RefusalResponse::of, HttpInbound::isServerError,
-        HttpInbound::noTemplate, false);
+        HttpInbound::noTemplate, false, HeaderArguments.NONE);
   }
 
   /**
@@ -134,7 +136,7 @@ public final class HttpInbound {
   public HttpInbound entrance(String name) {
     Checks.notBlank("entrance", name);
     return new HttpInbound(engine, name, origin, pathCleaner, maxResources, refusalResponse,
-        errorStatuses, pathTemplate, rateLimitHeaders);
+        errorStatuses, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
@@ -162,7 +164,7 @@ public final class HttpInbound {
   public HttpInbound origin(Function<? super Request, String> parser) {
     Objects.requireNonNull(parser, "origin");
     return new HttpInbound(engine, entrance, parser, pathCleaner, maxResources, refusalResponse,
-        errorStatuses, pathTemplate, rateLimitHeaders);
+        errorStatuses, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
@@ -177,7 +179,7 @@ public final class HttpInbound {
   public HttpInbound pathCleaner(Function<String, String> cleaner) {
     Objects.requireNonNull(cleaner, "pathCleaner");
     return new HttpInbound(engine, entrance, origin, cleaner, maxResources, refusalResponse,
-        errorStatuses, pathTemplate, rateLimitHeaders);
+        errorStatuses, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
@@ -193,7 +195,7 @@ public final class HttpInbound {
   public HttpInbound maxResources(int max) {
     Checks.positive("maxResources", max);
     return new HttpInbound(engine, entrance, origin, pathCleaner, max, refusalResponse,
-        errorStatuses, pathTemplate, rateLimitHeaders);
+        errorStatuses, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
@@ -206,7 +208,7 @@ public final class HttpInbound {
   public HttpInbound refusalResponse(Function<? super RefusedException, RefusalResponse> handler) {
     Objects.requireNonNull(handler, "refusalResponse");
     return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, handler,
-        errorStatuses, pathTemplate, rateLimitHeaders);
+        errorStatuses, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
@@ -221,7 +223,7 @@ public final class HttpInbound {
   public HttpInbound errorStatuses(IntPredicate isError) {
     Objects.requireNonNull(isError, "errorStatuses");
     return new HttpInbound(engine, entrance, origin, pathCleaner, maxResources, refusalResponse,
-        isError, pathTemplate, rateLimitHeaders);
+        isError, pathTemplate, rateLimitHeaders, arguments);
   }
 
   /**
@@ -243,16 +245,18 @@ public final class HttpInbound {
    */
   public HttpInbound pathTemplate(Function<? super Request, @Nullable String> template) {
     Objects.requireNonNull(template, "pathTemplate");
-    return new HttpInbound(this, template, rateLimitHeaders);
+    return new HttpInbound(this, template, rateLimitHeaders, arguments);
   }
 
   /**
    * Returns settings that send the rate-limit header fields {@code RateLimit-Policy} and {@code
    * RateLimit} (draft-ietf-httpapi-ratelimit-headers) on admitted and refused responses whose
-   * resource has a QPS rule for the caller, from {@link dev.guard.engine.GuardedResource#budget()}:
-   * every policy (the rule's rate per second and each of its quotas) in {@code RateLimit-Policy:
-   * "resource";q=100;w=1, "resource-86400s";q=10000;w=86400}, and the one closest to refusing in
-   * {@code RateLimit: "resource-86400s";r=12;t=3600}.
+   * resource has a budget for the request, from {@link
+   * dev.guard.engine.GuardedResource#budget(Object...)}: every policy (a QPS rule's rate per
+   * second, a per-value rule's rate for the request's {@linkplain #arguments arguments}, each
+   * quota of either) in {@code RateLimit-Policy: "resource";q=100;w=1,
+   * "value-86400s";q=10000;w=86400}, and the one closest to refusing in {@code RateLimit:
+   * "value-86400s";r=12;t=3600}.
    * Off by default; when off, nothing is read for them. {@code Retry-After} is sent on refusals
    * either way. The fields are described in {@code docs/HTTP.md}, "Rate-limit headers".
    *
@@ -260,7 +264,52 @@ public final class HttpInbound {
    * @return the new settings
    */
   public HttpInbound rateLimitHeaders(boolean send) {
-    return new HttpInbound(this, pathTemplate, send);
+    return new HttpInbound(this, pathTemplate, send, arguments);
+  }
+
+  /**
+   * Returns settings under which each request enters its resource with the arguments this
+   * function computes, so that per-value rules limit requests by a value taken from them (a
+   * rule's argument index counts in the array the function returns): the API key a caller is
+   * known by, the tenant, the client address. The rate-limit header fields then tell each caller
+   * about its own value's budget as well ({@link #rateLimitHeaders}). By default a request has no
+   * arguments, and per-value rules never limit it. An exception the function throws fails the
+   * request before guard decides it.
+   *
+   * <pre>{@code
+   * HttpInbound.of(engine).arguments(request -> new Object[] {accounts.keyOf(request)});
+   * // rules: PerValueRule.qps("GET /search", 0, 100).withQuota(10_000, Duration.ofDays(1))
+   * }</pre>
+   *
+   * <p>What a client sends is its own choice: a limit on an unverified value is one a client
+   * escapes by sending a new value each time (each new value has a full budget). Limit by a value
+   * the application has verified, or pair the per-value rule with a rule over all callers.
+   *
+   * @param arguments computes a request's arguments; it must not return null
+   * @return the new settings
+   */
+  public HttpInbound arguments(Function<? super Request, @Nullable Object[]> arguments) {
+    Objects.requireNonNull(arguments, "arguments");
+    return new HttpInbound(this, pathTemplate, rateLimitHeaders, arguments);
+  }
+
+  /**
+   * Returns settings whose requests' arguments are the values of these request headers, in this
+   * order ({@link #arguments}): each header's first value, trimmed; the empty string when the
+   * header is absent, so that leaving it out does not escape a per-value limit (all such requests
+   * share the empty value's budget); and for a value longer than 128 characters {@code "sha256:"}
+   * and its SHA-256 digest in hex, so that remembered values stay small whatever a client sends.
+   *
+   * @param names the header names, case-insensitive; at least one, none blank
+   * @return the new settings
+   * @throws IllegalArgumentException if there is no name or one is blank
+   */
+  public HttpInbound argumentHeaders(String... names) {
+    return arguments(HeaderArguments.of(names));
+  }
+
+  Function<? super Request, @Nullable Object[]> argumentsOf() {
+    return arguments;
   }
 
   Function<? super Request, @Nullable String> templates() {

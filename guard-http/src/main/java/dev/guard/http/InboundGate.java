@@ -4,6 +4,7 @@ import dev.guard.api.Entry;
 import dev.guard.api.EntryType;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Quota;
 import dev.guard.engine.GuardedResource;
 import dev.guard.http.internal.ResourceTable;
@@ -23,8 +24,10 @@ import org.jspecify.annotations.Nullable;
  * <pre>{@code
  * InboundGate gate = InboundGate.of(HttpInbound.of(engine).rateLimitHeaders(true));
  * GuardedResource resource = gate.resource(view, "GET", rawPath);   // null: answer AMBIGUOUS_PATH
+ * Object[] args = gate.arguments(view);
  * try (GuardedResource.ContextScope scope = resource.openContext()) {
- *   Entry entry = resource.enterAsync();          // RefusedException: answer gate.refusal(e)
+ *   Entry entry = resource.enterAsync(args);      // RefusedException: answer gate.refusal(e)
+ *   ...                                           // headers: gate.rateLimitFields(resource, args)
  *   ...                                           // when the response is complete:
  *   gate.finish(entry, status, failure);
  * }
@@ -120,6 +123,17 @@ public final class InboundGate {
   }
 
   /**
+   * Returns the arguments a request enters its resource with ({@link HttpInbound#arguments}):
+   * none unless the settings compute them.
+   *
+   * @param request the request
+   * @return the arguments, for {@link GuardedResource#enterAsync} and {@link #rateLimitFields}
+   */
+  public @Nullable Object[] arguments(HttpInbound.Request request) {
+    return Objects.requireNonNull(settings.argumentsOf().apply(request), "arguments");
+  }
+
+  /**
    * Returns the response for a refused request, as the settings build it.
    *
    * @param refused the refusal
@@ -131,20 +145,21 @@ public final class InboundGate {
 
   /**
    * Returns the rate-limit header fields for a response of this resource, or null when the
-   * settings do not send them ({@link HttpInbound#rateLimitHeaders}) or no QPS rule applies (see
-   * {@link GuardedResource#budget()}: rates per second and flow quotas; per-value rules never
-   * limit a request here, since the adapters pass no arguments); read
-   * after the request was admitted or refused, so they count it. When they are off this reads
-   * nothing.
+   * settings do not send them ({@link HttpInbound#rateLimitHeaders}) or no rule has a budget for
+   * the request (see {@link GuardedResource#budget}: flow rates per second, per-value rates for
+   * the request's arguments, and the quotas of both); read after the request was admitted or
+   * refused, so they count it. When they are off this reads nothing.
    *
    * @param resource the request's resource, as {@link #resource} returned it
+   * @param arguments the request's arguments, as {@link #arguments} returned them
    * @return the fields, or null for none
    */
-  public @Nullable RateLimitFields rateLimitFields(GuardedResource resource) {
+  public @Nullable RateLimitFields rateLimitFields(GuardedResource resource,
+      @Nullable Object[] arguments) {
     if (!settings.sendsRateLimitHeaders()) {
       return null;
     }
-    GuardedResource.Budget quota = resource.budget().orElse(null);
+    GuardedResource.Budget quota = resource.budget(arguments).orElse(null);
     return quota == null ? null : RateLimitFields.of(quota);
   }
 
@@ -182,10 +197,11 @@ public final class InboundGate {
    * The values of the header fields {@value #RATE_LIMIT_POLICY} and {@value #RATE_LIMIT} for one
    * response (draft-ietf-httpapi-ratelimit-headers): the policy field lists every limit of the
    * budget, {@code "resource";q=100;w=1, "resource-60s";q=1000;w=60}, and the other states the
-   * one closest to refusing, {@code "resource-60s";r=3;t=42}. A rule's rate per second is named
-   * {@code "resource"} for a rule over all callers and {@code "origin"} for a rule for the caller's
-   * origin; its quotas add their period, {@code "resource-86400s"} (whole seconds, else {@code
-   * "origin-500ms"}); a name that would repeat gets {@code -2}, {@code -3}, ... appended.
+   * one closest to refusing, {@code "resource-60s";r=3;t=42}. A flow rule's rate per second is
+   * named {@code "resource"} for a rule over all callers and {@code "origin"} for a rule for the
+   * caller's origin, a per-value rule's rate {@code "value"}; quotas add their period, {@code
+   * "resource-86400s"}, {@code "value-60s"} (whole seconds, else {@code "origin-500ms"}); a name
+   * that would repeat gets {@code -2}, {@code -3}, ... appended.
    *
    * @param policy the value of {@value #RATE_LIMIT_POLICY}
    * @param rateLimit the value of {@value #RATE_LIMIT}
@@ -234,7 +250,9 @@ public final class InboundGate {
 
     /** The policy's name without quotes: its scope, and a quota's period. */
     private static String name(GuardedResource.Budget.Policy p) {
-      String scope = p.rule().origin().equals(FlowRule.EVERY_ORIGIN) ? "resource" : "origin";
+      String scope = p.rule() instanceof PerValueRule ? "value"
+          : p.rule() instanceof FlowRule flow && !flow.origin().equals(FlowRule.EVERY_ORIGIN)
+              ? "origin" : "resource";
       Quota quota = p.quota();
       if (quota == null) {
         return scope;

@@ -7,6 +7,8 @@ import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
+import dev.guard.api.rule.RuleState;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
@@ -357,6 +359,63 @@ abstract class InboundContract {
     HttpResponse<String> response = get("/orders/1");
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(response.headers().firstValue("RateLimit")).isEmpty();
+  }
+
+  @Test
+  void argumentHeaders_limitEachKeyOnItsOwn_andLeavingTheHeaderOutSharesOneBudget()
+      throws Exception {
+    restart(HttpInbound.of(engine).argumentHeaders("X-Api-Key"));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(PerValueRule.qps(ORDERS, 0, 2))));
+
+    assertThat(get("/orders/1", "X-Api-Key", "alice").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/2", "X-Api-Key", " alice ").statusCode()).as("trimmed").isEqualTo(200);
+    HttpResponse<String> refused = get("/orders/3", "X-Api-Key", "alice");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"protection\":\"per-value\"");
+    assertThat(get("/orders/4", "X-Api-Key", "bob").statusCode()).isEqualTo(200);
+
+    assertThat(get("/orders/5").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/6").statusCode()).isEqualTo(200);
+    assertThat(get("/orders/7").statusCode()).as("no header: the empty key's budget")
+        .isEqualTo(429);
+  }
+
+  @Test
+  void argumentHeaders_keyALongValueByItsDigest() throws Exception {
+    restart(HttpInbound.of(engine).argumentHeaders("X-Api-Key"));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(PerValueRule.qps(ORDERS, 0, 1))));
+    String longKey = "k".repeat(4_000);
+
+    assertThat(get("/orders/1", "X-Api-Key", longKey).statusCode()).isEqualTo(200);
+    assertThat(get("/orders/2", "X-Api-Key", longKey).statusCode()).isEqualTo(429);
+    assertThat(get("/orders/3", "X-Api-Key", longKey + "2").statusCode()).isEqualTo(200);
+    assertThat(engine.ruleStates(ORDERS)).singleElement()
+        .isInstanceOfSatisfying(RuleState.HotValuesState.class, state -> assertThat(
+            state.limitedValues()).hasSize(2).allSatisfy(value -> assertThat(value).asString()
+                .startsWith("sha256:").hasSize(71)));
+  }
+
+  @Test
+  void rateLimitHeaders_tellEachKeyItsOwnQuota() throws Exception {
+    restart(HttpInbound.of(engine).argumentHeaders("X-Api-Key").rateLimitHeaders(true));
+    engine.apply(engine.ruleSet().withRulesOf(ORDERS, List.of(FlowRule.qps(ORDERS, 50),
+        PerValueRule.qps(ORDERS, 0, 100).withQuota(2, Duration.ofMinutes(1)))));
+    String policies = "\"resource\";q=50;w=1, \"value\";q=100;w=1, \"value-60s\";q=2;w=60";
+
+    HttpResponse<String> first = get("/orders/1", "X-Api-Key", "alice");
+    clock.advanceMillis(20_000);
+    HttpResponse<String> second = get("/orders/2", "X-Api-Key", "alice");
+    HttpResponse<String> bob = get("/orders/3", "X-Api-Key", "bob");
+    HttpResponse<String> refused = get("/orders/4", "X-Api-Key", "alice");
+
+    assertThat(first.headers().firstValue("RateLimit-Policy")).contains(policies);
+    assertThat(first.headers().firstValue("RateLimit")).contains("\"value-60s\";r=1;t=61");
+    assertThat(second.headers().firstValue("RateLimit")).contains("\"value-60s\";r=0;t=41");
+    assertThat(bob.headers().firstValue("RateLimit")).contains("\"value-60s\";r=1;t=61");
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("RateLimit"))
+        .as("the refusal took nothing").contains("\"value-60s\";r=0;t=41");
+    assertThat(refused.headers().firstValue("Retry-After")).contains("41");
   }
 
   @Test

@@ -13,10 +13,10 @@ import dev.guard.engine.internal.call.CallPath;
 import dev.guard.engine.internal.call.CallSite;
 import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.SlotKind;
-import dev.guard.engine.internal.flow.FlowBudget;
 import dev.guard.engine.internal.flow.FlowSlotKind;
 import dev.guard.engine.internal.node.EntranceNode;
 import dev.guard.engine.internal.pervalue.PerValueSlotKind;
+import dev.guard.engine.internal.quota.LimitBudget;
 import dev.guard.engine.internal.registry.ChainCompiler;
 import dev.guard.engine.internal.registry.EngineConfig;
 import dev.guard.engine.internal.registry.EngineParts;
@@ -280,17 +280,22 @@ public final class EngineCore {
   }
 
   /**
-   * The budgets of the QPS rules and their quotas that limit a call site's calls now
-   * (docs/BEHAVIOUR.md, "Budget"), read off the call path.
+   * The budgets of the QPS rules, per-value rules and their quotas that limit a call site's calls
+   * with these arguments now (docs/BEHAVIOUR.md, "Budget"), read off the call path.
    *
    * @param site the call site: its resource, entrance and origin
-   * @return the budgets, in the rules' order; empty when no QPS rule applies
+   * @param args the calls' arguments, for per-value rules
+   * @return the budgets: flow rules first, then per-value rules, each in the rules' order; empty
+   *     when no rule has one
    */
-  public List<FlowBudget> budget(CallSite site) {
+  public List<LimitBudget> budget(CallSite site, @Nullable Object[] args) {
     ResourceState state = site.resource();
     String context = site.contextName();
-    return FlowSlotKind.budget(state.chain(), state.cluster(), state.existingNodeFor(context),
-        site.origin(), context);
+    List<LimitBudget> budgets = new ArrayList<>(4);
+    FlowSlotKind.budget(state.chain(), state.cluster(), state.existingNodeFor(context),
+        site.origin(), context, budgets);
+    PerValueSlotKind.budget(state.chain(), args, parts.clock().preciseNowNanos(), budgets);
+    return budgets;
   }
 
   /**

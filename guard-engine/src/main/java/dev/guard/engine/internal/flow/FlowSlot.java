@@ -8,6 +8,7 @@ import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
+import dev.guard.engine.internal.quota.LimitBudget;
 import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.List;
@@ -290,19 +291,19 @@ final class FlowSlot implements Slot {
    * this instance's view of them (its rate is the token service's window).
    */
   void budgetsOf(CompiledFlowRule compiled, ClusterNode resource, @Nullable DefaultNode contextNode,
-      String origin, List<FlowBudget> into) {
+      String origin, List<LimitBudget> into) {
     long nanos = engine.preciseNowNanos();
     if (compiled.cluster == null) {
       StatisticNode node = compiled.existingNode(resource, contextNode, origin, engine);
       long remaining = compiled.controller.remaining(node, nanos, nanos / 1_000_000L);
       if (remaining >= 0) {
         long reset = compiled.controller.resetNanos(nanos, engine.secondWindow().bucketLengthMs());
-        into.add(FlowBudget.ofRate(compiled.rule, remaining, reset));
+        into.add(LimitBudget.ofRate(compiled.rule, remaining, reset));
       }
     }
     QuotaBuckets quotas = compiled.cluster == null ? compiled.quotas : compiled.clusterView;
     for (int q = 0; quotas != null && q < compiled.rule.quotas().size(); q++) {
-      into.add(FlowBudget.ofQuota(compiled.rule, q, quotas, nanos));
+      into.add(LimitBudget.ofQuota(compiled.rule, compiled.rule.quotas().get(q), q, quotas, nanos));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.guard.engine.internal.flow;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.engine.internal.quota.LimitBudget;
 import dev.guard.engine.internal.quota.QuotaBuckets;
 import dev.guard.api.rule.RuleState;
 import dev.guard.engine.internal.chain.Chain;
@@ -58,8 +59,8 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
   }
 
   /**
-   * The budgets of the QPS rules that apply to a caller of this origin in this context, read off
-   * the call path: each rule's rate per second and each of its quotas, in the rules' order; see
+   * Adds the budgets of the QPS rules that apply to a caller of this origin in this context, read
+   * off the call path: each rule's rate per second and each of its quotas, in the rules' order; see
    * docs/BEHAVIOUR.md, "Budget". Concurrency rules have none; a cluster rule only its quotas, as
    * this instance saw the token service grant them.
    *
@@ -68,21 +69,20 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
    * @param contextNode the resource's node for the context, if it exists
    * @param origin the caller's origin
    * @param contextName the context's name
-   * @return the budgets; empty when no QPS rule applies
+   * @param into where the budgets go
    */
-  public static List<FlowBudget> budget(Chain chain, ClusterNode resource,
-      @Nullable DefaultNode contextNode, String origin, String contextName) {
+  public static void budget(Chain chain, ClusterNode resource,
+      @Nullable DefaultNode contextNode, String origin, String contextName,
+      List<LimitBudget> into) {
     if (!(chain.slotOf(INSTANCE) instanceof FlowSlot slot)) {
-      return List.of();
+      return;
     }
-    List<FlowBudget> budgets = new ArrayList<>(4);
     for (CompiledFlowRule compiled : slot.rules) {
       FlowRule rule = compiled.rule;
       if (rule.metric() == FlowRule.Metric.QPS && compiled.appliesTo(origin, contextName)) {
-        slot.budgetsOf(compiled, resource, contextNode, origin, budgets);
+        slot.budgetsOf(compiled, resource, contextNode, origin, into);
       }
     }
-    return budgets;
   }
 
   @Override

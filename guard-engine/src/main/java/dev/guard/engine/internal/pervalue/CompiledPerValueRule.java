@@ -4,8 +4,9 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Quota;
-import dev.guard.spi.Cap;
 import dev.guard.engine.internal.chain.SlotContext;
+import dev.guard.engine.internal.quota.LimitBudget;
+import dev.guard.spi.Cap;
 import dev.guard.spi.TokenService;
 import java.util.List;
 import java.util.Objects;
@@ -32,6 +33,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class CompiledPerValueRule {
 
+  private static final long NANOS_PER_MS = 1_000_000L;
+
   /** {@link #askShared}: the service granted every value of the argument. */
   static final Object GRANTED = new Object();
 
@@ -44,6 +47,7 @@ final class CompiledPerValueRule {
   private final ValueGate[] quotaGates;
   private final ValueTable[] quotaTables;
   private final int[] quotaLimits;
+  private final long[] quotaPeriodsMs;
   private final String resource;
   private final int index;
   private final int count;
@@ -64,8 +68,10 @@ final class CompiledPerValueRule {
     this.quotaGates = new ValueGate[quotas.size()];
     this.quotaTables = new ValueTable[quotas.size()];
     this.quotaLimits = new int[quotas.size()];
+    this.quotaPeriodsMs = new long[quotas.size()];
     for (int q = 0; q < quotaGates.length; q++) {
-      quotaGates[q] = new TokenBucketGate(quotas.get(q).period().toMillis(), 0);
+      quotaPeriodsMs[q] = quotas.get(q).period().toMillis();
+      quotaGates[q] = new TokenBucketGate(quotaPeriodsMs[q], 0);
       quotaTables[q] = new ValueTable(quotaGates[q], rule.maxValues(), forgotten -> {});
       quotaLimits[q] = quotas.get(q).limit();
     }
@@ -238,6 +244,38 @@ final class CompiledPerValueRule {
       if (held != null) {
         quotaGates[q].giveBack(held, permits);
       }
+    }
+  }
+
+  /**
+   * Adds what this rule leaves a call whose argument is {@code value} (docs/BEHAVIOUR.md,
+   * "Budget"): the value's token bucket, for a QPS rule that refuses at once, and each of its
+   * quotas; read without changing anything. A cluster rule (its buckets are the service's), a
+   * collection or array argument (no one value to tell of), a paced rate and a concurrency limit
+   * add nothing.
+   *
+   * @param value the call's argument (non-null)
+   * @param nowNanos engine time
+   * @param into where the budgets go
+   */
+  void budgetsOf(Object value, long nowNanos, List<LimitBudget> into) {
+    if (shared || Elements.of(value) != null) {
+      return;
+    }
+    long nowMs = nowNanos / NANOS_PER_MS;
+    if (gate instanceof TokenBucketGate bucket) {
+      ValueState state = table.find(value);
+      int threshold = state == null ? threshold(value) : state.threshold;
+      long max = (long) threshold + bucket.burst;
+      long bits = state == null ? TokenBucketGate.pack(nowMs, max) : state.bits();
+      into.add(LimitBudget.ofBucket(rule, null, threshold, max, bucket.periodMs, bits, nowMs));
+    }
+    for (int q = 0; q < quotaGates.length; q++) {
+      ValueState held = quotaTables[q].find(value);
+      int limit = quotaLimits[q];
+      long bits = held == null ? TokenBucketGate.pack(nowMs, limit) : held.bits();
+      into.add(LimitBudget.ofBucket(rule, rule.quotas().get(q), limit, limit, quotaPeriodsMs[q],
+          bits, nowMs));
     }
   }
 

@@ -6,6 +6,7 @@ import dev.guard.engine.internal.chain.Chain;
 import dev.guard.engine.internal.chain.Slot;
 import dev.guard.engine.internal.chain.SlotContext;
 import dev.guard.engine.internal.chain.SlotKind;
+import dev.guard.engine.internal.quota.LimitBudget;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -44,6 +45,29 @@ public final class PerValueSlotKind implements SlotKind<PerValueRule> {
           compiled.table.limitedValues(RuleState.HotValuesState.MAX_LISTED, nowNanos)));
     }
     return List.copyOf(states);
+  }
+
+  /**
+   * Adds what a chain's per-value rules leave a call with these arguments, in load order (see
+   * {@link CompiledPerValueRule#budgetsOf}); read only, never on the call path.
+   *
+   * @param chain a resource's chain
+   * @param args the call's arguments
+   * @param nowNanos engine time in nanoseconds
+   * @param into where the budgets go
+   */
+  public static void budget(Chain chain, @Nullable Object[] args, long nowNanos,
+      List<LimitBudget> into) {
+    if (args.length == 0 || !(chain.slotOf(INSTANCE) instanceof PerValueSlot slot)) {
+      return;
+    }
+    for (CompiledPerValueRule compiled : slot.rules) {
+      int at = compiled.resolve(args.length);
+      Object value = at < 0 ? null : args[at];
+      if (value != null) {
+        compiled.budgetsOf(value, nowNanos, into);
+      }
+    }
   }
 
   @Override

@@ -12,8 +12,8 @@ final class TokenBucketGate extends ValueGate {
 
   private static final long NANOS_PER_MS = 1_000_000L;
 
-  private final long periodMs;
-  private final int burst;
+  final long periodMs;
+  final int burst;
 
   TokenBucketGate(long periodMs, int burst) {
     this.periodMs = periodMs;

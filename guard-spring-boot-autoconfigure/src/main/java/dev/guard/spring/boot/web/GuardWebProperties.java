@@ -22,6 +22,7 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * <pre>{@code
  * guard.web.exclude=/actuator/**
  * guard.web.origin-header=X-Caller
+ * guard.web.argument-headers=X-Api-Key
  * guard.web.rate-limit-headers=true
  * guard.web.refusal.status=503
  * }</pre>
@@ -33,6 +34,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
  * @param entrance the context (entrance) every request runs in (default {@code http})
  * @param originHeader the request header that names the caller's origin (default none: every
  *     caller has the empty origin)
+ * @param argumentHeaders the request headers whose values are a request's arguments, for
+ *     per-value rules, in this order ({@link HttpInbound#argumentHeaders}; default none)
  * @param maxResources the most resources the filter creates; further names share {@code {inbound
  *     overflow}} (default 500)
  * @param rateLimitHeaders whether responses carry the {@code RateLimit-Policy} and {@code
@@ -48,6 +51,7 @@ public record GuardWebProperties(
     @DefaultValue List<String> exclude,
     @DefaultValue(HttpInbound.DEFAULT_ENTRANCE) String entrance,
     @Nullable String originHeader,
+    @DefaultValue List<String> argumentHeaders,
     @DefaultValue("500") int maxResources,
     @DefaultValue("false") boolean rateLimitHeaders,
     @DefaultValue("-2147483638") int filterOrder,
@@ -61,12 +65,13 @@ public record GuardWebProperties(
    * @param exclude the path patterns left alone
    * @param entrance the context name
    * @param originHeader the origin's header, or null
+   * @param argumentHeaders the arguments' headers
    * @param maxResources the resource bound
    * @param rateLimitHeaders whether to send the rate-limit fields
    * @param filterOrder the servlet filter's order
    * @param refusal the refusal response
-   * @throws InvalidGuardSettingsException if a pattern does not parse, a name is blank or a number is
-   *     out of range
+   * @throws InvalidGuardSettingsException if a pattern does not parse, a name is blank or a number
+   *     is out of range
    */
   public GuardWebProperties {
     include = List.copyOf(include);
@@ -77,6 +82,9 @@ public record GuardWebProperties(
     check(entrance.isBlank(), "guard.web.entrance", "'" + entrance + "'", "must not be blank");
     check(originHeader != null && originHeader.isBlank(), "guard.web.origin-header",
         "'" + originHeader + "'", "must not be blank");
+    argumentHeaders = List.copyOf(argumentHeaders);
+    check(argumentHeaders.stream().anyMatch(String::isBlank), "guard.web.argument-headers",
+        argumentHeaders, "must not hold a blank name");
     check(maxResources <= 0, "guard.web.max-resources", maxResources, "must be > 0");
   }
 
@@ -150,6 +158,9 @@ public record GuardWebProperties(
   public HttpInbound inbound(GuardEngine engine) {
     HttpInbound inbound = HttpInbound.of(engine).entrance(entrance).maxResources(maxResources)
         .rateLimitHeaders(rateLimitHeaders).refusalResponse(refusal::responseTo);
+    if (!argumentHeaders.isEmpty()) {
+      inbound = inbound.argumentHeaders(argumentHeaders.toArray(String[]::new));
+    }
     String header = originHeader;
     return header == null ? inbound : inbound.originHeader(header);
   }

@@ -119,24 +119,27 @@ final class GuardWebFilter implements WebFilter, Ordered {
 
   private Mono<Void> guard(ServerWebExchange exchange, WebFilterChain chain) {
     ServerHttpRequest request = exchange.getRequest();
-    GuardedResource resource = gate.resource(new RequestView(exchange),
-        request.getMethod().name(), request.getURI().getRawPath());
+    RequestView view = new RequestView(exchange);
+    GuardedResource resource = gate.resource(view, request.getMethod().name(),
+        request.getURI().getRawPath());
     if (resource == null) {
       return answer(exchange.getResponse(), InboundGate.AMBIGUOUS_PATH, null);
     }
+    @Nullable Object[] args = gate.arguments(view);
     Entry entry;
     try {
-      entry = resource.enterAsync();
+      entry = resource.enterAsync(args);
     } catch (RefusedException refused) {
-      return answer(exchange.getResponse(), gate.refusal(refused), gate.rateLimitFields(resource));
+      return answer(exchange.getResponse(), gate.refusal(refused),
+          gate.rateLimitFields(resource, args));
     }
     ServerHttpResponse response = exchange.getResponse();
-    setRateLimitFields(response.getHeaders(), gate.rateLimitFields(resource));
+    setRateLimitFields(response.getHeaders(), gate.rateLimitFields(resource, args));
     Exit exit = new Exit(entry, response);
     return chain.filter(exchange)
         .onErrorResume(RefusedException.class, nested -> response.isCommitted()
             ? Mono.error(nested)
-            : answer(response, gate.refusal(nested), gate.rateLimitFields(resource)))
+            : answer(response, gate.refusal(nested), gate.rateLimitFields(resource, args)))
         .doOnError(exit::failed)
         .doFinally(signal -> exit.run());
   }

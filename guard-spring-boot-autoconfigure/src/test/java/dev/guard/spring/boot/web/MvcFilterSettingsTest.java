@@ -3,6 +3,7 @@ package dev.guard.spring.boot.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.webapps.RunningApp;
 import dev.guard.webapps.OrdersMvcApp;
 import dev.guard.api.rule.RuleSet;
@@ -15,7 +16,8 @@ import org.springframework.boot.test.context.SpringBootTest;
 /**
  * The Spring MVC filter configured through {@code guard.web.*}, in a real application on embedded
  * Tomcat: rate-limit fields on, only {@code /orders/**} and {@code /users/**} guarded except
- * {@code /users/admin}, a custom refusal without {@code Retry-After}, origins from a header.
+ * {@code /users/admin}, a custom refusal without {@code Retry-After}, origins and per-value
+ * arguments from headers.
  */
 @SpringBootTest(classes = OrdersMvcApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
@@ -23,6 +25,7 @@ import org.springframework.boot.test.context.SpringBootTest;
         "guard.web.include=/orders/**,/users/**",
         "guard.web.exclude=/users/admin",
         "guard.web.origin-header=X-Caller",
+        "guard.web.argument-headers=X-Api-Key",
         "guard.web.entrance=shop",
         "guard.web.refusal.status=503",
         "guard.web.refusal.body=slow down",
@@ -105,5 +108,21 @@ class MvcFilterSettingsTest extends RunningApp {
     assertThat(web.statusCode()).isEqualTo(200); // 10 less the two admitted; the refusal took none
     assertThat(web.headers().firstValue("RateLimit")).contains("\"resource\";r=8;t=1");
     assertThat(engine.entranceStats("shop")).isPresent();
+  }
+
+  @Test
+  void argumentHeaders_limitEachKey_andTheFieldsTellItsQuota() throws Exception {
+    engine.apply(RuleSet.of(List.of(PerValueRule.qps(ORDERS, 0, 100)
+        .withQuota(1, Duration.ofMinutes(1)))));
+
+    HttpResponse<String> alice = client.get("/orders/1", "X-Api-Key", "alice");
+    HttpResponse<String> refused = client.get("/orders/2", "X-Api-Key", "alice");
+    HttpResponse<String> bob = client.get("/orders/3", "X-Api-Key", "bob");
+
+    assertThat(alice.headers().firstValue("RateLimit-Policy"))
+        .contains("\"value\";q=100;w=1, \"value-60s\";q=1;w=60");
+    assertThat(alice.headers().firstValue("RateLimit")).contains("\"value-60s\";r=0;t=61");
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(bob.statusCode()).isEqualTo(200);
   }
 }

@@ -39,6 +39,7 @@ class WebPropertiesTest {
       "guard.web.max-resources=0 | guard.web.max-resources: must be > 0, was 0",
       "guard.web.include=/a/**/b/** | guard.web.include: must hold path patterns, was '/a/**/b/**'",
       "guard.web.entrance= | guard.web.entrance: must not be blank, was ''",
+      "guard.web.argument-headers[0]= | guard.web.argument-headers: must not hold a blank name",
   })
   void badValue_failsTheStartUp_namingTheProperty(String property, String message) {
     runner.withPropertyValues(property).run(context -> {

@@ -3,6 +3,7 @@ package dev.guard.spring.boot.webflux;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.PerValueRule;
 import dev.guard.webapps.RunningApp;
 import dev.guard.webapps.OrdersFluxApp;
 import dev.guard.api.rule.RuleSet;
@@ -14,7 +15,8 @@ import org.springframework.http.MediaType;
 
 /**
  * The WebFlux filter configured through the same {@code guard.web.*} properties as the MVC filter,
- * on Reactor Netty: rate-limit fields, include and exclude, a custom refusal.
+ * on Reactor Netty: rate-limit fields, include and exclude, a custom refusal, per-value arguments
+ * from a header.
  */
 @SpringBootTest(classes = OrdersFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {
@@ -22,6 +24,7 @@ import org.springframework.http.MediaType;
         "guard.web.rate-limit-headers=true",
         "guard.web.include=/orders/**,/users/**",
         "guard.web.exclude=/users/admin",
+        "guard.web.argument-headers=X-Api-Key",
         "guard.web.refusal.status=503",
         "guard.web.refusal.body={\"try\":\"later\"}",
         "guard.web.refusal.content-type=application/json",
@@ -77,5 +80,18 @@ class WebFluxFilterSettingsTest extends RunningApp {
     web.get().uri("/users/admin").exchange().expectStatus().isOk();
     web.get().uri("/users/alice").exchange().expectStatus().isEqualTo(503);
     assertThat(engine.stats("GET /health/live").totalPass()).isZero();
+  }
+
+  @Test
+  void argumentHeaders_limitEachKey_andTheFieldsTellItsQuota() {
+    engine.apply(RuleSet.of(List.of(PerValueRule.qps(ORDERS, 0, 100)
+        .withQuota(1, Duration.ofMinutes(1)))));
+
+    web.get().uri("/orders/1").header("X-Api-Key", "alice").exchange().expectStatus().isOk()
+        .expectHeader().valueEquals("RateLimit-Policy", "\"value\";q=100;w=1, \"value-60s\";q=1;w=60")
+        .expectHeader().valueEquals("RateLimit", "\"value-60s\";r=0;t=61");
+    web.get().uri("/orders/2").header("X-Api-Key", "alice").exchange()
+        .expectStatus().isEqualTo(503);
+    web.get().uri("/orders/3").header("X-Api-Key", "bob").exchange().expectStatus().isOk();
   }
 }
