@@ -42,8 +42,13 @@ class AdaptiveLimitProperties {
     builder.loadFrom(Duration.ofSeconds(loadPerSecond.size()), 0); // then the calls drain
     Checked limiter = new Checked(SimulatedDependency.Limiter.of(engine, rule.resource()));
 
-    SimulatedDependency.Run run = builder.build()
-        .run(clock, limiter, Duration.ofSeconds(loadPerSecond.size() + 2));
+    // long enough after the load for every admitted call to end: at most capacity + queue calls
+    // are in flight, served capacity at a time, and a failure is answered 1 ms later (a run's
+    // length is whole tenths of a second)
+    long drainMs = ((queue + capacity) / capacity + 1) * serviceMs + 1_000L;
+    drainMs = (drainMs + 99) / 100 * 100;
+    SimulatedDependency.Run run = builder.build().run(clock, limiter,
+        Duration.ofSeconds(loadPerSecond.size()).plusMillis(drainMs));
 
     assertThat(limiter.overAdmitted).as("calls admitted over the limit").isZero();
     assertThat(run.samples()).allSatisfy(sample ->
