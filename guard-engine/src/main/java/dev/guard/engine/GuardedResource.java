@@ -383,10 +383,10 @@ public final class GuardedResource {
    * }</pre>
    *
    * @param args the call's arguments, as {@link #enter} is given them, for per-value rules; none
-   *     for the flow rules' budget alone
+   *     (or null) for the flow rules' budget alone
    * @return the budget, or empty when no rule has one for these calls
    */
-  public Optional<Budget> budget(@Nullable Object... args) {
+  public Optional<Budget> budget(@Nullable Object @Nullable ... args) {
     List<LimitBudget> read = core.budget(site, args);
     if (read.isEmpty()) {
       return Optional.empty();

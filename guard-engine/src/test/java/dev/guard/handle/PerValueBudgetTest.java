@@ -120,6 +120,10 @@ class PerValueBudgetTest {
     assertThat(resource(PerValueRule.qps("R", 0, 5)).budget(List.of("a", "b")))
         .as("a collection argument").isEmpty();
     assertThat(resource(PerValueRule.qps("R", 0, 5)).budget()).as("no argument").isEmpty();
+    assertThat(resource(PerValueRule.qps("R", 0, 5)).budget((Object[]) null)).as("null arguments")
+        .isEmpty();
+    assertThat(resource(PerValueRule.qps("R", 0, 5)).budget((Object) null)).as("a null value")
+        .isEmpty();
     assertThat(resource(PerValueRule.concurrency("R", 0, 5)).budget("a"))
         .as("a concurrency limit").isEmpty();
     assertThat(resource(PerValueRule.qps("R", 0, 5).withPacing(Duration.ofSeconds(1)))

@@ -284,17 +284,19 @@ public final class EngineCore {
    * with these arguments now (docs/BEHAVIOUR.md, "Budget"), read off the call path.
    *
    * @param site the call site: its resource, entrance and origin
-   * @param args the calls' arguments, for per-value rules
+   * @param args the calls' arguments, for per-value rules; null for none
    * @return the budgets: flow rules first, then per-value rules, each in the rules' order; empty
    *     when no rule has one
    */
-  public List<LimitBudget> budget(CallSite site, @Nullable Object[] args) {
+  public List<LimitBudget> budget(CallSite site, @Nullable Object @Nullable [] args) {
     ResourceState state = site.resource();
     String context = site.contextName();
     List<LimitBudget> budgets = new ArrayList<>(4);
     FlowSlotKind.budget(state.chain(), state.cluster(), state.existingNodeFor(context),
         site.origin(), context, budgets);
-    PerValueSlotKind.budget(state.chain(), args, parts.clock().preciseNowNanos(), budgets);
+    if (args != null) {
+      PerValueSlotKind.budget(state.chain(), args, parts.clock().preciseNowNanos(), budgets);
+    }
     return budgets;
   }
 
