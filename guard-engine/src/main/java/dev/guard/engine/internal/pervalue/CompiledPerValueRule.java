@@ -264,14 +264,14 @@ final class CompiledPerValueRule {
     }
     long nowMs = nowNanos / NANOS_PER_MS;
     if (gate instanceof TokenBucketGate bucket) {
-      ValueState state = table.find(value);
+      ValueState state = table.peek(value);
       int threshold = state == null ? threshold(value) : state.threshold;
       long max = (long) threshold + bucket.burst;
       long bits = state == null ? TokenBucketGate.pack(nowMs, max) : state.bits();
       into.add(LimitBudget.ofBucket(rule, null, threshold, max, bucket.periodMs, bits, nowMs));
     }
     for (int q = 0; q < quotaGates.length; q++) {
-      ValueState held = quotaTables[q].find(value);
+      ValueState held = quotaTables[q].peek(value);
       int limit = quotaLimits[q];
       long bits = held == null ? TokenBucketGate.pack(nowMs, limit) : held.bits();
       into.add(LimitBudget.ofBucket(rule, rule.quotas().get(q), limit, limit, quotaPeriodsMs[q],

@@ -82,6 +82,21 @@ final class ValueTable {
   }
 
   /**
+   * The state of a value, if remembered, without counting it as a use (it does not move to the
+   * current generation): for reads off the call path.
+   *
+   * @param value the value
+   * @return its state, or null
+   */
+  @Nullable ValueState peek(Object value) {
+    ValueState state = current.get(value);
+    if (state == null || gate.retired(state)) {
+      state = previous.get(value);
+    }
+    return state == null || gate.retired(state) ? null : state;
+  }
+
+  /**
    * Remembers a new value, unless another thread remembered it first.
    *
    * @param value the value

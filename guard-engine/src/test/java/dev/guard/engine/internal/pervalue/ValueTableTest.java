@@ -49,6 +49,21 @@ class ValueTableTest {
   }
 
   @Test
+  void peek_findsAValueWithoutCountingItAsAUse() {
+    ValueTable table = new ValueTable(new TokenBucketGate(1000, 0), 4, forgotten::addAndGet);
+    ValueState old = remember(table, "old");
+    remember(table, 1); // the generation of two is full: "old" and 1 are the previous one
+
+    for (int i = 2; i < 4; i++) {
+      assertThat(table.peek("old")).isSameAs(old);
+      remember(table, i);
+    }
+
+    assertThat(table.peek("old")).as("peeks kept it no longer than its last use").isNull();
+    assertThat(table.peek("never")).isNull();
+  }
+
+  @Test
   void busyValues_areCarriedOver_idleOnesRetired() {
     ConcurrencyGate gate = new ConcurrencyGate();
     ValueTable table = new ValueTable(gate, 4, forgotten::addAndGet);
