@@ -17,16 +17,19 @@ import org.springframework.context.annotation.Bean;
 
 /**
  * The example as it ships (its {@code application.yml}), on embedded Tomcat, with an engine on a
- * manual clock: the README's curl lines give five 200s, then 429s with the rate-limit fields.
+ * manual clock: the README's curl lines give five 200s, then 429s with the rate-limit fields; and
+ * each API key may place three orders a minute.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ShopApplicationTest {
+
+  static final ManualClock CLOCK = new ManualClock();
 
   @TestConfiguration
   static class StoppedClock {
     @Bean(destroyMethod = "close")
     GuardEngine guardEngine() {
-      return GuardEngine.builder().clock(new ManualClock()).build();
+      return GuardEngine.builder().clock(CLOCK).build();
     }
   }
 
@@ -38,6 +41,26 @@ class ShopApplicationTest {
   private HttpResponse<String> get(String path) throws Exception {
     return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
         .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  private HttpResponse<String> placeOrder(String apiKey) throws Exception {
+    CLOCK.advance(Duration.ofSeconds(1)); // apart from the rule of two orders a second
+    return client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/orders"))
+        .header("X-Api-Key", apiKey).POST(HttpRequest.BodyPublishers.ofString("book"))
+        .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  @Test
+  void eachApiKey_placesThreeOrdersAMinute() throws Exception {
+    for (int i = 1; i <= 3; i++) {
+      assertThat(placeOrder("alice").statusCode()).as("order %d", i).isEqualTo(201);
+    }
+    HttpResponse<String> refused = placeOrder("alice");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.body()).contains("\"protection\":\"per-value\"");
+    assertThat(refused.headers().firstValue("RateLimit")).contains("\"value-60s\";r=0;t=58");
+    assertThat(placeOrder("bob").statusCode()).as("another key").isEqualTo(201);
   }
 
   @Test
