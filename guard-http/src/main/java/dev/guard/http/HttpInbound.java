@@ -355,8 +355,9 @@ public final class HttpInbound {
 
   /**
    * What an inbound adapter tells about an arriving request, for functions that derive the caller's
-   * origin from it (see {@link HttpInbound#origin}). The same view is given by the servlet filter
-   * and the JDK HTTP server filter; it is valid only while the origin function runs.
+   * origin, the path template or the arguments from it (see {@link HttpInbound#origin}, {@link
+   * HttpInbound#pathTemplate}, {@link HttpInbound#arguments}). The same view is given by the
+   * servlet filter and the JDK HTTP server filter; it is valid only while such a function runs.
    *
    * <pre>{@code
    * HttpInbound.of(engine).origin(request -> request.header("X-Api-Key").map(keys::owner).orElse(""));
