@@ -47,7 +47,6 @@ final class CompiledPerValueRule {
   private final ValueGate[] quotaGates;
   private final ValueTable[] quotaTables;
   private final int[] quotaLimits;
-  private final long[] quotaPeriodsMs;
   private final String resource;
   private final int index;
   private final int count;
@@ -68,10 +67,8 @@ final class CompiledPerValueRule {
     this.quotaGates = new ValueGate[quotas.size()];
     this.quotaTables = new ValueTable[quotas.size()];
     this.quotaLimits = new int[quotas.size()];
-    this.quotaPeriodsMs = new long[quotas.size()];
     for (int q = 0; q < quotaGates.length; q++) {
-      quotaPeriodsMs[q] = quotas.get(q).period().toMillis();
-      quotaGates[q] = new TokenBucketGate(quotaPeriodsMs[q], 0);
+      quotaGates[q] = new TokenBucketGate(quotas.get(q).period().toMillis(), 0);
       quotaTables[q] = new ValueTable(quotaGates[q], rule.maxValues(), forgotten -> {});
       quotaLimits[q] = quotas.get(q).limit();
     }
@@ -271,11 +268,12 @@ final class CompiledPerValueRule {
       into.add(LimitBudget.ofBucket(rule, null, threshold, max, bucket.periodMs, bits, nowMs));
     }
     for (int q = 0; q < quotaGates.length; q++) {
+      Quota quota = rule.quotas().get(q);
       ValueState held = quotaTables[q].peek(value);
       int limit = quotaLimits[q];
       long bits = held == null ? TokenBucketGate.pack(nowMs, limit) : held.bits();
-      into.add(LimitBudget.ofBucket(rule, rule.quotas().get(q), limit, limit, quotaPeriodsMs[q],
-          bits, nowMs));
+      into.add(LimitBudget.ofBucket(rule, quota, limit, limit, quota.period().toMillis(), bits,
+          nowMs));
     }
   }
 
