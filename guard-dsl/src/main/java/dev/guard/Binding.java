@@ -7,12 +7,8 @@ import dev.guard.engine.GuardedResource;
 import dev.guard.engine.GuardedResource.CheckedFunction;
 import java.util.List;
 import java.util.Objects;
-import dev.guard.spi.TimeSource;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
@@ -296,8 +292,9 @@ final class Binding {
 
   /**
    * Starts an asynchronous body under every part: the entries are detached from the thread and
-   * exited, in reverse order, when the body's stage completes (on whichever thread completes it).
-   * A refusal, or an exception thrown by the body itself, gives a failed stage.
+   * exited, in reverse order, when the call ends ({@link AsyncCall}: the body's stage completes,
+   * the timeout comes due or the caller completes the returned stage, whichever comes first). A
+   * refusal, or an exception thrown by the body itself, gives a failed stage.
    */
   <T extends @Nullable Object> CompletionStage<T> executeAsync(
       Supplier<? extends CompletionStage<T>> body) {
@@ -317,48 +314,7 @@ final class Binding {
       finish(entries, failure, null, false);
       return CompletableFuture.failedFuture(failure);
     }
-    Duration limit = timeout;
-    if (limit == null) {
-      return stage.whenComplete(
-          (value, failure) -> finish(entries, failure, value, failure == null));
-    }
-    return timed(stage, entries, limit);
-  }
-
-  /**
-   * The stage of a call with a timeout: whichever comes first, the stage's outcome or the
-   * deadline, ends the call; at the deadline the call exits failed with a {@link
-   * TimeoutException} and the returned stage fails with it.
-   */
-  private <T extends @Nullable Object> CompletionStage<T> timed(
-      CompletionStage<T> stage, Entry[] entries, Duration limit) {
-    CompletableFuture<T> result = new CompletableFuture<>();
-    AtomicBoolean ended = new AtomicBoolean();
-    TimeSource clock = engine.clock();
-    Deadlines.Deadline deadline = Deadlines.SHARED.add(clock, clock.nanoTime() + limit.toNanos(),
-        () -> {
-          if (ended.compareAndSet(false, true)) {
-            TimeoutException late = new TimeoutException(
-                "the call did not complete within its timeout of " + limit);
-            for (int i = entries.length - 1; i >= 0; i--) {
-              entries[i].recordError(late);
-              entries[i].close();
-            }
-            ForkJoinPool.commonPool().execute(() -> result.completeExceptionally(late));
-          }
-        });
-    stage.whenComplete((value, failure) -> {
-      if (ended.compareAndSet(false, true)) {
-        deadline.cancel();
-        finish(entries, failure, value, failure == null);
-        if (failure != null) {
-          result.completeExceptionally(failure);
-        } else {
-          result.complete(value);
-        }
-      }
-    });
-    return result;
+    return AsyncCall.watch(this, entries, stage, timeout);
   }
 
   /**
@@ -366,7 +322,7 @@ final class Binding {
    * so; a value the stage {@code returned} counts as failed where the parts' result predicates
    * judge it so.
    */
-  private void finish(@Nullable Entry[] entries, @Nullable Throwable failure,
+  void finish(@Nullable Entry[] entries, @Nullable Throwable failure,
       @Nullable Object value, boolean returned) {
     Throwable cause = failure instanceof CompletionException && failure.getCause() != null
         ? failure.getCause()

@@ -141,6 +141,11 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
    * stage that fails counts as a business error. The returned stage completes after the exit is
    * recorded, with the supplier's stage's value or failure.
    *
+   * <p>A caller that cancels the returned stage (or completes it otherwise, as {@code orTimeout}
+   * does) before the supplier's stage completes ends the call at that moment, as a call without
+   * error, and its place is free at once; the supplier's stage is left alone and its later
+   * outcome changes nothing.
+   *
    * @param supplier starts the protected asynchronous work
    * @param <T> the result type
    * @return the guarded supplier

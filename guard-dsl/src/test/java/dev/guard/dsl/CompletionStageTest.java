@@ -48,7 +48,7 @@ class CompletionStageTest {
 
     Throwable seen = guarded.get().toCompletableFuture().handle((v, e) -> e).join();
 
-    assertThat(seen).hasRootCause(failure);
+    assertThat(seen).isSameAs(failure);
     assertThat(engine.stats("async").totalException()).isEqualTo(1);
     assertThat(engine.stats("async").concurrency()).isZero();
   }

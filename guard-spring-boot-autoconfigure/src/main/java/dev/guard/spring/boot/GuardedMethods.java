@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -158,6 +159,7 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
       return result;
     }
 
+    @SuppressWarnings("FutureReturnValueIgnored") // the watchers' own stages are nobody's
     private @Nullable Object stage(GuardedMethod plan, MethodInvocation invocation, Object target)
         throws Throwable {
       @Nullable Object[] args = invocation.getArguments();
@@ -183,17 +185,41 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
         entry.close();
         return null;
       }
-      CompletionStage<?> ended = stage.whenComplete((value, error) -> {
-        if (error != null) {
-          entry.recordError(unwrap(error));
+      AtomicBoolean ended = new AtomicBoolean();
+      CompletableFuture<Object> result = new CompletableFuture<>();
+      stage.whenComplete((value, error) -> {
+        try {
+          if (ended.compareAndSet(false, true)) {
+            if (error != null) {
+              entry.recordError(unwrap(error));
+            }
+            entry.close();
+          }
+        } finally {
+          if (error != null) {
+            result.completeExceptionally(error);
+          } else {
+            result.complete(value);
+          }
         }
-        entry.close();
       });
+      CompletionStage<?> returned = withFallback(plan, target, args, result);
+      // the caller completing (most often cancelling) its stage first ends the call, as no error
+      returned.whenComplete((value, error) -> {
+        if (ended.compareAndSet(false, true)) {
+          entry.close();
+        }
+      });
+      return returned;
+    }
+
+    private CompletionStage<?> withFallback(GuardedMethod plan, Object target,
+        @Nullable Object[] args, CompletableFuture<Object> result) {
       GuardedMethod.Fallback fallback = plan.onFailure;
       if (fallback == null) {
-        return ended;
+        return result;
       }
-      return ended.exceptionallyCompose(error -> {
+      return result.exceptionallyCompose(error -> {
         Throwable cause = unwrap(error);
         if (!fallback.handles(cause)) {
           return CompletableFuture.failedFuture(cause);
