@@ -237,4 +237,22 @@ class GuardedHttpClientTest {
     assertThat(hostStats().successQps()).isEqualTo(1);
     assertThat(hostStats().totalException()).isZero();
   }
+
+  @Test
+  void sendAsync_cancelRacingTheResponse_givesThePlaceBackOnce() throws Exception {
+    ExecutorService canceller = Executors.newSingleThreadExecutor();
+    try {
+      for (int i = 0; i < 100; i++) {
+        CompletableFuture<HttpResponse<String>> sent =
+            client.sendAsync(get("/ok"), BodyHandlers.ofString());
+        canceller.submit(() -> sent.cancel(true)).get(TestApp.WAIT_SECONDS, TimeUnit.SECONDS);
+        sent.handle((response, failure) -> response)
+            .get(TestApp.WAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertThat(hostStats().concurrency()).as("try %d", i).isZero();
+      }
+    } finally {
+      canceller.shutdownNow();
+    }
+  }
 }
