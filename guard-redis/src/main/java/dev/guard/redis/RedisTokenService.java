@@ -102,6 +102,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private final @Nullable TimeSource windowClock;
   private final Availability availability;
   private final Map<String, Flow> flows = new ConcurrentHashMap<>();
+  private final QuotaStates quotaStates = new QuotaStates();
   private final Map<Long, Held> held = new ConcurrentHashMap<>();
   private final AtomicLong nextTokenId = new AtomicLong();
   private volatile boolean closed;
@@ -331,6 +332,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   public TokenService.Result requestQuota(FlowRule rule, int permits) {
     List<Object> answer = rule.quotas().isEmpty() ? null
         : runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("v", rule, permits));
+    quotaStates.keep(flowIdOf(rule), answer);
     return valueDecision(answer);
   }
 
@@ -338,8 +340,14 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   @Override
   public void giveBackQuota(FlowRule rule, int permits) {
     if (!rule.quotas().isEmpty()) {
-      runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("b", rule, permits));
+      quotaStates.keep(flowIdOf(rule), runValues(rule.cluster(), ":qv", ":qr", permits,
+          () -> quotaArgs("b", rule, permits)));
     }
+  }
+
+  private static String flowIdOf(FlowRule rule) {
+    ClusterMode mode = rule.cluster();
+    return mode == null ? "" : mode.flowId();
   }
 
   /**
@@ -358,15 +366,16 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
   private String[] quotaArgs(String op, FlowRule rule, int permits) {
     List<Quota> quotas = rule.quotas();
-    String[] args = new String[5 + 3 * quotas.size()];
+    String[] args = new String[6 + 3 * quotas.size()];
     args[0] = op;
     args[1] = "=";
     args[2] = Integer.toString(permits);
     args[3] = "1";
+    args[4] = quotaStates.hint(flowIdOf(rule));
     for (int q = 0; q < quotas.size(); q++) {
-      args[4 + 3 * q] = Integer.toString(quotas.get(q).limit());
-      args[5 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
-      args[6 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[5 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[6 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
+      args[7 + 3 * q] = Integer.toString(quotas.get(q).limit());
     }
     args[args.length - 1] = windowTime();
     return args;
@@ -400,19 +409,20 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
   private String[] valueArgs(String op, PerValueRule rule, Object value, int permits) {
     List<Quota> quotas = rule.quotas();
-    String[] args = new String[5 + 3 * (1 + quotas.size())];
+    String[] args = new String[6 + 3 * (1 + quotas.size())];
     args[0] = op;
     args[1] = ValueFields.of(value);
     args[2] = Integer.toString(permits);
     args[3] = Integer.toString(rule.maxValues());
+    args[4] = ""; // no hint: a value's state is not kept here (docs/CLUSTER.md, "Eviction")
     int threshold = rule.thresholdOf(value);
-    args[4] = Integer.toString(threshold);
-    args[5] = Long.toString(rule.period().toMillis());
-    args[6] = Long.toString((long) threshold + rule.burst());
+    args[5] = Integer.toString(threshold);
+    args[6] = Long.toString(rule.period().toMillis());
+    args[7] = Long.toString((long) threshold + rule.burst());
     for (int q = 0; q < quotas.size(); q++) {
-      args[7 + 3 * q] = Integer.toString(quotas.get(q).limit());
-      args[8 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
-      args[9 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[8 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[9 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
+      args[10 + 3 * q] = Integer.toString(quotas.get(q).limit());
     }
     args[args.length - 1] = windowTime();
     return args;
