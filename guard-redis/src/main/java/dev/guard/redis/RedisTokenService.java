@@ -129,7 +129,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       availability.addListener(listener::accept);
     }
     this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.connectTimeout,
-        b.backOff, b.clock, availability::failed);
+        b.backOff, b.clock, availability::failed, quotaStates::restored);
   }
 
   /**
@@ -199,6 +199,31 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   public boolean available() {
     return availability.available();
+  }
+
+  /**
+   * Reads now whether the Redis server may evict this service's keys, and what it saw evicted:
+   * its {@code maxmemory-policy} and {@code maxmemory} ({@code CONFIG GET}), its {@code
+   * evicted_keys} ({@code INFO stats}), and how often this service found a flow id's quotas lost
+   * and restored them. A few commands per server, on the caller's thread, each within the request
+   * timeout; for a health check or a dashboard, never the call path. A policy that evicts is also
+   * logged (warning, {@link System.Logger} {@code dev.guard.redis}) once per connection, and each
+   * reading logs what changed since the last (docs/CLUSTER.md, "When Redis evicts keys").
+   *
+   * <pre>{@code
+   * Eviction eviction = tokens.eviction();
+   * boolean safe = eviction.risk() == Eviction.Risk.NONE;
+   * }</pre>
+   *
+   * @return the reading; {@link Eviction.Risk#UNKNOWN} when not connected or Redis would not say
+   */
+  public Eviction eviction() {
+    return connector.eviction();
+  }
+
+  /** How often a request found a flow id's quotas lost and restored them. */
+  long restoredStates() {
+    return quotaStates.restored();
   }
 
   /**
