@@ -318,7 +318,11 @@ final class Connector {
   private void checkEviction(Link made) {
     eviction.connected();
     try {
-      own.execute(() -> eviction.check(primaries(made)));
+      own.execute(() -> {
+        if (link == made) { // not closed or lost meanwhile
+          eviction.check(primaries(made), () -> link == made && made.connection().isOpen());
+        }
+      });
     } catch (RejectedExecutionException closing) {
       // closed meanwhile: nothing to tell
     }
@@ -334,7 +338,7 @@ final class Connector {
       return Eviction.unknown("guard is not connected to Redis at " + servers()
           + ", so it cannot tell whether Redis may evict its keys");
     }
-    return eviction.check(primaries(up));
+    return eviction.check(primaries(up), () -> link == up && up.connection().isOpen());
   }
 
   private static void closeQuietly(Link broken) {

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.BooleanSupplier;
 import java.util.function.LongSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -48,12 +49,18 @@ final class EvictionWatch {
     told = null;
   }
 
-  /** Reads the servers now, logs what changed, and returns the reading; never throws. */
-  Eviction check(List<RedisServerCommands<String, String>> nodes) {
+  /**
+   * Reads the servers now and, if the connection is still the one read ({@code current}: not
+   * closed or replaced meanwhile, which would make the reading one of a closing connection), logs
+   * what changed; returns the reading; never throws.
+   */
+  Eviction check(List<RedisServerCommands<String, String>> nodes, BooleanSupplier current) {
     Eviction now = read(nodes).withRestoredStates(restored.getAsLong());
     synchronized (this) {
-      log(told, now);
-      told = now;
+      if (current.getAsBoolean()) {
+        log(told, now);
+        told = now;
+      }
     }
     return now;
   }
@@ -92,7 +99,7 @@ final class EvictionWatch {
     if (mayEvict) {
       return new Eviction(Eviction.Risk.MAY_EVICT, policy, maxmemory, evicted, 0,
           "Redis may evict guard's keys (maxmemory-policy " + policy + ", maxmemory "
-          + maxmemory + "): an evicted key resets the cluster limits, quotas and fleet entries it"
+          + (maxmemory < 0 ? "unknown" : maxmemory) + "): an evicted key resets the cluster limits, quotas and fleet entries it"
           + " held; set maxmemory-policy noeviction (docs/CLUSTER.md, \"When Redis evicts keys\")");
     }
     if (!unknown.isEmpty()) {

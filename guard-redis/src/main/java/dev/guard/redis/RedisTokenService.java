@@ -76,6 +76,11 @@ import org.jspecify.annotations.Nullable;
  * Builder#clock}) after the previous attempt started, so decisions are shared again within about
  * that period after Redis answers, whatever the length of the outage.
  *
+ * <p>A Redis whose {@code maxmemory-policy} may evict keys resets the state of every key it evicts
+ * (docs/CLUSTER.md, "When Redis evicts keys"): the service logs a warning at each connection to
+ * such a server, {@link #eviction()} reads the policy and what was evicted, and the quotas of
+ * cluster flow rules are restored from this instance's last answer when their keys are gone.
+ *
  * <p>Thread-safe.
  */
 public final class RedisTokenService implements TokenService, AutoCloseable {
