@@ -8,9 +8,11 @@ import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
+import io.lettuce.core.api.sync.RedisServerCommands;
 import io.lettuce.core.api.sync.RedisSortedSetCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,6 +31,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,11 +63,15 @@ final class Connector {
   static final String VALUES_SCRIPT = readScript("guard-values.lua");
   static final String VALUES_SHA = sha1(VALUES_SCRIPT);
 
-  /** The commands the service uses, from a connection to one server or to a cluster. */
+  /**
+   * The commands the service uses, from a connection to one server or to a cluster, and the
+   * server commands of each primary (one for a single server), for the eviction check.
+   */
   record Link(
       StatefulConnection<String, String> connection,
       RedisScriptingCommands<String, String> scripts,
-      RedisSortedSetCommands<String, String> sets) {}
+      RedisSortedSetCommands<String, String> sets,
+      Supplier<List<RedisServerCommands<String, String>>> primaries) {}
 
   private final List<RedisURI> uris;
   private final boolean cluster;
@@ -72,6 +80,7 @@ final class Connector {
   private final Duration retry;
   private final TimeSource clock;
   private final Runnable failed;
+  private final EvictionWatch eviction;
   private final ThreadPoolExecutor own;
   private final Object lock = new Object();
   private volatile Clients.@Nullable Made client; // written on the connector's thread only
@@ -85,9 +94,10 @@ final class Connector {
    *
    * @param retry the least time between two attempts, on {@code clock}
    * @param failed told when an attempt fails
+   * @param restored the count of restored quota states the eviction check reports
    */
   Connector(List<String> uris, boolean cluster, Duration requestTimeout, Duration connectTimeout,
-      Duration retry, TimeSource clock, Runnable failed) {
+      Duration retry, TimeSource clock, Runnable failed, LongSupplier restored) {
     this.uris = new ArrayList<>();
     for (String uri : uris) {
       RedisURI parsed = RedisURI.create(uri);
@@ -100,6 +110,7 @@ final class Connector {
     this.retry = retry;
     this.clock = clock;
     this.failed = failed;
+    this.eviction = new EvictionWatch(servers(), restored);
     this.own = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         task -> {
           Thread thread = new Thread(task, "guard-redis connect " + servers());
@@ -240,6 +251,8 @@ final class Connector {
     if (made != null) {
       if (!keep) {
         closeQuietly(made);
+      } else {
+        checkEviction(made);
       }
       started.complete(keep ? made : null);
       return;
@@ -278,11 +291,54 @@ final class Connector {
   }
 
   private static Link clusterLink(StatefulRedisClusterConnection<String, String> c) {
-    return new Link(c, c.sync(), c.sync());
+    return new Link(c, c.sync(), c.sync(), () -> {
+      List<RedisServerCommands<String, String>> nodes = new ArrayList<>();
+      for (RedisClusterNode node : c.getPartitions()) {
+        if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+          nodes.add(c.getConnection(node.getNodeId()).sync());
+        }
+      }
+      return nodes;
+    });
   }
 
   private static Link singleLink(StatefulRedisConnection<String, String> c) {
-    return new Link(c, c.sync(), c.sync());
+    return new Link(c, c.sync(), c.sync(), () -> List.of(c.sync()));
+  }
+
+  private static List<RedisServerCommands<String, String>> primaries(Link link) {
+    try {
+      return link.primaries().get();
+    } catch (RuntimeException unreachable) { // a node's connection could not be made
+      return List.of();
+    }
+  }
+
+  /** Logs a policy that may evict guard's keys, once per connection (on the own thread). */
+  private void checkEviction(Link made) {
+    eviction.connected();
+    try {
+      own.execute(() -> {
+        if (link == made) { // not closed or lost meanwhile
+          eviction.check(primaries(made), () -> link == made && made.connection().isOpen());
+        }
+      });
+    } catch (RejectedExecutionException closing) {
+      // closed meanwhile: nothing to tell
+    }
+  }
+
+  /**
+   * Reads now (on the caller's thread, a few commands per primary, each within the request
+   * timeout) whether Redis may evict guard's keys, and logs what changed; never throws.
+   */
+  Eviction eviction() {
+    Link up = link;
+    if (up == null || !up.connection().isOpen()) {
+      return Eviction.unknown("guard is not connected to Redis at " + servers()
+          + ", so it cannot tell whether Redis may evict its keys");
+    }
+    return eviction.check(primaries(up), () -> link == up && up.connection().isOpen());
   }
 
   private static void closeQuietly(Link broken) {

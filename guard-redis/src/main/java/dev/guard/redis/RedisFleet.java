@@ -197,7 +197,7 @@ public final class RedisFleet implements AutoCloseable {
     String own = "guard-fleet:{" + namespace + ":" + id + "}";
     this.ownKeys = new String[] {own + ":h", own + ":s"};
     this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.requestTimeout,
-        b.heartbeat, b.clock, failures::incrementAndGet);
+        b.heartbeat, b.clock, failures::incrementAndGet, () -> 0);
   }
 
   /** The token service's instance id when it is a {@link RedisTokenService}, else a new UUID. */
@@ -436,7 +436,8 @@ public final class RedisFleet implements AutoCloseable {
   public View view() {
     Connector.Link link = closed ? null : link();
     if (link == null) {
-      return View.unavailable(closed ? "the fleet is closed" : "Redis is not reachable yet", id);
+      return View.unavailable(closed ? "the fleet is closed" : "Redis is not reachable yet", id,
+          eviction());
     }
     List<?> listed;
     try {
@@ -445,7 +446,8 @@ public final class RedisFleet implements AutoCloseable {
               Long.toString(expiryMs), Integer.toString(MAX_INSTANCES)));
     } catch (RuntimeException failed) {
       failures.incrementAndGet();
-      return View.unavailable("could not read the fleet: " + failed.getMessage(), id);
+      return View.unavailable("could not read the fleet: " + failed.getMessage(), id,
+          eviction());
     }
     long bad = 0;
     long nowMs = FleetCodec.number(String.valueOf(listed.get(0)), Long.MAX_VALUE / 1000);
@@ -499,7 +501,15 @@ public final class RedisFleet implements AutoCloseable {
     }
     skipped.addAndGet(bad);
     instances.sort(java.util.Comparator.comparing(Instance::id));
-    return View.of(nowMs, id, agreement(instances), figures, skipped.get());
+    return View.of(nowMs, id, agreement(instances), figures, skipped.get(), eviction());
+  }
+
+  /** Whether the fleet's Redis may evict guard's keys, with the token service's restores. */
+  private Eviction eviction() {
+    Eviction read = closed ? Eviction.unknown("the fleet is closed") : connector.eviction();
+    TokenService tokens = engine.tokenService().orElse(null);
+    return tokens instanceof RedisTokenService redis
+        ? read.withRestoredStates(redis.restoredStates()) : read;
   }
 
   /** A heartbeat read back, or null when a field is missing or malformed. */
@@ -671,9 +681,13 @@ public final class RedisFleet implements AutoCloseable {
    * @param skipped entries and heartbeats left out since this fleet was built because they were
    *     malformed, too large, or of another type
    * @param problem why the fleet could not be read, or null
+   * @param eviction whether the fleet's Redis may evict guard's keys, read with the view ({@link
+   *     RedisTokenService#eviction()}; the restored quota states are those of the engine's
+   *     token service when it is a {@link RedisTokenService})
    */
   public record View(long timeMs, String self, List<Instance> instances,
-      List<Resource> resources, boolean rulesAgree, long skipped, @Nullable String problem) {
+      List<Resource> resources, boolean rulesAgree, long skipped, @Nullable String problem,
+      Eviction eviction) {
 
     /**
      * Copies the lists.
@@ -685,18 +699,20 @@ public final class RedisFleet implements AutoCloseable {
      * @param rulesAgree whether every alive instance applies the same rule set
      * @param skipped entries and heartbeats left out
      * @param problem why the fleet could not be read, or null
+     * @param eviction whether Redis may evict guard's keys
      */
     public View {
       instances = List.copyOf(instances);
       resources = List.copyOf(resources);
+      Objects.requireNonNull(eviction, "eviction");
     }
 
-    static View unavailable(String problem, String self) {
-      return new View(0, self, List.of(), List.of(), true, 0, problem);
+    static View unavailable(String problem, String self, Eviction eviction) {
+      return new View(0, self, List.of(), List.of(), true, 0, problem, eviction);
     }
 
     static View of(long nowMs, String self, List<Instance> instances,
-        Map<String, Map<Long, FleetCodec.Entry>> figures, long skipped) {
+        Map<String, Map<Long, FleetCodec.Entry>> figures, long skipped, Eviction eviction) {
       Map<String, Map<Long, Figures>> fleetSeconds = new TreeMap<>();
       Map<String, Map<String, Figures>> byInstance = new TreeMap<>();
       figures.forEach((instance, entries) -> entries.values().forEach(entry -> {
@@ -721,7 +737,7 @@ public final class RedisFleet implements AutoCloseable {
             byInstance.getOrDefault(name, Map.of())));
       });
       boolean agree = instances.stream().filter(Instance::alive).allMatch(Instance::agrees);
-      return new View(nowMs, self, instances, resources, agree, skipped, null);
+      return new View(nowMs, self, instances, resources, agree, skipped, null, eviction);
     }
   }
 

@@ -76,6 +76,11 @@ import org.jspecify.annotations.Nullable;
  * Builder#clock}) after the previous attempt started, so decisions are shared again within about
  * that period after Redis answers, whatever the length of the outage.
  *
+ * <p>A Redis whose {@code maxmemory-policy} may evict keys resets the state of every key it evicts
+ * (docs/CLUSTER.md, "When Redis evicts keys"): the service logs a warning at each connection to
+ * such a server, {@link #eviction()} reads the policy and what was evicted, and the quotas of
+ * cluster flow rules are restored from this instance's last answer when their keys are gone.
+ *
  * <p>Thread-safe.
  */
 public final class RedisTokenService implements TokenService, AutoCloseable {
@@ -102,6 +107,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private final @Nullable TimeSource windowClock;
   private final Availability availability;
   private final Map<String, Flow> flows = new ConcurrentHashMap<>();
+  private final QuotaStates quotaStates = new QuotaStates();
   private final Map<Long, Held> held = new ConcurrentHashMap<>();
   private final AtomicLong nextTokenId = new AtomicLong();
   private volatile boolean closed;
@@ -128,7 +134,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       availability.addListener(listener::accept);
     }
     this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.connectTimeout,
-        b.backOff, b.clock, availability::failed);
+        b.backOff, b.clock, availability::failed, quotaStates::restored);
   }
 
   /**
@@ -198,6 +204,31 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   public boolean available() {
     return availability.available();
+  }
+
+  /**
+   * Reads now whether the Redis server may evict this service's keys, and what it saw evicted:
+   * its {@code maxmemory-policy} and {@code maxmemory} ({@code CONFIG GET}), its {@code
+   * evicted_keys} ({@code INFO stats}), and how often this service found a flow id's quotas lost
+   * and restored them. A few commands per server, on the caller's thread, each within the request
+   * timeout; for a health check or a dashboard, never the call path. A policy that evicts is also
+   * logged (warning, {@link System.Logger} {@code dev.guard.redis}) once per connection, and each
+   * reading logs what changed since the last (docs/CLUSTER.md, "When Redis evicts keys").
+   *
+   * <pre>{@code
+   * Eviction eviction = tokens.eviction();
+   * boolean safe = eviction.risk() == Eviction.Risk.NONE;
+   * }</pre>
+   *
+   * @return the reading; {@link Eviction.Risk#UNKNOWN} when not connected or Redis would not say
+   */
+  public Eviction eviction() {
+    return connector.eviction();
+  }
+
+  /** How often a request found a flow id's quotas lost and restored them. */
+  long restoredStates() {
+    return quotaStates.restored();
   }
 
   /**
@@ -331,6 +362,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   public TokenService.Result requestQuota(FlowRule rule, int permits) {
     List<Object> answer = rule.quotas().isEmpty() ? null
         : runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("v", rule, permits));
+    quotaStates.keep(flowIdOf(rule), answer);
     return valueDecision(answer);
   }
 
@@ -338,8 +370,14 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   @Override
   public void giveBackQuota(FlowRule rule, int permits) {
     if (!rule.quotas().isEmpty()) {
-      runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("b", rule, permits));
+      quotaStates.keep(flowIdOf(rule), runValues(rule.cluster(), ":qv", ":qr", permits,
+          () -> quotaArgs("b", rule, permits)));
     }
+  }
+
+  private static String flowIdOf(FlowRule rule) {
+    ClusterMode mode = rule.cluster();
+    return mode == null ? "" : mode.flowId();
   }
 
   /**
@@ -358,15 +396,16 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
   private String[] quotaArgs(String op, FlowRule rule, int permits) {
     List<Quota> quotas = rule.quotas();
-    String[] args = new String[5 + 3 * quotas.size()];
+    String[] args = new String[6 + 3 * quotas.size()];
     args[0] = op;
     args[1] = "=";
     args[2] = Integer.toString(permits);
     args[3] = "1";
+    args[4] = quotaStates.hint(flowIdOf(rule));
     for (int q = 0; q < quotas.size(); q++) {
-      args[4 + 3 * q] = Integer.toString(quotas.get(q).limit());
-      args[5 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
-      args[6 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[5 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[6 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
+      args[7 + 3 * q] = Integer.toString(quotas.get(q).limit());
     }
     args[args.length - 1] = windowTime();
     return args;
@@ -400,19 +439,20 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
   private String[] valueArgs(String op, PerValueRule rule, Object value, int permits) {
     List<Quota> quotas = rule.quotas();
-    String[] args = new String[5 + 3 * (1 + quotas.size())];
+    String[] args = new String[6 + 3 * (1 + quotas.size())];
     args[0] = op;
     args[1] = ValueFields.of(value);
     args[2] = Integer.toString(permits);
     args[3] = Integer.toString(rule.maxValues());
+    args[4] = ""; // no hint: a value's state is not kept here (docs/CLUSTER.md, "Eviction")
     int threshold = rule.thresholdOf(value);
-    args[4] = Integer.toString(threshold);
-    args[5] = Long.toString(rule.period().toMillis());
-    args[6] = Long.toString((long) threshold + rule.burst());
+    args[5] = Integer.toString(threshold);
+    args[6] = Long.toString(rule.period().toMillis());
+    args[7] = Long.toString((long) threshold + rule.burst());
     for (int q = 0; q < quotas.size(); q++) {
-      args[7 + 3 * q] = Integer.toString(quotas.get(q).limit());
-      args[8 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
-      args[9 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[8 + 3 * q] = Integer.toString(quotas.get(q).limit());
+      args[9 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
+      args[10 + 3 * q] = Integer.toString(quotas.get(q).limit());
     }
     args[args.length - 1] = windowTime();
     return args;

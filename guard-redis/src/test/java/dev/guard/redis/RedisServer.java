@@ -21,20 +21,31 @@ final class RedisServer implements AutoCloseable {
 
   private final int port;
   private final Path dir;
+  private final List<String> config;
   private Process process;
 
-  private RedisServer(int port, Path dir) {
+  private RedisServer(int port, Path dir, List<String> config) {
     this.port = port;
     this.dir = dir;
+    this.config = config;
   }
 
   /** Starts a server on a free port. */
   static RedisServer start() throws IOException, InterruptedException {
+    return start(List.of());
+  }
+
+  /**
+   * Starts a server on a free port with more configuration, as command-line arguments (e.g.
+   * {@code --maxmemory 4mb}).
+   */
+  static RedisServer start(List<String> config) throws IOException, InterruptedException {
     int port;
     try (ServerSocket probe = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
       port = probe.getLocalPort();
     }
-    RedisServer server = new RedisServer(port, Files.createTempDirectory("guard-redis"));
+    RedisServer server = new RedisServer(port, Files.createTempDirectory("guard-redis"),
+        List.copyOf(config));
     server.restart();
     return server;
   }
@@ -46,8 +57,11 @@ final class RedisServer implements AutoCloseable {
   /** Starts (again) the server on its port, with no persistence: a restart loses every key. */
   void restart() throws IOException, InterruptedException {
     String binary = executable();
-    process = new ProcessBuilder(List.of(binary, "--port", Integer.toString(port),
-            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
+    List<String> command = new java.util.ArrayList<>(List.of(binary, "--port",
+        Integer.toString(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+        "--dir", dir.toString()));
+    command.addAll(config);
+    process = new ProcessBuilder(command)
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve("redis.log").toFile())
         .start();

@@ -17,6 +17,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.ClassUtils;
 
 /**
  * What the application's actuator and Micrometer see of guard: the endpoint {@code guard}, the
@@ -60,7 +61,10 @@ public class GuardActuatorAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean(name = "guardHealthIndicator")
     HealthIndicator guardHealthIndicator(GuardEngine engine, GuardProperties properties) {
-      return new GuardHealthIndicator(engine, properties.actuator().healthOpenBreakers());
+      boolean redis = ClassUtils.isPresent("dev.guard.redis.RedisTokenService",
+          GuardActuatorAutoConfiguration.class.getClassLoader());
+      return new GuardHealthIndicator(engine, properties.actuator().healthOpenBreakers(),
+          redis ? RedisHealth.of(engine) : null);
     }
   }
 

@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
@@ -18,16 +20,22 @@ import org.springframework.boot.health.contributor.Status;
  * the application's overall status to the others unless the application orders it ({@code
  * management.endpoint.health.status.order}): an open breaker protects a dependency, it does not
  * make this instance unfit to serve.
+ *
+ * <p>With a Redis token service, the details also hold {@code redis}: whether it answers and
+ * whether Redis may evict guard's keys ({@link RedisHealth}); neither changes the status.
  */
 final class GuardHealthIndicator extends AbstractHealthIndicator {
 
   private final GuardEngine engine;
   private final Status whenOpen;
+  private final @Nullable Supplier<Map<String, Object>> redis;
 
-  GuardHealthIndicator(GuardEngine engine, String whenOpen) {
+  GuardHealthIndicator(GuardEngine engine, String whenOpen,
+      @Nullable Supplier<Map<String, Object>> redis) {
     super("guard health check failed");
     this.engine = engine;
     this.whenOpen = new Status(whenOpen.strip().toUpperCase(java.util.Locale.ROOT));
+    this.redis = redis;
   }
 
   @Override
@@ -53,5 +61,9 @@ final class GuardHealthIndicator extends AbstractHealthIndicator {
     builder.status(open.isEmpty() ? Status.UP : whenOpen)
         .withDetail("breakers", breakers)
         .withDetail("open", open);
+    Supplier<Map<String, Object>> tokens = redis;
+    if (tokens != null) {
+      builder.withDetail("redis", tokens.get());
+    }
   }
 }
