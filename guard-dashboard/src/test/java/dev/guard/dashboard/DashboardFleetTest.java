@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -105,6 +107,27 @@ class DashboardFleetTest {
       // an instance that leaves is no longer listed
       world.leave(2);
       assertThat(fleet(world).get("instances")).hasSize(2);
+    }
+  }
+
+  @Test
+  void fleet_saysWhetherRedisMayEvictGuardsKeys() throws Exception {
+    try (FleetWorld world = new FleetWorld(1, b -> b.accessToken(Fixture.TOKEN))) {
+      world.beat();
+      assertThat(fleet(world).get("eviction").get("risk").asText()).isEqualTo("NONE");
+
+      RedisClient client = RedisClient.create(world.redis.uri());
+      try (StatefulRedisConnection<String, String> connection = client.connect()) {
+        connection.sync().configSet("maxmemory", "100mb");
+        connection.sync().configSet("maxmemory-policy", "allkeys-lru");
+      } finally {
+        client.shutdown();
+      }
+
+      JsonNode eviction = fleet(world).get("eviction");
+      assertThat(eviction.get("risk").asText()).isEqualTo("MAY_EVICT");
+      assertThat(eviction.get("policy").asText()).isEqualTo("allkeys-lru");
+      assertThat(eviction.get("detail").asText()).contains("allkeys-lru");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.guard.dashboard.internal;
 
+import dev.guard.redis.Eviction;
 import dev.guard.redis.RedisFleet;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -35,6 +36,15 @@ final class FleetViews {
     out.put("problem", view.problem());
     out.put("rulesAgree", view.rulesAgree());
     out.put("skipped", view.skipped());
+    Eviction eviction = view.eviction();
+    Map<String, Object> evicts = new LinkedHashMap<>();
+    evicts.put("risk", eviction.risk().name());
+    evicts.put("policy", eviction.policy());
+    evicts.put("maxmemoryBytes", eviction.maxmemoryBytes());
+    evicts.put("evictedKeys", eviction.evictedKeys());
+    evicts.put("restoredStates", eviction.restoredStates());
+    evicts.put("detail", eviction.detail());
+    out.put("eviction", evicts);
     List<Map<String, Object>> instances = new ArrayList<>();
     for (RedisFleet.Instance i : view.instances()) {
       Map<String, Object> one = new LinkedHashMap<>();

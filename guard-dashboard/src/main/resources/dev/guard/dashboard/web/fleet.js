@@ -31,6 +31,11 @@ async function refreshFleet() {
       ? 'All ' + alive.length + ' alive instances apply the same rules.'
       : differing.length + ' of ' + alive.length + ' alive instances apply other rules than the rest (marked "differs").';
     agreement.className = data.rulesAgree ? 'ok' : 'error';
+    const eviction = document.getElementById('eviction');
+    const risk = data.eviction.risk;
+    eviction.textContent = risk === 'NONE' ? 'Redis does not evict guard\'s keys.' : data.eviction.detail;
+    eviction.className = risk === 'MAY_EVICT' ? 'error' : (risk === 'NONE' ? 'ok' : 'muted');
+    eviction.dataset.risk = risk;
     const rows = data.instances.map((i) => guard.el('tr', {
       'data-id': i.id, 'data-alive': String(i.alive), 'data-agrees': String(i.agrees),
       class: i.self ? 'self' : '' },
