@@ -49,6 +49,8 @@ final class PropertyDocument {
   private static final String ROOT = "rules";
 
   private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
+  /** Where in the document a JSON error was found, as {@code RuleFormat} appends it. */
+  private static final Pattern POSITION = Pattern.compile(" \\(line \\d+, column \\d+\\)$");
   private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
 
   private final ObjectNode json;
@@ -82,20 +84,22 @@ final class PropertyDocument {
   /**
    * Returns an error of the document at the property the application wrote: {@code
    * rules.flow[1].qps} as {@code guard.rules.flow[2].qps}, with the variable it came from, {@code
-   * guard.rules.flow[2].qps (GUARD_RULES_FLOW_2_QPS)}.
+   * guard.rules.flow[2].qps (GUARD_RULES_FLOW_2_QPS)}; without the line and column of the
+   * document, which the application never saw.
    */
   InvalidRulesException.Error relabel(InvalidRulesException.Error error) {
     String path = error.path();
+    String message = POSITION.matcher(error.message()).replaceFirst("");
     for (int end = path.length(); end > 0; end = Math.max(path.lastIndexOf('.', end - 1),
         path.lastIndexOf('[', end - 1))) {
       Written node = written.get(path.substring(0, end));
       if (node != null) {
         String named = node.path() + path.substring(end);
         return new InvalidRulesException.Error(
-            node.variable() == null ? named : named + " (" + node.variable() + ")", error.message());
+            node.variable() == null ? named : named + " (" + node.variable() + ")", message);
       }
     }
-    return new InvalidRulesException.Error(EnvironmentRules.PREFIX + "." + path, error.message());
+    return new InvalidRulesException.Error(EnvironmentRules.PREFIX + "." + path, message);
   }
 
   private JsonNode write(Object node, String field, String documentPath, String propertyPath,

@@ -78,6 +78,18 @@ class Issue36NumbersTest {
   }
 
   @Test
+  void numberLongerThanADocumentTakes_namesItsPropertyAndNoPlaceInTheDocument() {
+    String digits = "1" + "0".repeat(70);
+    StandardEnvironment environment = environment(Map.of("guard.rules.flow[3].resource", "a",
+        "guard.rules.flow[3].qps", digits));
+
+    assertThatThrownBy(() -> EnvironmentRules.read(environment))
+        .isInstanceOfSatisfying(InvalidRulesException.class, invalid -> assertThat(invalid.errors())
+            .extracting(String::valueOf).containsExactly(
+                "guard.rules.flow[3].qps: a number must be at most 64 characters long, was 71"));
+  }
+
+  @Test
   void everyNumericFieldOfEveryKind_refusesNumbersNoDoubleHolds_namingPathAndValue()
       throws Exception {
     List<String> fields = numericFields();
