@@ -24,7 +24,7 @@ import reactor.core.publisher.Mono;
     "org.springframework.boot.security.autoconfigure.web.reactive.ReactiveWebSecurityAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.actuate.web.reactive.ReactiveManagementWebSecurityAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.ReactiveUserDetailsServiceAutoConfiguration"})
-@Import({StoppedClockEngine.class, OrdersFluxApp.Orders.class})
+@Import({StoppedClockEngine.class, OrdersFluxApp.Orders.class, Quotes.class})
 public class OrdersFluxApp {
 
   @Bean
@@ -37,6 +37,22 @@ public class OrdersFluxApp {
 
   @RestController
   static class Orders {
+
+    private final Quotes quotes;
+
+    Orders(Quotes quotes) {
+      this.quotes = quotes;
+    }
+
+    @GetMapping("/quotes/{item}")
+    Mono<String> quote(@PathVariable String item) {
+      return Mono.just(quotes.quote(item));
+    }
+
+    @GetMapping("/later-quotes/{item}")
+    Mono<String> laterQuote(@PathVariable String item) {
+      return quotes.later(item);
+    }
 
     @GetMapping("/orders/{id}")
     Mono<String> order(@PathVariable String id) {

@@ -23,7 +23,7 @@ import org.springframework.web.servlet.function.ServerResponse;
     "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
     "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
-@Import({StoppedClockEngine.class, OrdersMvcApp.Orders.class})
+@Import({StoppedClockEngine.class, OrdersMvcApp.Orders.class, Quotes.class})
 public class OrdersMvcApp {
 
   @Bean
@@ -36,6 +36,17 @@ public class OrdersMvcApp {
 
   @RestController
   static class Orders {
+
+    private final Quotes quotes;
+
+    Orders(Quotes quotes) {
+      this.quotes = quotes;
+    }
+
+    @GetMapping("/quotes/{item}")
+    String quote(@PathVariable String item) {
+      return quotes.quote(item);
+    }
 
     @GetMapping("/orders/{id}")
     String order(@PathVariable String id) {

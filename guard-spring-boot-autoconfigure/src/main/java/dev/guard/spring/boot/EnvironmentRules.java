@@ -1,16 +1,12 @@
 package dev.guard.spring.boot;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.RuleFormat;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -37,25 +33,28 @@ import org.springframework.core.env.SystemEnvironmentPropertySource;
  * allowOrigins: ops,billing}) is that list. Environment variables spell the same paths as Spring
  * spells them: {@code GUARD_RULES_FLOW_0_QPS} is {@code guard.rules.flow[0].qps}, and a key written
  * without its capitals ({@code WARMUP}) is the document's field of that name ({@code warmUp}).
- * Errors carry property paths: {@code guard.rules.flow[0].qps: ...}.
+ * Errors carry the property paths the application wrote, with the index it wrote ({@code
+ * guard.rules.flow[5].qps: ...}, also when there are no items 0 to 4) and the variable a value came
+ * from ({@code guard.rules.flow[5].qps (GUARD_RULES_FLOW_5_QPS): ...}); a path has at most {@link
+ * #MAX_SEGMENTS} segments below {@code guard.rules}. {@link PropertyDocument} builds the document.
  */
 final class EnvironmentRules {
 
   static final String PREFIX = "guard.rules";
 
-  /** The fields whose values stay strings even when they read as numbers. */
-  private static final Set<String> NAME_FIELDS =
-      Set.of("resource", "origin", "relatedTo", "fromEntrance", "flowId", "valueType",
-          "allowOrigins", "denyOrigins", "$schema");
-
-  /** The fields whose values are lists of names, which a comma-separated string may spell. */
-  private static final Set<String> NAME_LIST_FIELDS = Set.of("allowOrigins", "denyOrigins");
+  /**
+   * The most segments a property path under {@code guard.rules} has ({@code flow}, {@code 0},
+   * {@code qps} are three): a rule document nests no deeper ({@link RuleFormat#MAX_NESTING}).
+   */
+  static final int MAX_SEGMENTS = RuleFormat.MAX_NESTING;
 
   /** How environment variable names for {@code guard.rules} begin, in any case. */
   private static final String VARIABLE_PREFIX = "GUARD_RULES_";
 
+  /** The longest name an error repeats whole; longer ones are shortened. */
+  private static final int MAX_NAME_CHARS = 100;
+
   private static final Pattern SEGMENT = Pattern.compile("([^.\\[\\]]+)|\\[(\\d{1,6})]");
-  private static final Pattern NUMBER = Pattern.compile("-?(0|[1-9]\\d*)(\\.\\d+)?([eE][+-]?\\d+)?");
 
   private EnvironmentRules() {}
 
@@ -70,20 +69,33 @@ final class EnvironmentRules {
    * @throws InvalidRulesException with property paths when the rules are not valid
    */
   static Optional<RuleSet> read(ConfigurableEnvironment environment) {
-    Optional<String> document = document(environment);
+    Optional<PropertyDocument> document = document(environment);
     if (document.isEmpty()) {
       return Optional.empty();
     }
+    PropertyDocument properties = document.get();
+    String json;
     try {
-      return Optional.of(RuleFormat.parse(document.get()));
+      json = Json.MAPPER.writeValueAsString(properties.json());
+    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      throw new IllegalStateException("guard.rules could not be written as JSON", e);
+    }
+    try {
+      return Optional.of(RuleFormat.parse(json));
     } catch (InvalidRulesException invalid) {
-      throw withPropertyPaths(invalid);
+      throw new InvalidRulesException(
+          invalid.errors().stream().map(properties::relabel).toList());
     }
   }
 
-  /** The document the environment's {@code guard.rules} describe, or empty if none. */
-  static Optional<String> document(ConfigurableEnvironment environment) {
+  /**
+   * The document the environment's {@code guard.rules} describe, or empty if none.
+   *
+   * @throws InvalidRulesException naming the properties and variables guard cannot read
+   */
+  static Optional<PropertyDocument> document(ConfigurableEnvironment environment) {
     Map<String, Object> root = new LinkedHashMap<>();
+    Set<String> fromVariables = new HashSet<>();
     List<InvalidRulesException.Error> errors = new ArrayList<>();
     for (PropertySource<?> source : environment.getPropertySources()) {
       if (!(source instanceof EnumerablePropertySource<?> enumerable)
@@ -99,44 +111,36 @@ final class EnvironmentRules {
         }
         Object value = enumerable.getProperty(name);
         if (value != null) {
-          put(own, path, value, errors);
+          put(own, path, new PropertyDocument.Leaf(value, variables ? name : null), errors);
         }
       }
       // a top-level field comes whole from the source of highest precedence that has it
-      own.forEach(root::putIfAbsent);
+      own.forEach((field, value) -> {
+        if (root.putIfAbsent(field, value) == null && variables) {
+          fromVariables.add(field);
+        }
+      });
     }
+    if (root.isEmpty() && errors.isEmpty()) {
+      return Optional.empty();
+    }
+    PropertyDocument document = new PropertyDocument(root, fromVariables);
+    errors.addAll(document.errors());
     if (!errors.isEmpty()) {
       throw new InvalidRulesException(errors);
     }
-    if (root.isEmpty()) {
-      return Optional.empty();
+    if (!document.json().has("version")) {
+      document.json().put("version", RuleFormat.VERSION);
     }
-    ObjectNode json = (ObjectNode) toJson(root, "");
-    if (!json.has("version")) {
-      json.put("version", RuleFormat.VERSION);
-    }
-    try {
-      return Optional.of(Json.MAPPER.writeValueAsString(json));
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalStateException("guard.rules could not be written as JSON", e);
-    }
-  }
-
-  /** The same errors, each path under {@code guard.rules} instead of the document's root. */
-  static InvalidRulesException withPropertyPaths(InvalidRulesException invalid) {
-    List<InvalidRulesException.Error> errors = new ArrayList<>();
-    for (InvalidRulesException.Error error : invalid.errors()) {
-      String path = error.path();
-      String rest = path.startsWith("rules") ? path.substring("rules".length()) : "." + path;
-      errors.add(new InvalidRulesException.Error(PREFIX + rest, error.message()));
-    }
-    return new InvalidRulesException(errors);
+    return Optional.of(document);
   }
 
   @SuppressWarnings("unchecked")
-  private static void put(Map<String, Object> root, String name, Object value,
+  private static void put(Map<String, Object> root, String path, PropertyDocument.Leaf leaf,
       List<InvalidRulesException.Error> errors) {
-    String rest = name.substring(PREFIX.length());
+    String named = leaf.variable() == null ? shorten(path)
+        : shorten(path) + " (" + shorten(leaf.variable()) + ")";
+    String rest = path.substring(PREFIX.length());
     List<Object> keys = new ArrayList<>();
     Matcher m = SEGMENT.matcher(rest);
     int at = 0;
@@ -146,21 +150,27 @@ final class EnvironmentRules {
         continue;
       }
       if (!m.find(at) || m.start() != at) {
-        errors.add(new InvalidRulesException.Error(name, "is not a property path guard reads"));
+        errors.add(new InvalidRulesException.Error(named, "is not a property path guard reads"));
+        return;
+      }
+      if (keys.size() == MAX_SEGMENTS) {
+        String variable = leaf.variable();
+        errors.add(new InvalidRulesException.Error(shorten(variable != null ? variable : path),
+            tooDeep(path.split("[.\\[]", -1).length - 2)));
         return;
       }
       keys.add(m.group(1) != null ? camel(m.group(1)) : Integer.valueOf(m.group(2)));
       at = m.end();
     }
     if (keys.isEmpty() || !(keys.get(0) instanceof String)) {
-      errors.add(new InvalidRulesException.Error(name, "must name a field of the rule document"));
+      errors.add(new InvalidRulesException.Error(named, "must name a field of the rule document"));
       return;
     }
     Object node = root;
     for (int i = 0; i < keys.size(); i++) {
       Object key = keys.get(i);
       boolean last = i == keys.size() - 1;
-      Object next = last ? value : keys.get(i + 1) instanceof Integer ? new TreeMap<Integer, Object>()
+      Object next = last ? leaf : keys.get(i + 1) instanceof Integer ? new TreeMap<Integer, Object>()
           : new LinkedHashMap<String, Object>();
       Object child;
       if (key instanceof String field && node instanceof LinkedHashMap<?, ?> map) {
@@ -168,58 +178,22 @@ final class EnvironmentRules {
       } else if (key instanceof Integer index && node instanceof TreeMap<?, ?> list) {
         child = ((Map<Integer, Object>) list).putIfAbsent(index, next);
       } else {
-        errors.add(new InvalidRulesException.Error(name, "mixes a list and an object"));
+        errors.add(new InvalidRulesException.Error(named, "mixes a list and an object"));
         return;
       }
       node = child == null ? next : child;
     }
   }
 
-  private static JsonNode toJson(Object node, String field) {
-    JsonNodeFactory nodes = JsonNodeFactory.instance;
-    if (node instanceof TreeMap<?, ?> list) {
-      ArrayNode array = nodes.arrayNode();
-      list.values().forEach(item -> array.add(toJson(item, field)));
-      return array;
-    }
-    if (node instanceof Map<?, ?> map) {
-      ObjectNode object = nodes.objectNode();
-      map.forEach((key, value) -> object.set((String) key, toJson(value, (String) key)));
-      return object;
-    }
-    if (NAME_LIST_FIELDS.contains(field) && node instanceof String names) {
-      ArrayNode array = nodes.arrayNode();
-      for (String name : names.split(",", -1)) {
-        array.add(name.trim());
-      }
-      return array;
-    }
-    return scalar(node, field);
+  private static String tooDeep(int segments) {
+    return "is not a property path guard reads: it has " + segments + " segments below "
+        + PREFIX + ", at most " + MAX_SEGMENTS + " (a rule document nests no deeper)";
   }
 
-  private static JsonNode scalar(Object value, String field) {
-    JsonNodeFactory nodes = JsonNodeFactory.instance;
-    if (value instanceof Boolean b) {
-      return nodes.booleanNode(b);
-    }
-    if (value instanceof Integer || value instanceof Long || value instanceof Short) {
-      return nodes.numberNode(((Number) value).longValue());
-    }
-    if (value instanceof Number number) {
-      return nodes.numberNode(new BigDecimal(number.toString()));
-    }
-    String text = value.toString();
-    if (!NAME_FIELDS.contains(field)) {
-      if (text.equals("true") || text.equals("false")) {
-        return nodes.booleanNode(Boolean.parseBoolean(text));
-      }
-      if (NUMBER.matcher(text).matches()) {
-        return text.matches("-?\\d{1,18}")
-            ? nodes.numberNode(Long.parseLong(text))
-            : nodes.numberNode(new BigDecimal(text));
-      }
-    }
-    return nodes.textNode(text);
+  /** A name as an error repeats it: whole, or its start and its length when it is long. */
+  private static String shorten(String name) {
+    return name.length() <= MAX_NAME_CHARS ? name
+        : name.substring(0, MAX_NAME_CHARS) + "... (" + name.length() + " characters)";
   }
 
   /**
@@ -236,7 +210,7 @@ final class EnvironmentRules {
     StringBuilder path = new StringBuilder(PREFIX);
     for (String segment : variable.substring(VARIABLE_PREFIX.length()).split("_", -1)) {
       if (segment.isEmpty()) {
-        errors.add(new InvalidRulesException.Error(variable,
+        errors.add(new InvalidRulesException.Error(shorten(variable),
             "is not a property path guard reads: a segment between underscores is empty"));
         return null;
       }

@@ -165,7 +165,8 @@ class RulesFromPropertiesTest {
         .run(
             context ->
                 assertThat(context).hasFailed().getFailure()
-                    .hasStackTraceContaining("guard.rules.flow[0].qsp: is not a field here"));
+                    .hasStackTraceContaining(
+                        "guard.rules.flow[0].qsp (GUARD_RULES_FLOW_0_QSP): is not a field here"));
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.guard.spring.boot.web;
 
+import dev.guard.api.RefusedException;
 import dev.guard.http.GuardServletFilter;
 import dev.guard.http.HttpInbound;
 import jakarta.servlet.Filter;
@@ -18,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  * {@link HandlerPatterns}); a request no handler maps is named by its cleaned path, as guard-http
  * does. Everything else (context and origin, refusal, rate-limit headers, errors, exit when the
  * response completes, asynchronous requests) is the servlet filter's.
+ *
+ * <p>That includes a {@link RefusedException} that escapes a controller (a {@code @Guarded} method
+ * without a fallback was refused, and no {@code @ExceptionHandler} of the application took it):
+ * Spring's dispatcher hands it on wrapped in a {@link ServletException}, which this filter unwraps
+ * so that the servlet filter answers it as a refusal (429, 503 for an open breaker,
+ * {@code Retry-After}) instead of the container's 500.
  */
 final class GuardMvcFilter implements Filter {
 
@@ -58,7 +65,20 @@ final class GuardMvcFilter implements Filter {
       return;
     }
     request.setAttribute(LOOKUP, lookup);
-    guard.doFilter(req, res, chain);
+    guard.doFilter(req, res, (in, out) -> unwrapRefusal(chain, in, out));
+  }
+
+  /** Runs the rest of the chain; a refusal the dispatcher wrapped escapes as itself. */
+  private static void unwrapRefusal(FilterChain chain, ServletRequest req, ServletResponse res)
+      throws IOException, ServletException {
+    try {
+      chain.doFilter(req, res);
+    } catch (ServletException wrapped) {
+      if (wrapped.getCause() instanceof RefusedException refused) {
+        throw refused;
+      }
+      throw wrapped;
+    }
   }
 
   private @Nullable String template(HttpInbound.Request request) {

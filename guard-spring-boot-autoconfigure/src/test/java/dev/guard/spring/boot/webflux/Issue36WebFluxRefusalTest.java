@@ -1,0 +1,77 @@
+package dev.guard.spring.boot.webflux;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.guard.api.CircuitBreaker;
+import dev.guard.api.Entry;
+import dev.guard.api.rule.CircuitBreakerRule;
+import dev.guard.api.rule.FlowRule;
+import dev.guard.api.rule.RuleSet;
+import dev.guard.webapps.OrdersFluxApp;
+import dev.guard.webapps.Quotes;
+import dev.guard.webapps.RunningApp;
+import java.net.http.HttpResponse;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+
+/**
+ * Issue 36: a refusal of a {@code @Guarded} method that escapes a WebFlux controller, thrown in
+ * the handler or signalled by a guarded {@code Mono}, is answered as guard's filter answers a
+ * refusal, on Reactor Netty (this held on WebFlux already; on Spring MVC it was a 500, see
+ * {@code Issue36MvcRefusalTest}).
+ */
+@SpringBootTest(classes = OrdersFluxApp.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "spring.main.web-application-type=reactive")
+class Issue36WebFluxRefusalTest extends RunningApp {
+
+  @Test
+  void openBreaker_refusalEscapingTheController_is503WithTheRefusalBody() throws Exception {
+    openTheBreaker();
+
+    HttpResponse<String> refused = client.get("/quotes/tea");
+
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.headers().firstValue("Retry-After")).contains("10");
+    assertThat(refused.headers().firstValue("Content-Type")).hasValueSatisfying(
+        type -> assertThat(type).startsWith("application/json"));
+    assertThat(refused.body()).isEqualTo("{\"status\":503,\"error\":\"Service Unavailable\","
+        + "\"protection\":\"circuit-breaker\",\"resource\":\"quote\"}");
+  }
+
+  @Test
+  void openBreaker_refusalSignalledByAGuardedMono_is503() throws Exception {
+    openTheBreaker();
+
+    HttpResponse<String> refused = client.get("/later-quotes/tea");
+
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.headers().firstValue("Retry-After")).contains("10");
+    assertThat(refused.body()).isEqualTo("{\"status\":503,\"error\":\"Service Unavailable\","
+        + "\"protection\":\"circuit-breaker\",\"resource\":\"quote\"}");
+  }
+
+  @Test
+  void flowLimit_refusalEscapingTheController_is429WithRetryAfter() throws Exception {
+    engine.apply(RuleSet.of(List.of(FlowRule.qps(Quotes.RESOURCE, 1))));
+
+    assertThat(client.get("/quotes/tea").body()).isEqualTo("quote tea");
+    HttpResponse<String> refused = client.get("/quotes/coffee");
+
+    assertThat(refused.statusCode()).isEqualTo(429);
+    assertThat(refused.headers().firstValue("Retry-After")).contains("1");
+    assertThat(refused.body()).isEqualTo("{\"status\":429,\"error\":\"Too Many Requests\","
+        + "\"protection\":\"flow\",\"resource\":\"quote\"}");
+  }
+
+  /** Opens the breaker of {@code quote} for ten seconds by one failed call. */
+  private void openTheBreaker() {
+    engine.apply(RuleSet.of(List.of(
+        CircuitBreakerRule.errorCount(Quotes.RESOURCE, 0).withMinCalls(1))));
+    try (Entry call = engine.resource(Quotes.RESOURCE).enter()) {
+      call.recordError(new IllegalStateException("quotes are down"));
+    }
+    assertThat(engine.breakers(Quotes.RESOURCE)).singleElement()
+        .satisfies(breaker -> assertThat(breaker.state()).isEqualTo(CircuitBreaker.State.OPEN));
+  }
+}
