@@ -23,6 +23,7 @@ final class ExchangeCompletion {
   private final AtomicBoolean finished = new AtomicBoolean();
   private volatile int status = -1;
   private volatile @Nullable Throwable failure;
+  private volatile boolean refusal;
   private @Nullable OutputStream body;
   private @Nullable OutputStream bodyOriginal;
 
@@ -69,6 +70,11 @@ final class ExchangeCompletion {
     finish();
   }
 
+  /** The response about to be sent is a refusal met inside the handler: no error of the request. */
+  void answeringRefusal() {
+    refusal = true;
+  }
+
   void fail(Throwable error) {
     failure = error;
     finish();
@@ -76,7 +82,11 @@ final class ExchangeCompletion {
 
   private void finish() {
     if (finished.compareAndSet(false, true)) {
-      gate.finish(entry, status, failure);
+      if (refusal && failure == null) {
+        entry.close();
+      } else {
+        gate.finish(entry, status, failure);
+      }
     }
   }
 

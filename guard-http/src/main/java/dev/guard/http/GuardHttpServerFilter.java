@@ -102,6 +102,7 @@ public final class GuardHttpServerFilter extends Filter {
           completion.fail(nested);
           throw nested;
         }
+        completion.answeringRefusal();
         answer(guarded, gate.refusal(nested), gate.rateLimitFields(handle, args));
       } catch (Throwable failure) {
         completion.fail(failure);

@@ -143,7 +143,7 @@ public final class GuardServletFilter implements Filter {
       try {
         answer(response, gate.refusal(nested), gate.rateLimitFields(handle, args));
       } finally {
-        gate.finish(entry, response.getStatus(), null);
+        entry.close(); // a refusal answered is no error of the request itself (docs/HTTP.md)
       }
       return;
     } catch (Throwable failure) {

@@ -577,6 +577,20 @@ abstract class InboundContract {
   }
 
   @Test
+  void openBreakerInsideTheHandler_is503_andNoErrorOfTheRequest() throws Exception {
+    engine.apply(engine.ruleSet().withRulesOf("inner",
+        List.of(CircuitBreakerRule.errorCount("inner", 1).withOpenFor(Duration.ofSeconds(5)))));
+    engine.breakers("inner").get(0).forceOpen();
+
+    HttpResponse<String> refused = get("/nested");
+
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.body()).contains("\"protection\":\"circuit-breaker\"");
+    assertThat(stats("GET /nested").totalException()).isZero();
+    assertThat(stats("GET /nested").concurrency()).isZero();
+  }
+
+  @Test
   void refusalResponse_isCustomizable_withRetryAfterInWholeSecondsRoundedUp() throws Exception {
     restart(HttpInbound.of(engine).refusalResponse(
         refused -> new HttpInbound.RefusalResponse(418, "text/plain", "later", Duration.ofMillis(1500))));

@@ -137,9 +137,13 @@ final class GuardWebFilter implements WebFilter, Ordered {
     setRateLimitFields(response.getHeaders(), gate.rateLimitFields(resource, args));
     Exit exit = new Exit(entry, response);
     return chain.filter(exchange)
-        .onErrorResume(RefusedException.class, nested -> response.isCommitted()
-            ? Mono.error(nested)
-            : answer(response, gate.refusal(nested), gate.rateLimitFields(resource, args)))
+        .onErrorResume(RefusedException.class, nested -> {
+          if (response.isCommitted()) {
+            return Mono.error(nested);
+          }
+          exit.answeredRefusal();
+          return answer(response, gate.refusal(nested), gate.rateLimitFields(resource, args));
+        })
         .doOnError(exit::failed)
         .doFinally(signal -> exit.run());
   }
@@ -150,6 +154,7 @@ final class GuardWebFilter implements WebFilter, Ordered {
     private final ServerHttpResponse response;
     private final AtomicBoolean done = new AtomicBoolean();
     private volatile @Nullable Throwable failure;
+    private volatile boolean refusal;
 
     Exit(Entry entry, ServerHttpResponse response) {
       this.entry = entry;
@@ -160,10 +165,19 @@ final class GuardWebFilter implements WebFilter, Ordered {
       failure = error;
     }
 
+    /** The response is a refusal met inside the handler: no error of the request itself. */
+    void answeredRefusal() {
+      refusal = true;
+    }
+
     void run() {
       if (done.compareAndSet(false, true)) {
         HttpStatusCode status = response.getStatusCode();
-        gate.finish(entry, status == null ? 200 : status.value(), failure);
+        if (refusal && failure == null) {
+          entry.close();
+        } else {
+          gate.finish(entry, status == null ? 200 : status.value(), failure);
+        }
       }
     }
   }

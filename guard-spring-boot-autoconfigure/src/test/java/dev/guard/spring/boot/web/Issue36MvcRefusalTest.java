@@ -7,6 +7,7 @@ import dev.guard.api.Entry;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
+import dev.guard.webapps.Client;
 import dev.guard.webapps.OrdersMvcApp;
 import dev.guard.webapps.Quotes;
 import dev.guard.webapps.RunningApp;
@@ -34,6 +35,9 @@ class Issue36MvcRefusalTest extends RunningApp {
         type -> assertThat(type).startsWith("application/json"));
     assertThat(refused.body()).isEqualTo("{\"status\":503,\"error\":\"Service Unavailable\","
         + "\"protection\":\"circuit-breaker\",\"resource\":\"quote\"}");
+    Client.awaitUntil(() -> engine.stats("GET /quotes/{item}").concurrency() == 0);
+    assertThat(engine.stats("GET /quotes/{item}").totalException()).as("errors of the request")
+        .isZero();
   }
 
   @Test
