@@ -274,10 +274,10 @@ public sealed class Guard extends GuardDecorators
   }
 
   /**
-   * Admits only calls from the listed caller origins (a white list); calls without an origin pass
+   * Admits only calls from the listed caller origins (an allow list); calls without an origin pass
    * too. Other origins are refused with {@link dev.guard.api.RefusedException.Origin}, which
    * names the origin. The origin of a call comes from its context ({@code
-   * GuardEngine.enterContext(name, origin)}) or from {@link #origin}.
+   * engine.resource(name).context(entrance, origin).openContext()}) or from {@link #origin}.
    *
    * <pre>{@code
    * Supplier<Report> admin = Guard.of("admin").allowOrigins("ops-console", "billing")
@@ -295,7 +295,7 @@ public sealed class Guard extends GuardDecorators
   }
 
   /**
-   * Refuses calls from the listed caller origins (a black list) with {@link
+   * Refuses calls from the listed caller origins (a deny list) with {@link
    * dev.guard.api.RefusedException.Origin}; other calls pass.
    *
    * <pre>{@code
@@ -350,7 +350,7 @@ public sealed class Guard extends GuardDecorators
 
   /**
    * Sets the caller origin of calls made through this guard on a thread without a context (an
-   * enclosing {@code GuardEngine.enterContext} wins).
+   * enclosing context, such as one opened with {@code GuardedResource.openContext()}, wins).
    *
    * @param callerOrigin the caller's identity; empty for unknown
    * @return the new guard
@@ -363,7 +363,8 @@ public sealed class Guard extends GuardDecorators
 
   /**
    * Sets the context (entrance) name of calls made through this guard on a thread without a
-   * context (an enclosing {@code GuardEngine.enterContext} wins).
+   * context (an enclosing context, such as one opened with {@code GuardedResource.openContext()},
+   * wins).
    *
    * @param contextName the entrance name; not blank
    * @return the new guard

@@ -128,7 +128,7 @@ public abstract sealed class RefusedException extends RuntimeException
    * circuit breaker, the time until its next probe; for a per-value rule, the time until the
    * value has a token again; for system protection's QPS and RT thresholds, the time until the
    * inbound window's next bucket. Empty where the engine cannot know (concurrency limits,
-   * authority, load and CPU thresholds, a limit of 0). A retry after the wait is not guaranteed to
+   * origin rules, load and CPU thresholds, a limit of 0). A retry after the wait is not guaranteed to
    * pass: other callers may take the capacity first.
    *
    * <p>The wait is computed when this method is called, from the rule's state at that moment
@@ -506,7 +506,7 @@ public abstract sealed class RefusedException extends RuntimeException
   }
 
   /**
-   * Thrown when an origin white or black list refuses a call; {@link #origin()} names the caller.
+   * Thrown when an origin allow or deny list refuses a call; {@link #origin()} names the caller.
    * See {@link RefusedException} for the common contract.
    *
    * <pre>{@code
@@ -623,7 +623,7 @@ public abstract sealed class RefusedException extends RuntimeException
     CIRCUIT_BREAKER,
     /** System protection ({@link RefusedException.SystemProtection}). */
     SYSTEM,
-    /** An origin white or black list ({@link RefusedException.Origin}). */
+    /** An origin allow or deny list ({@link RefusedException.Origin}). */
     ORIGIN,
     /** An adaptive concurrency limit ({@link RefusedException.AdaptiveConcurrency}). */
     ADAPTIVE_CONCURRENCY;

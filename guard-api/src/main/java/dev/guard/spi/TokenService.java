@@ -29,8 +29,8 @@ public interface TokenService {
   /**
    * Asks for {@code permits} passes of a cluster QPS rule.
    *
-   * @param rule the rule; its {@link FlowRule#cluster()} is not null, its {@code count} is the
-   *     threshold per second (of the cluster or of each instance)
+   * @param rule the rule; its {@link FlowRule#cluster()} is not null, its {@link
+   *     FlowRule#threshold()} is the threshold per second (of the cluster or of each instance)
    * @param permits how many passes; {@code > 0}
    * @param prioritized whether the call may take passes from the next bucket and wait for them
    * @return the answer; never null. A granted answer ({@code OK}, {@code SHOULD_WAIT}) may carry

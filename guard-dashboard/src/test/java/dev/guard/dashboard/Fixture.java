@@ -26,15 +26,22 @@ final class Fixture implements AutoCloseable {
   static final String TOKEN = "test-token-0123456789";
   static final ObjectMapper JSON = new ObjectMapper();
 
-  final ManualClock clock = new ManualClock();
+  final ManualClock clock;
   /** Shares cluster limits between this engine and any other client a test connects. */
-  final InMemoryTokenService tokens = new InMemoryTokenService(clock);
-  final GuardEngine engine =
-      GuardEngine.builder().clock(clock).tokenService(tokens.connect("shop")).build();
+  final InMemoryTokenService tokens;
+  final GuardEngine engine;
   final GuardDashboard.Server server;
   final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   Fixture(UnaryOperator<GuardDashboard.Builder> options) {
+    this(new ManualClock(), options);
+  }
+
+  /** A fixture on the given clock (whose reading, as nanoseconds since the epoch, is its wall time). */
+  Fixture(ManualClock clock, UnaryOperator<GuardDashboard.Builder> options) {
+    this.clock = clock;
+    tokens = new InMemoryTokenService(clock);
+    engine = GuardEngine.builder().clock(clock).tokenService(tokens.connect("shop")).build();
     server = options.apply(GuardDashboard.builder(engine)).build().start();
   }
 

@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntFunction;
 import java.util.function.UnaryOperator;
 
 /**
@@ -35,7 +36,7 @@ final class FleetWorld implements AutoCloseable {
   private static final long PATIENCE_SECONDS = 30;
 
   final LocalRedis redis;
-  final ManualClock clock = new ManualClock();
+  final ManualClock clock;
   final List<GuardEngine> engines = new ArrayList<>();
   final List<RedisFleet> fleets = new ArrayList<>();
   final List<RedisRuleSource> sources = new ArrayList<>();
@@ -44,6 +45,17 @@ final class FleetWorld implements AutoCloseable {
   private int parked;
 
   FleetWorld(int instances, UnaryOperator<GuardDashboard.Builder> options) throws Exception {
+    this(new ManualClock(), instances, i -> "shop-" + (char) ('a' + i),
+        i -> "shop " + (char) ('a' + i), options);
+  }
+
+  /**
+   * Instances on the given clock (whose reading, as nanoseconds since the epoch, is their wall
+   * time), with the given instance ids and names.
+   */
+  FleetWorld(ManualClock clock, int instances, IntFunction<String> id, IntFunction<String> name,
+      UnaryOperator<GuardDashboard.Builder> options) throws Exception {
+    this.clock = clock;
     redis = LocalRedis.start();
     for (int i = 0; i < instances; i++) {
       BlockingQueue<RuleSet.Revision> heard = new LinkedBlockingQueue<>();
@@ -57,7 +69,7 @@ final class FleetWorld implements AutoCloseable {
       RedisRuleSource source = RedisRuleSource.of(redis.uri(), RULES_KEY);
       engine.attach(source, RulePart.all());
       RedisFleet fleet = RedisFleet.builder(engine, redis.uri(), "shop")
-          .instanceId("shop-" + (char) ('a' + i)).name("shop " + (char) ('a' + i))
+          .instanceId(id.apply(i)).name(name.apply(i))
           .clock(clock).wallClock(clock).build();
       assertThat(fleet.awaitConnected(Duration.ofSeconds(10))).isTrue();
       engines.add(engine);
@@ -91,7 +103,8 @@ final class FleetWorld implements AutoCloseable {
     awaitParked();
   }
 
-  private void awaitParked() throws InterruptedException {
+  /** Waits until every fleet and rule poller has published and parked on the clock again. */
+  void awaitParked() throws InterruptedException {
     assertThat(clock.awaitSleepers(parked, Duration.ofSeconds(PATIENCE_SECONDS)))
         .as("%d background loops parked", parked).isTrue();
   }

@@ -65,7 +65,7 @@ public final class GuardEngine implements AutoCloseable {
    * The resource that calls on new names run on once the engine has {@link
    * Builder#maxResources} resources. Such a call keeps its name for its handle and for {@code
    * onCapExceeded}, but is decided by this resource's chain, so engine-wide rules (system
-   * protection for {@link EntryType#IN} calls, default degrade rules) and this resource's own
+   * protection for {@link EntryType#IN} calls, default circuit breakers) and this resource's own
    * rules apply, and it is measured in this resource's statistics and the inbound statistics. It
    * is created on first use, never counts against the cap, and takes rules at any time:
    *
@@ -183,7 +183,7 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Returns the circuit breakers of a resource, one per degrade rule in force (its own, or the
+   * Returns the circuit breakers of a resource, one per circuit breaker rule in force (its own, or the
    * default ones, {@link RuleSet#EVERY_RESOURCE}), in rule order: live handles to read their
    * state and to force them open or closed (see {@link CircuitBreaker}).
    *
@@ -193,7 +193,7 @@ public final class GuardEngine implements AutoCloseable {
    * }</pre>
    *
    * @param resource the resource name
-   * @return an immutable list of handles; empty when the resource has no degrade rules
+   * @return an immutable list of handles; empty when the resource has no circuit breaker rules
    */
   public List<CircuitBreaker> breakers(String resource) {
     return core.breakers(checkName(resource));
@@ -760,7 +760,7 @@ public final class GuardEngine implements AutoCloseable {
      *
      * <pre>{@code
      * builder.refusalLog(System.getLogger("guard.refusals"), 20);
-     * // guard refusals: resource=checkout second=75 refused=31 flow=29 authority=2 origins={bot=2}
+     * // guard refusals: resource=checkout second=75 refused=31 flow=29 origin=2 origins={bot=2}
      * }</pre>
      *
      * @param logger the logger

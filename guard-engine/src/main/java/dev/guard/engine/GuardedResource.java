@@ -355,7 +355,7 @@ public final class GuardedResource {
    *
    * @param rules the rules, all for this resource
    * @throws IllegalArgumentException if a rule is for another resource, of an unknown kind or a
-   *     system rule, or if the rules hold two different authority rules (a resource has at most
+   *     system rule, or if the rules hold two different origin rules (a resource has at most
    *     one)
    * @throws IllegalStateException if the resource cap was reached before this resource was known
    */

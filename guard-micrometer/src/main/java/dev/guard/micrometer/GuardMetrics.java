@@ -58,7 +58,7 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@value #OVERFLOWS} ({@code guard_cap_overflows_total}), tag {@code cap};
  *   <li>{@value #RELOADS} ({@code guard_rule_reloads_total}): rule sets the engine applied since
  *       it started (the number of its latest {@linkplain GuardEngine#ruleHistory revision}: from
- *       rule sources, {@code applyRules} and roll-backs);
+ *       rule sources, {@code engine.apply(..)} and roll-backs);
  *   <li>{@value #RESOURCES} ({@code guard_resources}): resources with metrics.
  * </ul>
  *

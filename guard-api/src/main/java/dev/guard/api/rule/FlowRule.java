@@ -384,8 +384,8 @@ public record FlowRule(
   }
 
   /**
-   * The warm-up of a QPS flow rule: a cold resource admits {@code count / coldFactor} calls per
-   * second, climbing to {@code count} over about {@code period} of traffic, and cools down again
+   * The warm-up of a QPS flow rule: a cold resource admits {@code threshold / coldFactor} calls
+   * per second, climbing to {@code threshold} over about {@code period} of traffic, and cools down again
    * when traffic stays below the cold rate.
    *
    * <pre>{@code

@@ -9,7 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * An immutable origin white or black list for one resource: calls whose caller origin is listed
+ * An immutable origin allow or deny list for one resource: calls whose caller origin is listed
  * are the only ones admitted ({@link OriginRule.Policy#ALLOW}) or are refused ({@link
  * OriginRule.Policy#DENY}). A call without an origin (the empty origin) always passes. A resource
  * has at most one origin rule: an engine refuses to load a second one.
@@ -47,7 +47,7 @@ public record OriginRule(String resource, OriginRule.Policy policy, Set<String> 
   }
 
   /**
-   * Creates a white list: only the listed origins may call the resource (calls without an origin
+   * Creates an allow list: only the listed origins may call the resource (calls without an origin
    * pass too).
    *
    * @param resource the protected resource
@@ -60,7 +60,7 @@ public record OriginRule(String resource, OriginRule.Policy policy, Set<String> 
   }
 
   /**
-   * Creates a black list: the listed origins may not call the resource.
+   * Creates a deny list: the listed origins may not call the resource.
    *
    * @param resource the protected resource
    * @param origins the refused origins; each may be a comma-separated list
@@ -72,8 +72,8 @@ public record OriginRule(String resource, OriginRule.Policy policy, Set<String> 
   }
 
   /**
-   * Tells whether a call from {@code origin} is admitted: an empty origin always is; otherwise a
-   * white list admits listed origins and a black list the others.
+   * Tells whether a call from {@code origin} is admitted: an empty origin always is; otherwise an
+   * allow list admits listed origins and a deny list the others.
    *
    * @param origin the caller's origin; empty when unknown
    * @return whether the call passes this rule
@@ -101,9 +101,9 @@ public record OriginRule(String resource, OriginRule.Policy policy, Set<String> 
 
   /** Whether an {@link OriginRule} lists the origins it admits or the ones it refuses. */
   public enum Policy {
-    /** Only the listed origins are admitted (a white list). */
+    /** Only the listed origins are admitted (an allow list). */
     ALLOW,
-    /** The listed origins are refused (a black list). */
+    /** The listed origins are refused (a deny list). */
     DENY
   }
 }

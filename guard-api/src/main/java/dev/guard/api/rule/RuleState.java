@@ -32,8 +32,8 @@ public sealed interface RuleState {
 
   /**
    * The bucket of a flow rule with warm-up: the stored tokens set the rate the rule admits, from
-   * {@code count / coldFactor} with a full bucket ({@code maxTokens}) up to {@code count} once
-   * the bucket is below {@code warningTokens}. The bucket is brought up to date by the first call
+   * {@code threshold / coldFactor} with a full bucket ({@code maxTokens}) up to {@code threshold}
+   * once the bucket is below {@code warningTokens}. The bucket is brought up to date by the first call
    * of each second, so with no traffic it reads as it was left. docs/SHAPING.md, "Warm-up", has
    * the formulas.
    *

@@ -16,13 +16,11 @@ import javax.imageio.ImageIO;
 /**
  * Draws docs/adaptive-limit.png: the limit over time of guard's gradient limit and of
  * concurrency-limits' Gradient2 in the scenario of {@link AdaptiveSimulationTest}, with the
- * dependency's capacity. Run from the repository root after {@code mvn -q -pl guard-testkit -am
- * test-compile}, with guard-testkit's test class path (its test and main classes, those of
- * guard-testkit-core, guard-dsl, guard-engine and guard-api, and the jars of jspecify, vavr,
- * concurrency-limits-core and slf4j-api):
+ * dependency's capacity. bench/pictures.sh runs it (with the other pictures of docs/), through
+ * this module's {@code exec:exec@pictures}:
  *
  * <pre>{@code
- * java -Djava.awt.headless=true -cp "$TEST_CLASS_PATH" dev.guard.testkit.traffic.AdaptiveChart docs
+ * bench/pictures.sh
  * }</pre>
  */
 public final class AdaptiveChart {

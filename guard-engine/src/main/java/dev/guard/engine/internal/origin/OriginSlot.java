@@ -8,12 +8,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Applies a resource's origin white or black list: a call without an origin passes; otherwise a
- * white list admits exactly the listed origins and a black list refuses exactly them (names
+ * Applies a resource's origin allow or deny list: a call without an origin passes; otherwise an
+ * allow list admits exactly the listed origins and a deny list refuses exactly them (names
  * compare exactly; the rule trimmed its list when it was built).
  *
  * <p>Refusals name the origin, so there is one per refused origin, created on first refusal and
- * kept: a black list's refused origins are its own list; a white list may see any number of
+ * kept: a deny list's refused origins are its own list; an allow list may see any number of
  * unlisted origins, so only the first {@value #KEPT_REFUSALS} are kept and later ones allocate
  * their refusal each time.
  */

@@ -1,4 +1,4 @@
-/** Origin rules: per-resource white and black lists of caller origins. */
+/** Origin rules: per-resource allow and deny lists of caller origins. */
 @NullMarked
 package dev.guard.engine.internal.origin;
 
