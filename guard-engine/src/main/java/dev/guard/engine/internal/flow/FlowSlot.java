@@ -10,6 +10,7 @@ import dev.guard.engine.internal.node.ClusterNode;
 import dev.guard.engine.internal.node.DefaultNode;
 import dev.guard.engine.internal.quota.LimitBudget;
 import dev.guard.engine.internal.quota.QuotaBuckets;
+import dev.guard.engine.internal.stat.BorrowPlacement;
 import dev.guard.engine.internal.stat.StatisticNode;
 import java.util.List;
 import java.util.Objects;
@@ -98,6 +99,8 @@ final class FlowSlot implements Slot {
     final long decidedAtNanos;
     final long decidedAtMs;
     final long admittedAtMs;
+    /** Where a borrowed pass was counted, once registered; given back from there only. */
+    BorrowPlacement placement = BorrowPlacement.NOWHERE;
 
     Held(CompiledFlowRule rule, StatisticNode node, long decision, long decidedAtNanos,
         long decidedAtMs, @Nullable Kept earlier) {
@@ -394,7 +397,7 @@ final class FlowSlot implements Slot {
     long waitNanos = Decision.waitNanos(reserved.decision);
     int permits = entry.count();
     if (Decision.borrowed(reserved.decision)) {
-      reserved.node.addWaiting(reserved.admittedAtMs, permits);
+      reserved.placement = reserved.node.addWaiting(reserved.admittedAtMs, permits);
       reserved.node.addOccupiedPass(reserved.decidedAtMs, permits);
       entry.markBorrowed();
     }
@@ -411,6 +414,9 @@ final class FlowSlot implements Slot {
       return false;
     }
     entry.waited(waitNanos);
+    if (Decision.borrowed(reserved.decision)) {
+      reserved.node.startBucket(reserved.admittedAtMs); // its borrowed pass arrives now
+    }
     return true;
   }
 
@@ -427,7 +433,7 @@ final class FlowSlot implements Slot {
       }
       Held h = (Held) k;
       if (Decision.borrowed(h.decision)) {
-        h.node.cancelWaiting(h.decidedAtMs, h.admittedAtMs, permits);
+        h.node.cancelWaiting(h.decidedAtMs, h.admittedAtMs, permits, h.placement);
       } else {
         h.rule.controller.cancel(h.decision, permits);
       }

@@ -2,6 +2,7 @@ package dev.guard.engine.internal.stat;
 
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicReferenceArray;
+import java.util.function.ToLongFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -160,6 +161,24 @@ public class BucketRing {
       }
     }
     return total;
+  }
+
+  /**
+   * Returns the smallest of one count over every bucket the ring holds, stale ones included,
+   * without touching any slot (for invariant checks: no count ever goes below zero).
+   *
+   * @param count reads the count of a bucket
+   * @return the minimum; 0 when the ring holds no bucket
+   */
+  final long lowest(ToLongFunction<MetricBucket> count) {
+    long min = 0L;
+    for (int i = 0; i < sampleCount; i++) {
+      MetricBucket bucket = slots.get(i);
+      if (bucket != null) {
+        min = Math.min(min, count.applyAsLong(bucket));
+      }
+    }
+    return min;
   }
 
   /**
@@ -353,7 +372,7 @@ public class BucketRing {
     return (int) ((timeMs / bucketLengthMs) % sampleCount);
   }
 
-  private long startOf(long timeMs) {
+  final long startOf(long timeMs) {
     return timeMs - Math.floorMod(timeMs, bucketLengthMs);
   }
 }

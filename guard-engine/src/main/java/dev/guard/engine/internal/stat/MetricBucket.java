@@ -181,6 +181,11 @@ public final class MetricBucket {
     ARRIVED.addAndGet(this, n);
   }
 
+  /** {@return the passes borrowed for this bucket that arrived in it (part of its PASS)} */
+  long arrivedPass() {
+    return arrivedPass;
+  }
+
   /**
    * Returns what this second-level bucket adds to an event of the minute window: the count itself,
    * except that PASS is {@code pass − arrived borrowed passes + occupied passes} (a borrowed pass

@@ -1,24 +1,36 @@
 package dev.guard.engine.internal.stat;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A second-level window that prioritized calls may borrow from (docs/BEHAVIOUR.md, "Flow rules"): a main {@link
- * BucketRing} plus a {@link FutureBucketRing} of borrowed passes.
+ * A second-level window that prioritized calls may borrow from (docs/BEHAVIOUR.md, "Flow rules"): a
+ * main {@link BucketRing} plus a {@link FutureBucketRing} of borrowed passes.
  *
- * <p>A borrowing call registers its permits with {@link #addWaiting} on the future bucket that
- * contains the time it will be admitted. Nothing changes in the main ring until that bucket
- * starts: when the main ring creates or resets the bucket for a start {@code s}, it first copies
- * the borrowed {@link MetricEvent#PASS} count of the future bucket whose span contains {@code s}
- * into the new bucket, before the bucket is published. Borrowed passes thus "arrive" in the window
- * exactly when their bucket begins, and a reader never sees the bucket without them. (Future
- * buckets only ever hold PASS, so copying PASS on both creation and reset is the same as copying
- * all counters.)
+ * <p>A borrowing call registers its permits with {@link #addWaiting} for the bucket that contains
+ * the time it will be admitted. While that bucket has not started, they wait in the future ring
+ * and nothing changes in the main ring. When the main ring creates or resets the bucket for a
+ * start {@code s}, it first takes the passes waiting for {@code s} ({@link
+ * FutureBucketRing#deliver}) and pre-fills them as {@link MetricEvent#PASS}, before the bucket is
+ * published: borrowed passes "arrive" in the window exactly when their bucket begins, and a reader
+ * never sees the bucket without them. A borrow registered once its bucket has started (its caller
+ * read the time just before the start, and meanwhile another call started the bucket, for example
+ * a borrower refused at its admission) is counted in that bucket directly.
  *
- * <p>Invariant: {@code waiting(t)} is the number of borrowed passes whose bucket starts after
- * {@code t}; once {@code t} reaches that start they are part of the main ring's sums instead.
- * Pre-filled passes are also recorded as arrived ({@link MetricBucket#addArrivedPass}), because
- * the minute window counted them when they were borrowed.
+ * <p>Each registration returns where its passes were counted ({@link BorrowPlacement}), and {@link
+ * #cancelWaiting} removes them from there only: from the future ring if they are still waiting,
+ * from the main bucket if it received them, from nowhere if neither holds them. Delivery and
+ * taking back are one compare-and-set each on the future record, so the two never both happen to
+ * a pass. The ring remembers the latest start it has prepared; a registration checks it after
+ * adding to the future ring (and the preparation sets it before taking the future passes), so a
+ * borrow racing with the start of its bucket is either delivered or moves itself to the started
+ * bucket: a bucket's borrowed passes never go below zero nor count twice (short of a cancel delayed
+ * until its bucket is reused, the misplaced write {@link BucketRing} tolerates).
+ *
+ * <p>Invariant: {@code waiting(t)} is the number of borrowed passes still waiting for a bucket
+ * that starts after {@code t}; once it starts they are part of the main ring's sums instead.
+ * Arrived passes are also recorded as such ({@link MetricBucket#addArrivedPass}), because the
+ * minute window counted them when they were borrowed.
  *
  * <p>A ring that serves a {@link StatisticNode} rolls each stale main bucket up into the node's
  * {@link MinuteWindow} when it resets the bucket in place; a stand-alone ring discards it.
@@ -27,6 +39,9 @@ public final class OccupiableBucketRing extends BucketRing {
 
   private final FutureBucketRing future;
   private final @Nullable MinuteWindow rollUp;
+  // The latest bucket start this ring has prepared: a borrow for a start at or before it is
+  // counted in the started bucket instead of waiting for it.
+  private final AtomicLong startedUpTo = new AtomicLong(Long.MIN_VALUE);
 
   /**
    * Creates an empty window that discards the counts of the buckets it reuses.
@@ -56,36 +71,79 @@ public final class OccupiableBucketRing extends BucketRing {
    * @return the waiting passes
    */
   public long waiting(long nowMs) {
-    return future.sum(nowMs, MetricEvent.PASS);
+    return future.waiting(nowMs);
   }
 
   /**
-   * Registers {@code n} passes borrowed from the bucket that contains {@code futureTimeMs}.
+   * Returns the smallest borrowed count the future ring holds (for invariant checks).
+   *
+   * @return the minimum; 0 when nothing was borrowed
+   */
+  long lowestBorrowedCount() {
+    return future.lowestCount();
+  }
+
+  /**
+   * Registers {@code n} passes borrowed from the bucket that contains {@code futureTimeMs}: they
+   * wait for that bucket, or, if it has started, are counted in it at once.
    *
    * @param futureTimeMs the time the borrowing call will be admitted, in milliseconds
    * @param n the number of permits
+   * @return where the passes were counted, for {@link #cancelWaiting}
    */
-  public void addWaiting(long futureTimeMs, int n) {
-    future.currentWindow(futureTimeMs).add(MetricEvent.PASS, n);
+  public BorrowPlacement addWaiting(long futureTimeMs, int n) {
+    long start = startOf(futureTimeMs);
+    if (start < 0) {
+      return BorrowPlacement.NOWHERE; // engine times are not negative; a stand-alone ring's may be
+    }
+    if (startedUpTo.get() < start) {
+      int added = future.add(start, n);
+      if (added == FutureBucketRing.GONE) {
+        return BorrowPlacement.NOWHERE;
+      }
+      if (added == FutureBucketRing.OPEN) {
+        if (startedUpTo.get() < start) {
+          return BorrowPlacement.FUTURE_BUCKET; // its start will take them (see the class comment)
+        }
+        // the bucket started meanwhile, perhaps without them: move them there unless it took them
+        int taken = future.take(start, n);
+        if (taken != FutureBucketRing.OPEN) {
+          return taken == FutureBucketRing.DELIVERED
+              ? BorrowPlacement.FUTURE_BUCKET : BorrowPlacement.NOWHERE;
+        }
+      }
+    }
+    MetricBucket started = attachedWindow(start);
+    if (started == null) {
+      return BorrowPlacement.NOWHERE;
+    }
+    started.addArrivedPass(n);
+    return BorrowPlacement.STARTED_BUCKET;
   }
 
   /**
-   * Removes {@code n} passes that {@link #addWaiting} registered for {@code futureTimeMs}, for a
-   * borrowing call that gave up. If the bucket has already started and received the borrowed
-   * passes, they are removed from it as well. (A cancel that races with the start of that very
-   * bucket may miss the main ring or remove the passes twice; both are bounded by {@code n}.)
+   * Removes {@code n} passes that {@link #addWaiting} registered, for a borrowing call that gave
+   * up: from where they are counted now, and only there. Passes whose bucket has since been reused
+   * are left alone (they no longer count).
    *
    * @param futureTimeMs the time given to {@link #addWaiting}, in milliseconds
    * @param n the number of permits given to {@link #addWaiting}
+   * @param placement what {@link #addWaiting} returned
    */
-  public void cancelWaiting(long futureTimeMs, int n) {
-    MetricBucket borrowed = future.windowValue(futureTimeMs);
-    if (borrowed == null) {
+  public void cancelWaiting(long futureTimeMs, int n, BorrowPlacement placement) {
+    long start = startOf(futureTimeMs);
+    MetricBucket arrived;
+    if (placement == BorrowPlacement.FUTURE_BUCKET) {
+      if (future.take(start, n) != FutureBucketRing.DELIVERED) {
+        return; // taken back before they arrived, or gone
+      }
+      arrived = attachedWindow(start); // the bucket that received them (it may be being installed)
+    } else if (placement == BorrowPlacement.STARTED_BUCKET) {
+      arrived = windowValue(start);
+    } else {
       return;
     }
-    borrowed.add(MetricEvent.PASS, -n);
-    MetricBucket arrived = windowValue(futureTimeMs);
-    if (arrived != null) {
+    if (arrived != null && arrived.startMs() == start) {
       arrived.addArrivedPass(-n);
     }
   }
@@ -144,9 +202,13 @@ public final class OccupiableBucketRing extends BucketRing {
 
   @Override
   protected void prepare(MetricBucket bucket, long startMs) {
-    MetricBucket borrowed = future.windowValue(startMs);
-    if (borrowed != null) {
-      bucket.addArrivedPass(borrowed.get(MetricEvent.PASS));
+    long started = startedUpTo.get();
+    while (started < startMs && !startedUpTo.compareAndSet(started, startMs)) {
+      started = startedUpTo.get();
+    }
+    long arrived = future.deliver(startMs); // after publishing the start (see the class comment)
+    if (arrived != 0L) {
+      bucket.addArrivedPass(arrived);
     }
   }
 

@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * time, and the minute window counts a bucket's PASS as {@code PASS − arrived + OCCUPIED_PASS}: the
  * borrowed pass is counted once, at borrowing time, and the PASS that borrowing later pre-fills
  * into the borrowed bucket is marked arrived, so its roll-up does not count it again. {@link
- * #cancelWaiting} removes the occupied pass (or, once rolled up, the minute pass) and the waiting
- * and arrived passes together, leaving no trace.
+ * #cancelWaiting} removes the occupied pass (or, once rolled up, the minute pass) and the borrowed
+ * passes from where {@link #addWaiting} placed them (waiting, or arrived), leaving no trace.
  *
  * <p>Thread-safe and lock-free. The pass path ({@link #addPass}, {@link #passQps}, {@link
  * #increaseThreads}, {@link #decreaseThreads}, {@link #addRtAndSuccess}) allocates nothing once
@@ -136,26 +136,41 @@ public class StatisticNode implements FlowMetrics {
   }
 
   /**
-   * Registers {@code n} borrowed passes that arrive in the bucket containing {@code futureTimeMs}.
+   * Registers {@code n} borrowed passes that arrive in the bucket containing {@code futureTimeMs}
+   * (see {@link OccupiableBucketRing#addWaiting}).
    *
    * @param futureTimeMs the time the borrowing call is admitted, in milliseconds
    * @param n the permits
+   * @return where the passes were counted, for {@link #cancelWaiting}
    */
-  public void addWaiting(long futureTimeMs, int n) {
-    second.addWaiting(futureTimeMs, n);
+  public BorrowPlacement addWaiting(long futureTimeMs, int n) {
+    return second.addWaiting(futureTimeMs, n);
+  }
+
+  /**
+   * Starts the second-level bucket of {@code nowMs} if no call has started it yet, so that the
+   * passes borrowed for it arrive even when nothing else is recorded in it: a borrowing call, which
+   * records no pass of its own, does this when it is admitted.
+   *
+   * @param nowMs the admission time in milliseconds
+   */
+  public void startBucket(long nowMs) {
+    second.attachedWindow(nowMs);
   }
 
   /**
    * Undoes a borrow that {@link #addWaiting} and {@link #addOccupiedPass} recorded, for a caller that
-   * gave up its wait: the waiting passes (and the arrived passes, if the bucket already started),
-   * the occupied pass and the minute pass. Buckets that have since been reused are left alone.
+   * gave up its wait: the borrowed passes from where they are counted (waiting, or arrived in their
+   * bucket), the occupied pass and the minute pass. Buckets that have since been reused are left
+   * alone.
    *
    * @param borrowedAtMs the time given to {@link #addOccupiedPass}, in milliseconds
    * @param futureTimeMs the time given to {@link #addWaiting}, in milliseconds
    * @param n the permits
+   * @param placement what {@link #addWaiting} returned
    */
-  public void cancelWaiting(long borrowedAtMs, long futureTimeMs, int n) {
-    second.cancelWaiting(futureTimeMs, n);
+  public void cancelWaiting(long borrowedAtMs, long futureTimeMs, int n, BorrowPlacement placement) {
+    second.cancelWaiting(futureTimeMs, n, placement);
     MetricBucket occupied = second.windowValue(borrowedAtMs);
     if (occupied != null) {
       occupied.add(MetricEvent.OCCUPIED_PASS, -n); // also removes its minute PASS

@@ -2,6 +2,7 @@ package dev.guard.engine.internal.stat;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class OccupiableBucketRingTest {
@@ -57,7 +58,7 @@ class OccupiableBucketRingTest {
   void cancelWaiting_beforeBucketStarts_removesBorrowedPasses() {
     ring.addWaiting(T0 + 1000, 2);
 
-    ring.cancelWaiting(T0 + 1000, 1);
+    ring.cancelWaiting(T0 + 1000, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertThat(ring.waiting(T0 + 700)).isEqualTo(1);
     assertThat(passSum(T0 + 1000)).isEqualTo(1);
@@ -68,16 +69,42 @@ class OccupiableBucketRingTest {
     ring.addWaiting(T0 + 1000, 2);
     assertThat(passSum(T0 + 1000)).isEqualTo(2);
 
-    ring.cancelWaiting(T0 + 1000, 1);
+    ring.cancelWaiting(T0 + 1000, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertThat(passSum(T0 + 1100)).isEqualTo(1);
+  }
+
+  @Test
+  void addWaiting_bucketAlreadyStarted_countsInItAtOnce() {
+    ring.currentWindow(T0 + 1000);
+
+    BorrowPlacement placement = ring.addWaiting(T0 + 1000, 1);
+
+    assertThat(placement).isEqualTo(BorrowPlacement.STARTED_BUCKET);
+    assertThat(ring.waiting(T0 + 700)).isZero();
+    assertThat(passSum(T0 + 1000)).isEqualTo(1);
+  }
+
+  @Test
+  void cancelWaiting_oneArrivedOneRegisteredLate_leavesTheBucketEmpty() {
+    BorrowPlacement first = ring.addWaiting(T0 + 1000, 1);
+    assertThat(passSum(T0 + 1000)).as("arrived").isEqualTo(1);
+    ring.cancelWaiting(T0 + 1000, 1, first);
+    BorrowPlacement second = ring.addWaiting(T0 + 1000, 1); // decided at T0 + 700, registered late
+
+    ring.cancelWaiting(T0 + 1000, 1, second);
+
+    assertThat(List.of(first, second))
+        .containsExactly(BorrowPlacement.FUTURE_BUCKET, BorrowPlacement.STARTED_BUCKET);
+    assertThat(passSum(T0 + 1000)).isZero();
+    assertThat(ring.lowest(bucket -> bucket.get(MetricEvent.PASS))).isZero();
   }
 
   @Test
   void cancelWaiting_nothingBorrowed_changesNothing() {
     ring.currentWindow(T0 + 1000).add(MetricEvent.PASS, 1);
 
-    ring.cancelWaiting(T0 + 1000, 1);
+    ring.cancelWaiting(T0 + 1000, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertThat(passSum(T0 + 1000)).isEqualTo(1);
   }

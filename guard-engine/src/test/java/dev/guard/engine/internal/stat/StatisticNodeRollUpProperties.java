@@ -43,7 +43,7 @@ class StatisticNodeRollUpProperties {
   /** What the model counts: a PASS, BORROW (a borrowed pass), BLOCK, EXCEPTION or SUCCESS. */
   record Event(long timeMs, int n, Kind kind) {}
 
-  record Borrow(long atMs, long arrivalMs, Event event) {}
+  record Borrow(long atMs, long arrivalMs, Event event, BorrowPlacement placement) {}
 
   @Provide
   Arbitrary<WindowGeometry> rollUpGeometries() {
@@ -130,18 +130,18 @@ class StatisticNodeRollUpProperties {
         long timeout = node.secondGeometry().intervalMs();
         long wait = node.tryOccupyNext(now, n, THRESHOLD, timeout);
         if (wait < timeout) {
-          node.addWaiting(now + wait, n);
+          BorrowPlacement placement = node.addWaiting(now + wait, n);
           node.addOccupiedPass(now, n);
           Event borrowed = new Event(now, n, Kind.BORROW);
           events.add(borrowed);
-          borrows.push(new Borrow(now, now + wait, borrowed));
+          borrows.push(new Borrow(now, now + wait, borrowed, placement));
         }
         return;
       }
       case CANCEL -> {
         Borrow last = borrows.poll();
         if (last != null) {
-          node.cancelWaiting(last.atMs(), last.arrivalMs(), last.event().n());
+          node.cancelWaiting(last.atMs(), last.arrivalMs(), last.event().n(), last.placement());
           events.remove(last.event());
         }
         return;

@@ -171,7 +171,7 @@ class StatisticNodeRollUpTest {
     node.passQps(T0 + 1_000); // the borrowed pass arrives
     node.passQps(T0 + 1_500); // bucket T0+500, holding the occupied pass, is rolled up
 
-    node.cancelWaiting(T0 + 700, arrival, 1);
+    node.cancelWaiting(T0 + 700, arrival, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertThat(node.totalPass(T0 + 1_500)).isEqualTo(2);
     assertThat(node.passQps(T0 + 1_500)).isZero();
@@ -187,7 +187,7 @@ class StatisticNodeRollUpTest {
     single.passQps(T0 + 1_000); // rolls up T0 and lets the borrowed pass arrive
     assertThat(single.totalPass(T0 + 1_000)).as("before cancel").isEqualTo(3);
 
-    single.cancelWaiting(T0 + 700, arrival, 1);
+    single.cancelWaiting(T0 + 700, arrival, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertThat(single.totalPass(T0 + 1_000)).isEqualTo(2);
     assertThat(single.passQps(T0 + 1_000)).isZero();

@@ -105,7 +105,7 @@ class StatisticNodeTest {
     twoPassesAtT0();
     long wait = borrow(T0 + 700);
 
-    node.cancelWaiting(T0 + 700, T0 + 700 + wait, 1);
+    node.cancelWaiting(T0 + 700, T0 + 700 + wait, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertSoftly(
         softly -> {
@@ -122,7 +122,7 @@ class StatisticNodeTest {
     twoPassesAtT0();
     borrow(T0 + 700);
     long wait = borrow(T0 + 700);
-    node.cancelWaiting(T0 + 700, T0 + 700 + wait, 1);
+    node.cancelWaiting(T0 + 700, T0 + 700 + wait, 1, BorrowPlacement.FUTURE_BUCKET);
 
     assertThat(borrow(T0 + 700)).isEqualTo(300);
   }
