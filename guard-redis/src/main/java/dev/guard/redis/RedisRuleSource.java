@@ -162,9 +162,13 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
   /**
    * Applies a rule set to the attached engine, then stores it in the key and notifies every
    * instance, if the key still holds what this source last read from it (optimistic
-   * concurrency). Without an engine attached it is only stored.
+   * concurrency). Without an engine attached it is only stored. A set whose document would not
+   * read back ({@link RuleFormat#write}: longer than {@link RuleFormat#MAX_DOCUMENT_CHARS}
+   * characters written) is refused before Redis is asked or anything is applied, so the key
+   * never holds a document an engine cannot read.
    *
-   * @throws InvalidRulesException if the engine refused the set (nothing was stored)
+   * @throws InvalidRulesException if the set's document would not read back, or the engine
+   *     refused the set (nothing was stored either way)
    * @throws ConcurrentModificationException if another writer changed the key since this source
    *     last read it: nothing was stored, and the attached engine now has what the key holds
    *     (read {@link dev.guard.engine.GuardEngine#ruleSet()} again and retry)

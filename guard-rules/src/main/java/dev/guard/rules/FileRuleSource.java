@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  * reported after two polls, and its next version applies when it reappears.
  *
  * <p>{@link #write} stores a rule set in the file (a new file renamed over the old one) after the
- * engine applied it. Thread-safe.
+ * engine applied it; a set whose document would not read back is refused first, so the file
+ * always holds a document an engine reads. Thread-safe.
  */
 final class FileRuleSource extends PollingRuleSource implements RuleSource.Writable {
 
@@ -109,8 +110,11 @@ final class FileRuleSource extends PollingRuleSource implements RuleSource.Writa
   /**
    * Applies a rule set to the attached engine, then stores it in the file (written next to it and
    * renamed over it, so no reader sees half of it). Without an engine attached it is only stored.
+   * A set whose document would not read back ({@link RuleFormat#write}: longer than {@link
+   * RuleFormat#MAX_DOCUMENT_CHARS} characters written) is refused before anything is applied.
    *
-   * @throws InvalidRulesException if the engine refused the set (the file is unchanged)
+   * @throws InvalidRulesException if the set's document would not read back, or the engine
+   *     refused the set (the file is unchanged either way)
    * @throws UncheckedIOException if the file could not be written (the engine keeps the new set
    *     until the file is read successfully again)
    * @throws IllegalArgumentException if a rule is of a kind the format does not know

@@ -23,16 +23,13 @@ import dev.guard.rules.internal.KindFormat;
 import dev.guard.rules.internal.Kinds;
 import dev.guard.rules.internal.NonFiniteNumbers;
 import dev.guard.rules.internal.Problems;
+import dev.guard.rules.internal.ReadBack;
 import dev.guard.rules.internal.SchemaText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -59,6 +56,13 @@ import org.jspecify.annotations.Nullable;
  * field names refused, numbers that no {@code double} holds ({@code 1e400}) refused. Errors
  * name the JSON path where one is known. Thread-safe.
  *
+ * <p>The same limits bound what is written, so that every set {@link #parse} returns can be
+ * written and every document {@link #write} returns reads back: a set whose written document
+ * would be longer than {@value #MAX_DOCUMENT_CHARS} characters (or hold a longer string than
+ * {@value #MAX_STRING_CHARS} characters) is refused by both, even when the document that was read
+ * was shorter, written without spaces. Sources that store documents write them with {@link
+ * #write}, so none stores one that no engine reads.
+ *
  * <p>The document's JSON Schema ({@link #schema()}, draft 2020-12) lets editors complete and check
  * a rules file; a document may name it in a top-level {@code "$schema"} string, which this class
  * reads past and never writes. The schema describes every field, type, range and default; checks
@@ -70,7 +74,10 @@ public final class RuleFormat {
   /** The format version this class reads and writes: a document's {@code "version"} field. */
   public static final int VERSION = 1;
 
-  /** The longest document read, in characters (1 MiB). */
+  /**
+   * The longest document read, and the longest {@link #write} writes, in characters (1 MiB): a
+   * rule set whose written document is longer is refused when read and when written.
+   */
   public static final int MAX_DOCUMENT_CHARS = 1 << 20;
 
   /** The deepest nesting of arrays and objects read. */
@@ -122,8 +129,8 @@ public final class RuleFormat {
    *
    * @param json the document
    * @return the rule set it describes
-   * @throws InvalidRulesException if the document is not valid JSON, exceeds a limit, or does not
-   *     describe a valid rule set
+   * @throws InvalidRulesException if the document is not valid JSON, exceeds a limit (its own
+   *     text, or its set as {@link #write} would write it), or does not describe a valid rule set
    */
   public static RuleSet parse(String json) {
     return parse(json, RulePart.all());
@@ -169,7 +176,9 @@ public final class RuleFormat {
     document.string(SCHEMA_FIELD); // an editor's schema association: must be a string, else unused
     document.finish();
     problems.throwIfAny();
-    return RuleSet.of(rules);
+    RuleSet set = RuleSet.of(rules);
+    write(set); // refuses a set whose written document would not read back (docs/RULES.md)
+    return set;
   }
 
   /**
@@ -206,7 +215,7 @@ public final class RuleFormat {
       problems.add(path, "must be a list of rules, was " + Fields.show(list));
       return;
     }
-    Map<String, Set<Rule>> perResource = new HashMap<>();
+    ReadBack counts = new ReadBack();
     for (int i = 0; i < list.size(); i++) {
       JsonNode item = list.get(i);
       String itemPath = path + "[" + i + "]";
@@ -217,33 +226,25 @@ public final class RuleFormat {
       Rule rule = kind.read(new Fields((ObjectNode) item, itemPath, problems));
       if (rule != null && !part.contains(rule)) {
         problems.add(itemPath, "must lie in the source's part " + part + ", was outside it");
-      } else if (rule != null && fitsItsResource(kind, rule, perResource, itemPath, problems)) {
+      } else if (rule != null && counts.fitsItsResource(kind, rule, itemPath, problems)) {
         rules.add(rule);
       }
     }
   }
 
-  /** Counts distinct rules per resource (exact duplicates collapse, as in a rule set). */
-  private static boolean fitsItsResource(KindFormat<?> kind, Rule rule,
-      Map<String, Set<Rule>> perResource, String itemPath, Problems problems) {
-    Set<Rule> own = perResource.computeIfAbsent(rule.resource(), name -> new HashSet<>());
-    if (own.contains(rule) || own.size() < kind.maxPerResource()) {
-      own.add(rule);
-      return true;
-    }
-    int max = kind.maxPerResource();
-    problems.add(itemPath + ".resource", "'" + rule.resource() + "' already has " + max + " "
-        + kind.ruleName() + (max == 1 ? " rule" : " rules") + kind.overLimitHint()
-        + " (at most " + max + " per resource)");
-    return false;
-  }
-
   /**
    * Writes a rule set as a document that {@link #parse} reads back to an equal set: version
-   * first, then each kind that has rules, two-space indented.
+   * first, then each kind that has rules, two-space indented. A set whose document would not read
+   * back is refused, with every reason at once: a document longer than {@value
+   * #MAX_DOCUMENT_CHARS} characters as written here ({@code rules: must be at most 1048576
+   * characters long as RuleFormat.write writes it, ..., was 1115035 characters}), a name longer
+   * than {@value #MAX_STRING_CHARS} characters, or more rules of a kind on one resource than an
+   * engine takes. {@link #parse} refuses the same sets, so every set it returns can be written.
    *
    * @param rules the rule set
-   * @return the document
+   * @return the document, at most {@value #MAX_DOCUMENT_CHARS} characters long
+   * @throws InvalidRulesException if the document would not read back, naming the limit and the
+   *     value over it at the document's path
    * @throws IllegalArgumentException if a rule is of a kind the format does not know
    */
   public static String write(RuleSet rules) {
@@ -256,25 +257,34 @@ public final class RuleFormat {
             "rule must be of a kind the rule format knows, was " + rule);
       }
     }
+    Problems problems = new Problems();
     for (KindFormat<?> kind : Kinds.ALL) {
-      writeKind(kind, rules, root);
+      writeKind(kind, rules, root, problems);
     }
+    ReadBack.longStrings(root, ROOT, MAX_STRING_CHARS, problems);
+    problems.throwIfAny();
+    String document;
     try {
-      return MAPPER.writer(PRETTY).writeValueAsString(root) + "\n";
+      document = MAPPER.writer(PRETTY).writeValueAsString(root) + "\n";
     } catch (JacksonException impossible) {
       throw new IllegalStateException("a JSON tree could not be written", impossible);
     }
+    ReadBack.documentLength(document.length(), ROOT, MAX_DOCUMENT_CHARS, problems);
+    problems.throwIfAny();
+    return document;
   }
 
   private static <R extends Rule> void writeKind(KindFormat<R> kind, RuleSet rules,
-      ObjectNode root) {
+      ObjectNode root, Problems problems) {
     List<R> own = rules.rulesOf(kind.type());
     if (own.isEmpty()) {
       return;
     }
     ArrayNode list = root.putArray(kind.key());
-    for (R rule : own) {
-      kind.write(rule, list.addObject());
+    ReadBack counts = new ReadBack();
+    for (int i = 0; i < own.size(); i++) {
+      counts.fitsItsResource(kind, own.get(i), ROOT + "." + kind.key() + "[" + i + "]", problems);
+      kind.write(own.get(i), list.addObject());
     }
   }
 

@@ -47,7 +47,9 @@ public final class RuleSources {
    * does not read as a valid rule set, or a deleted file, changes nothing: the rules in force
    * stay, the next poll tries again, and the engine's listeners hear of it once the same content
    * failed two polls in a row (at once when the source is attached). {@code write} stores a set
-   * in the file (a new file renamed over the old one) after the engine applied it. Thread-safe.
+   * in the file (a new file renamed over the old one) after the engine applied it, and refuses
+   * ({@code InvalidRulesException}) a set whose document would not read back, before applying
+   * it. Thread-safe.
    *
    * @param file the rules document
    * @param pollInterval how often to look at the file; positive

@@ -79,7 +79,8 @@ final class RuleDocuments {
     Arbitrary<List<Mutation>> mutations =
         mutation(fields, values, kinds).list().ofMinSize(0).ofMaxSize(4);
     return Combinators.combine(sets, mutations, kinds > 3 ? rareTextChange() : textChange())
-        .as((rules, changes, text) -> text.apply(mutate(RuleFormat.write(rules), changes)));
+        .as((rules, changes, text) ->
+            text.apply(mutate(CompactDocuments.of(rules.rules()), changes)));
   }
 
   /** A change of the document tree: at the {@code target}-th object, do {@code what}. */
