@@ -221,7 +221,7 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
     }
     seen = document;
     seenKnown = true;
-    applied = document;
+    applied = sink == null ? null : document; // an engine attached later still applies it
     failing = null;
   }
 

@@ -135,4 +135,15 @@ class Issue36RedisRuleDocumentSizeTest {
         - 2 * (RuleFormat.MAX_STRING_CHARS + 64));
     assertThat(second.ruleSet()).isEqualTo(largest).isEqualTo(first.ruleSet());
   }
+
+  @Test
+  void write_withoutAnEngine_thenAttachingTheSameSource_appliesWhatWasStored() {
+    RedisRuleSource writer = source();
+    writer.write(BEFORE);
+
+    GuardEngine engine = engine();
+    engine.attach(writer, RulePart.all());
+
+    assertThat(engine.ruleSet()).isEqualTo(BEFORE);
+  }
 }

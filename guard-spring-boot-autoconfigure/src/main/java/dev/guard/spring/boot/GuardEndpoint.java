@@ -235,10 +235,16 @@ public class GuardEndpoint {
   }
 
   private static Object document(RuleSet rules) {
+    String written;
     try {
-      return Json.MAPPER.readValue(RuleFormat.write(rules), Map.class);
+      written = RuleFormat.write(rules);
+    } catch (InvalidRulesException unwritable) { // rules set in code may be too large to write
+      return Map.of("unwritable", unwritable.getMessage());
+    }
+    try {
+      return Json.MAPPER.readValue(written, Map.class);
     } catch (JsonProcessingException e) {
-      return RuleFormat.write(rules);
+      return written;
     }
   }
 }
