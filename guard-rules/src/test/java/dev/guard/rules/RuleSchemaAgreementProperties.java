@@ -70,7 +70,7 @@ class RuleSchemaAgreementProperties {
             || message.startsWith("must divide window (")),
     /** A per-value threshold (or an exception's) plus the burst: a sum of two fields. */
     TOKENS_WITH_BURST("a per-value threshold plus burst at most 16777215",
-        message -> message.contains(" plus burst ")),
+        message -> message.startsWith("plus burst ") || message.contains(" plus burst ")),
     /** Exception values compared as the value type reads them. */
     DISTINCT_EXCEPTION_VALUES("distinct exception values",
         message -> message.startsWith("must differ from the other exceptions' values")),
