@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.IntSupplier;
 
 /**
  * A real {@code redis-server} process on loopback, without persistence, started and stopped by a
@@ -46,7 +47,7 @@ public final class RedisServer implements AutoCloseable {
   static final Duration PATIENCE = Duration.ofSeconds(30);
 
   /** How many ports a start tries before it gives up. */
-  private static final int TRIES = 20;
+  static final int TRIES = 20;
 
   /** The lowest port drawn; the highest is {@link #HIGHEST_PORT}. */
   private static final int LOWEST_PORT = 10_000;
@@ -85,10 +86,16 @@ public final class RedisServer implements AutoCloseable {
    * @throws IllegalStateException when the server did not start; the message has its log
    */
   public static RedisServer start(List<String> config) throws IOException, InterruptedException {
+    return start(config, () -> ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT + 1));
+  }
+
+  /** Starts a server on the first of {@code ports} it can bind, trying at most {@link #TRIES}. */
+  static RedisServer start(List<String> config, IntSupplier ports)
+      throws IOException, InterruptedException {
     List<String> arguments = List.copyOf(config);
     List<String> taken = new ArrayList<>();
     for (int attempt = 0; attempt < TRIES; attempt++) {
-      int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT + 1);
+      int port = ports.getAsInt();
       Launch launch = Launch.of(port, arguments);
       if (launch.ready()) {
         return new RedisServer(port, arguments, launch);
