@@ -79,7 +79,9 @@ public final class RedisServer implements AutoCloseable {
   /**
    * Starts a server on a port of its own, with more configuration as command-line arguments.
    *
-   * @param config more arguments for redis-server, e.g. {@code List.of("--maxmemory", "4mb")}
+   * @param config more arguments for redis-server, e.g. {@code List.of("--maxmemory", "4mb")};
+   *     they must keep the log on standard output at level notice or below, where the server
+   *     says it is ready
    * @return the running server, ready for connections
    * @throws IOException when the process cannot be started
    * @throws InterruptedException when interrupted while waiting for it
