@@ -11,6 +11,7 @@ import dev.guard.redis.RedisRuleSource;
 import dev.guard.rules.RuleFormat;
 import dev.guard.spi.EngineListener;
 import dev.guard.spi.RulePart;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -35,7 +36,7 @@ final class FleetWorld implements AutoCloseable {
   static final String RULES_KEY = "shop:guard-rules";
   private static final long PATIENCE_SECONDS = 30;
 
-  final LocalRedis redis;
+  final RedisServer redis;
   final ManualClock clock;
   final List<GuardEngine> engines = new ArrayList<>();
   final List<RedisFleet> fleets = new ArrayList<>();
@@ -56,7 +57,7 @@ final class FleetWorld implements AutoCloseable {
   FleetWorld(ManualClock clock, int instances, IntFunction<String> id, IntFunction<String> name,
       UnaryOperator<GuardDashboard.Builder> options) throws Exception {
     this.clock = clock;
-    redis = LocalRedis.start();
+    redis = RedisServer.start();
     for (int i = 0; i < instances; i++) {
       BlockingQueue<RuleSet.Revision> heard = new LinkedBlockingQueue<>();
       GuardEngine engine = GuardEngine.builder().clock(clock)

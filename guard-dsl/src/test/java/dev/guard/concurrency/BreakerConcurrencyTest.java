@@ -7,6 +7,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.NodeStats;
+import dev.guard.testing.Together;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,31 +37,8 @@ class BreakerConcurrencyTest {
   private final GuardEngine engine = GuardEngine.builder().clock(clock).build();
 
   /** Runs {@code task} on {@link #THREADS} threads released together; waits for all, bounded. */
-  private static void onEightThreads(ThreadTask task) throws Exception {
-    ExecutorService pool = Executors.newFixedThreadPool(THREADS);
-    CountDownLatch go = new CountDownLatch(1);
-    List<Future<?>> running = new ArrayList<>();
-    try {
-      for (int t = 0; t < THREADS; t++) {
-        int thread = t;
-        running.add(pool.submit(() -> {
-          go.await();
-          task.run(thread);
-          return null;
-        }));
-      }
-      go.countDown();
-      for (Future<?> f : running) {
-        f.get(PATIENCE_SECONDS, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  @FunctionalInterface
-  private interface ThreadTask {
-    void run(int thread) throws Exception;
+  private static void onEightThreads(Together.Work task) throws Exception {
+    Together.run(THREADS, task);
   }
 
   @Test

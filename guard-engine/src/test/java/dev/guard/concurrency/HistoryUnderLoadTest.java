@@ -8,8 +8,8 @@ import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.api.PeriodStats;
 import dev.guard.engine.NodeStats;
+import dev.guard.testing.Together;
 import dev.guard.testkit.ManualClock;
-import dev.guard.testsupport.Together;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

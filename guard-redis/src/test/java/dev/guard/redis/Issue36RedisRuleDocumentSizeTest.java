@@ -10,6 +10,7 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.rules.RuleFormat;
 import dev.guard.spi.RulePart;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

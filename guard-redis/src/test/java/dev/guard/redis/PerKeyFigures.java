@@ -6,6 +6,7 @@ import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -7,13 +7,14 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -62,10 +63,12 @@ class RedisAvailabilityTest {
             .clock(clock)
             .onAvailability(told::add)
             .build()) {
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (service.available() && System.nanoTime() - deadline < 0) {
-        assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
-      }
+      Await.until("the failed first connection to count as an outage", Duration.ofSeconds(10),
+          () -> {
+            assertThat(service.requestToken(RULE, 1, false))
+                .isEqualTo(TokenService.Result.FAILED);
+            return !service.available();
+          });
       assertThat(told).containsExactly(false);
       // backing off on the manual clock: answered at once, nothing more reported
       for (int i = 0; i < 100; i++) {
@@ -94,21 +97,21 @@ class RedisAvailabilityTest {
           })
           .build();
       engine.apply(engine.ruleSet().withRulesOf("R", List.of(RULE)));
-      assertThat(answer(service, TokenService.Result.Status.OK)).isTrue();
+      awaitAnswer(service, TokenService.Result.Status.OK);
 
       redis.kill();
       // the outage is reported once the attempt to connect again has failed (a few ms here)
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (service.available() && System.nanoTime() - deadline < 0) {
+      Await.until("the service to notice the killed server", Duration.ofSeconds(10), () -> {
         service.requestToken(RULE, 1, false);
-      }
+        return !service.available();
+      });
       for (int i = 0; i < 20; i++) {
         service.requestToken(RULE, 1, false);
       }
       assertThat(heard).containsExactly("false true");
 
       redis.restart();
-      assertThat(answer(service, TokenService.Result.Status.OK)).isTrue();
+      awaitAnswer(service, TokenService.Result.Status.OK);
       for (int i = 0; i < 20; i++) {
         service.requestToken(RULE, 1, false);
       }
@@ -117,15 +120,8 @@ class RedisAvailabilityTest {
   }
 
   /** Asks until the service answers {@code status}, for at most 15 s. */
-  private static boolean answer(RedisTokenService service, TokenService.Result.Status status)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(15);
-    while (System.nanoTime() - deadline < 0) {
-      if (service.requestToken(RULE, 1, false).status() == status) {
-        return true;
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
-    return false;
+  private static void awaitAnswer(RedisTokenService service, TokenService.Result.Status status) {
+    Await.until("the service to answer " + status, Duration.ofSeconds(15),
+        () -> service.requestToken(RULE, 1, false).status() == status);
   }
 }

@@ -8,6 +8,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testing.RedisClusterServers;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.cluster.SlotHash;
 import java.time.Duration;

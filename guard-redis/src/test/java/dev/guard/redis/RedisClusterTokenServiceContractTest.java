@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.testing.RedisClusterServers;
 import dev.guard.testkit.ManualClock;
 import dev.guard.testkit.TokenServiceContract;
 import java.time.Duration;
@@ -27,15 +28,8 @@ class RedisClusterTokenServiceContractTest extends TokenServiceContract {
   @Override
   protected Cluster cluster(ManualClock clock, int maxRequestsPerSecond) {
     String namespace = "contract-" + UUID.randomUUID();
-    return () -> {
-      try {
-        return TokenRequests.connected(RedisTokenService.builder(redis.seed(), namespace).cluster(),
-            clock, maxRequestsPerSecond);
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(interrupted);
-      }
-    };
+    return () -> TokenRequests.connected(
+        RedisTokenService.builder(redis.seed(), namespace).cluster(), clock, maxRequestsPerSecond);
   }
 
   @Override

@@ -8,11 +8,12 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -56,16 +57,9 @@ class RedisConcurrencyAndLimitTest {
   }
 
   /** Asks until the answer is not FAILED/BLOCKED, for at most {@code limit}. */
-  private static TokenService.Result within(Duration limit, Supplier<TokenService.Result> ask)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (true) {
-      TokenService.Result result = ask.get();
-      if (result.status() == TokenService.Result.Status.OK || System.nanoTime() - deadline > 0) {
-        return result;
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+  private static TokenService.Result within(Duration limit, Supplier<TokenService.Result> ask) {
+    return Await.value("an OK answer from the token service", limit, ask::get,
+        result -> result.status() == TokenService.Result.Status.OK);
   }
 
   @Test

@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -92,15 +93,13 @@ class RedisConnectionTest {
       assertThat(service.requestToken(RULE, 1, false).status()).isEqualTo(TokenService.Result.Status.OK);
 
       redis.kill();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-      while (service.available() && System.nanoTime() - deadline < 0) {
+      Await.until("the service to notice the killed server", Duration.ofSeconds(10), () -> {
         assertThat(service.requestToken(RULE, 1, false)).isEqualTo(TokenService.Result.FAILED);
-      }
-      assertThat(service.available()).isFalse();
+        return !service.available();
+      });
       // the client sees the closed socket on its own thread, maybe after the failed calls
-      while (service.awaitConnected(Duration.ZERO) && System.nanoTime() - deadline < 0) {
-        Thread.onSpinWait();
-      }
+      Await.until("the client to see its socket closed", Duration.ofSeconds(10),
+          () -> !service.awaitConnected(Duration.ZERO));
       // 60 retry intervals on the service's clock, each with a refused attempt: a client library
       // backing off by itself would wait longer and longer between attempts by now
       for (int step = 0; step < 60; step++) {

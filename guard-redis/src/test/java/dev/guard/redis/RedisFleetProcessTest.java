@@ -3,6 +3,7 @@ package dev.guard.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.engine.GuardEngine;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

@@ -9,6 +9,7 @@ import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

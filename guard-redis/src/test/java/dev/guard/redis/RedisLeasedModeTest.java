@@ -5,11 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -57,11 +58,8 @@ class RedisLeasedModeTest {
     RedisTokenService service = (lease > 1 ? builder.lease(lease) : builder).build();
     open.add(service);
     FlowRule warm = rule("warm", 1000);
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (service.requestToken(warm, 1, true).status() != TokenService.Result.Status.OK) {
-      assertThat(System.nanoTime() - deadline).as("connected within 10 s").isNegative();
-      TimeUnit.MILLISECONDS.sleep(20);
-    }
+    Await.until("the service to connect and admit a call of flow 'warm'", Duration.ofSeconds(10),
+        () -> service.requestToken(warm, 1, true).status() == TokenService.Result.Status.OK);
     return service;
   }
 

@@ -9,6 +9,7 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.io.File;
 import java.io.IOException;

@@ -9,6 +9,8 @@ import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.RedisClusterServers;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;

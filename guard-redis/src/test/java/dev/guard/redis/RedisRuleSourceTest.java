@@ -11,6 +11,8 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.rules.RuleFormat;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -356,11 +358,9 @@ class RedisRuleSourceTest {
     source.close();
 
     assertThat(threadsOf()).isEmpty();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(PATIENCE_SECONDS);
-    while (clientsNamedGuardRules() > 0 && System.nanoTime() < deadline) {
-      Thread.onSpinWait(); // the server notices closed sockets a moment later
-    }
-    assertThat(clientsNamedGuardRules()).isZero();
+    // the server notices closed sockets a moment later
+    Await.until("the server to list no client named guard-rules",
+        Duration.ofSeconds(PATIENCE_SECONDS), () -> clientsNamedGuardRules() == 0);
     setKey(RuleFormat.write(rules("search", 80)));
     publish();
     clock.advance(INTERVAL);

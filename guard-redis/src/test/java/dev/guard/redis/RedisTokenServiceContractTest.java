@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import dev.guard.testkit.TokenServiceContract;
 import java.time.Duration;
@@ -27,16 +28,9 @@ class RedisTokenServiceContractTest extends TokenServiceContract {
   @Override
   protected Cluster cluster(ManualClock clock, int maxRequestsPerSecond) {
     String namespace = "contract-" + UUID.randomUUID();
-    return () -> {
-      try {
-        return TokenRequests.connected(
-            configured(RedisTokenService.builder(redis.uri(), namespace)), clock,
-            maxRequestsPerSecond);
-      } catch (InterruptedException interrupted) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(interrupted);
-      }
-    };
+    return () -> TokenRequests.connected(
+        configured(RedisTokenService.builder(redis.uri(), namespace)), clock,
+        maxRequestsPerSecond);
   }
 
   /** The service's options beyond the defaults (none here). */

@@ -2,6 +2,7 @@ package dev.guard.redis;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.spi.TokenService;
+import dev.guard.testing.Await;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,16 +20,11 @@ final class TokenRequests {
    * Asks until the service answers (it connects in the background), for at most 30 s: a JVM
    * started by a test on a busy machine can take several seconds to connect.
    */
-  static TokenService.Result firstAnswer(RedisTokenService service, FlowRule rule)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (true) {
-      TokenService.Result result = service.requestToken(rule, 1, false);
-      if (result.status() != TokenService.Result.Status.FAILED || System.nanoTime() > deadline) {
-        return result;
-      }
-      TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
-    }
+  static TokenService.Result firstAnswer(RedisTokenService service, FlowRule rule) {
+    return Await.value("an answer other than FAILED for " + rule.resource() + " (the service "
+        + "connects in the background)", Duration.ofSeconds(30),
+        () -> service.requestToken(rule, 1, false),
+        result -> result.status() != TokenService.Result.Status.FAILED);
   }
 
   /**
@@ -36,17 +32,15 @@ final class TokenRequests {
    * instance expiry), and waits until it is connected (at most 10 s).
    */
   static RedisTokenService connected(RedisTokenService.Builder builder, ManualClock clock,
-      int maxRequestsPerSecond) throws InterruptedException {
+      int maxRequestsPerSecond) {
     if (maxRequestsPerSecond > 0) {
       builder.maxRequestsPerSecond(maxRequestsPerSecond);
     }
     RedisTokenService service = builder.clock(clock).windowClock(clock)
         .requestTimeout(Duration.ofSeconds(1)) // the machine is shared: count decisions only
         .build();
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (service.instances("contract").isEmpty() && System.nanoTime() < deadline) {
-      TimeUnit.MILLISECONDS.sleep(20); // waits for the background connection
-    }
+    Await.until("the service to connect in the background and list itself for flow 'contract'",
+        Duration.ofSeconds(10), () -> !service.instances("contract").isEmpty());
     return service;
   }
 

@@ -1,5 +1,6 @@
 package dev.guard.webapps;
 
+import dev.guard.testing.Await;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,13 +23,8 @@ public final class Client {
    * request (the entry's exit) just after the client has read the response.
    */
   public static void awaitUntil(java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0) {
-        throw new AssertionError("condition not met within 10 s");
-      }
-      Thread.onSpinWait();
-    }
+    Await.until("the server to finish its side of the request", Duration.ofSeconds(10),
+        condition::getAsBoolean);
   }
 
   public HttpResponse<String> get(String path) throws Exception {

@@ -4,6 +4,7 @@ import static dev.guard.testkit.SleepingThread.PATIENCE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.testing.Together;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -239,7 +240,7 @@ class ManualClockParkingTest {
     started.add(sleeping);
     assertThat(clock.awaitSleepers(1, PATIENCE)).isTrue();
 
-    Concurrently.run(threads, () -> {
+    Together.run(threads, thread -> {
       for (int i = 0; i < stepsEach; i++) {
         clock.advanceNanos(1);
       }

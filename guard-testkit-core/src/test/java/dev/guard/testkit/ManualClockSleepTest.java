@@ -3,6 +3,7 @@ package dev.guard.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.testing.Together;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -96,7 +97,7 @@ class ManualClockSleepTest {
     int threads = 8;
     int sleepsEach = 1_000;
 
-    Concurrently.run(threads, () -> {
+    Together.run(threads, thread -> {
       for (int i = 0; i < sleepsEach; i++) {
         clock.sleep(3L);
       }

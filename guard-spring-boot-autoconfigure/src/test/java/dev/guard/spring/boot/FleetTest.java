@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisFleet;
-import java.net.InetAddress;
-import java.net.ServerSocket;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
+import dev.guard.testing.RefusingPort;
+import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -20,12 +20,12 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /** guard.redis.fleet.*: two applications on one real redis-server, each seeing both. */
 class FleetTest {
 
-  private static RedisProcess redis;
+  private static RedisServer redis;
   private static String uri;
 
   @BeforeAll
   static void startRedis() throws Exception {
-    redis = RedisProcess.start();
+    redis = RedisServer.start();
     uri = redis.uri();
   }
 
@@ -44,19 +44,11 @@ class FleetTest {
   }
 
   /** Reads the fleet until it satisfies {@code done}, for at most 30 s of real time. */
-  private static RedisFleet.View awaitView(GuardEndpoint endpoint,
-      Predicate<RedisFleet.View> done) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    RedisFleet.View view;
-    do {
-      Map<String, Object> all = endpoint.guard();
-      view = (RedisFleet.View) all.get("fleet");
-      if (view != null && done.test(view)) {
-        return view;
-      }
-      TimeUnit.MILLISECONDS.sleep(50);
-    } while (System.nanoTime() < deadline);
-    return view;
+  private static RedisFleet.View awaitView(GuardEndpoint endpoint, String what,
+      Predicate<RedisFleet.View> done) {
+    return Await.value(what, Duration.ofSeconds(30),
+        () -> (RedisFleet.View) endpoint.guard().get("fleet"),
+        view -> view != null && done.test(view));
   }
 
   @Test
@@ -73,7 +65,8 @@ class FleetTest {
         }
       }
 
-      RedisFleet.View view = awaitView(a.getBean(GuardEndpoint.class), seen ->
+      RedisFleet.View view = awaitView(a.getBean(GuardEndpoint.class),
+          "the fleet to list both applications and 6 passes of checkout", seen ->
           seen.instances().size() == 2 && seen.resources().stream()
               .anyMatch(r -> r.name().equals("checkout") && r.total().pass() == 6));
 
@@ -103,18 +96,16 @@ class FleetTest {
 
   @Test
   void redis_away_at_start_up_does_not_stop_the_application() throws Exception {
-    int closed;
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      closed = probe.getLocalPort();
+    try (RefusingPort closed = RefusingPort.open()) {
+      new ApplicationContextRunner()
+          .withConfiguration(AutoConfigurations.of(GuardAutoConfiguration.class))
+          .withPropertyValues("guard.redis.uri=redis://127.0.0.1:" + closed.port(),
+              "guard.redis.fleet.namespace=shop", "guard.redis.fleet.heartbeat=PT1S")
+          .run(context -> {
+            assertThat(context).hasNotFailed().hasBean(GuardAutoConfiguration.FLEET);
+            RedisFleet fleet = context.getBean(RedisFleet.class);
+            assertThat(fleet.view().problem()).isNotNull();
+          });
     }
-    new ApplicationContextRunner()
-        .withConfiguration(AutoConfigurations.of(GuardAutoConfiguration.class))
-        .withPropertyValues("guard.redis.uri=redis://127.0.0.1:" + closed,
-            "guard.redis.fleet.namespace=shop", "guard.redis.fleet.heartbeat=PT1S")
-        .run(context -> {
-          assertThat(context).hasNotFailed().hasBean(GuardAutoConfiguration.FLEET);
-          RedisFleet fleet = context.getBean(RedisFleet.class);
-          assertThat(fleet.view().problem()).isNotNull();
-        });
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.redis.Eviction;
 import dev.guard.redis.RedisTokenService;
+import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -24,11 +25,11 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 class Issue36RedisHealthTest {
 
-  private static RedisProcess redis;
+  private static RedisServer redis;
 
   @BeforeAll
   static void startRedis() throws Exception {
-    redis = RedisProcess.start();
+    redis = RedisServer.start();
     RedisClient client = RedisClient.create(redis.uri());
     try (StatefulRedisConnection<String, String> connection = client.connect()) {
       RedisCommands<String, String> commands = connection.sync();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisTokenService;
+import dev.guard.testing.RedisServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,14 +15,15 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 /** guard.redis.*: the rules from a key of a real redis-server, and the token service on it. */
 class RulesFromRedisTest {
 
-  private static RedisProcess redis;
+  private static RedisServer redis;
   private static String uri;
 
   @BeforeAll
   static void startRedis() throws Exception {
-    redis = RedisProcess.start();
+    redis = RedisServer.start();
     uri = redis.uri();
-    redis.set("shop:rules", "{\"version\":1,\"flow\":[{\"resource\":\"search\",\"qps\":12}]}");
+    redis.cli("SET", "shop:rules",
+        "{\"version\":1,\"flow\":[{\"resource\":\"search\",\"qps\":12}]}");
   }
 
   @AfterAll

@@ -3,15 +3,11 @@ package dev.guard.engine.internal.flow;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.guard.testing.Together;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class PacingControllerTest {
@@ -197,25 +193,10 @@ class PacingControllerTest {
   }
 
   static void runConcurrently(int threads, int callsEach, Runnable call) throws Exception {
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int k = 0; k < callsEach; k++) {
-            call.run();
-          }
-          return null;
-        }));
+    Together.run(threads, thread -> {
+      for (int k = 0; k < callsEach; k++) {
+        call.run();
       }
-      start.countDown();
-      for (Future<?> f : done) {
-        f.get(10, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
   }
 }

@@ -4,14 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import dev.guard.testing.Together;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class WarmUpTokensTest {
@@ -105,26 +99,11 @@ class WarmUpTokensTest {
     WarmUpTokens tokens = new WarmUpTokens(10, Duration.ofSeconds(10), 3);
     tokens.sync(T0, 0);
     int threads = 8;
-    CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(threads);
-    try {
-      List<Future<?>> done = new ArrayList<>();
-      for (int i = 0; i < threads; i++) {
-        done.add(pool.submit(() -> {
-          start.await();
-          for (int k = 0; k < 1000; k++) {
-            tokens.sync(T0 + 1000 + k % 1000, 7);
-          }
-          return null;
-        }));
+    Together.run(threads, thread -> {
+      for (int k = 0; k < 1000; k++) {
+        tokens.sync(T0 + 1000 + k % 1000, 7);
       }
-      start.countDown();
-      for (Future<?> f : done) {
-        f.get(10, TimeUnit.SECONDS);
-      }
-    } finally {
-      pool.shutdownNow();
-    }
+    });
 
     assertThat(tokens.storedTokens()).isEqualTo(93);
   }
