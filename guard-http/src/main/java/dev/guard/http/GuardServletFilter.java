@@ -5,6 +5,7 @@ import dev.guard.api.Entry;
 import dev.guard.engine.GuardedResource;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
+import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
@@ -42,14 +43,17 @@ import org.jspecify.annotations.Nullable;
  * RefusedException} escaping the chain (a guarded call inside the handler was refused) is answered
  * with the refusal response if the response is not committed yet.
  *
- * <p>Register it for the {@code REQUEST} dispatch; later dispatches of a request it has already
- * seen (forward, include, error, async) pass through untouched. Thread-safe; one instance serves
- * the whole application.
+ * <p>Register it for the {@code REQUEST} dispatch, and for {@code ASYNC} when asynchronous
+ * handlers may let a refusal escape: later dispatches of a request it has already seen pass
+ * through, except that a {@link RefusedException} escaping its {@code ASYNC} dispatch is answered
+ * as a refusal. Thread-safe; one instance serves the whole application.
  */
 @SuppressWarnings("exports") // the Servlet API is the container's; users compile against it anyway
 public final class GuardServletFilter implements Filter {
 
   private static final String ENTRY_ATTRIBUTE = GuardServletFilter.class.getName() + ".entry";
+  private static final String COMPLETION_ATTRIBUTE =
+      GuardServletFilter.class.getName() + ".completion";
 
   private final InboundGate gate;
 
@@ -80,9 +84,12 @@ public final class GuardServletFilter implements Filter {
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    if (!(req instanceof HttpServletRequest request) || !(res instanceof HttpServletResponse response)
-        || req.getAttribute(ENTRY_ATTRIBUTE) != null) {
+    if (!(req instanceof HttpServletRequest request) || !(res instanceof HttpServletResponse response)) {
       chain.doFilter(req, res);
+      return;
+    }
+    if (req.getAttribute(ENTRY_ATTRIBUTE) != null) {
+      redispatched(request, response, chain);
       return;
     }
     String path = routedPath(request);
@@ -153,11 +160,38 @@ public final class GuardServletFilter implements Filter {
     complete(request, response, entry, null);
   }
 
+  /**
+   * A later dispatch of a request this filter admitted passes through. On the asynchronous
+   * dispatch that carries an asynchronous handler's outcome, a refusal escaping the chain (the
+   * handler's guarded call was refused) is answered as on the first dispatch, and the request
+   * exits without an error when its cycle completes.
+   */
+  private void redispatched(HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain) throws IOException, ServletException {
+    if (request.getDispatcherType() != DispatcherType.ASYNC
+        || !(request.getAttribute(COMPLETION_ATTRIBUTE) instanceof Completion completion)) {
+      chain.doFilter(request, response);
+      return;
+    }
+    try {
+      chain.doFilter(request, response);
+    } catch (RefusedException nested) {
+      if (response.isCommitted()) {
+        throw nested;
+      }
+      response.reset();
+      completion.answeredRefusal();
+      answer(response, gate.refusal(nested), null);
+    }
+  }
+
   /** Exits now, or when the asynchronous cycle the handler started completes. */
   private void complete(HttpServletRequest request, HttpServletResponse response, Entry entry,
       @Nullable Throwable failure) {
     if (request.isAsyncStarted()) {
-      request.getAsyncContext().addListener(new Completion(gate, entry, response, failure));
+      Completion completion = new Completion(gate, entry, response, failure);
+      request.setAttribute(COMPLETION_ATTRIBUTE, completion);
+      request.getAsyncContext().addListener(completion);
     } else {
       gate.finish(entry, response.getStatus(), failure);
     }
@@ -192,6 +226,7 @@ public final class GuardServletFilter implements Filter {
     private final Entry entry;
     private final HttpServletResponse response;
     private volatile @Nullable Throwable failure;
+    private volatile boolean refusal;
 
     Completion(InboundGate gate, Entry entry, HttpServletResponse response,
         @Nullable Throwable failure) {
@@ -201,9 +236,18 @@ public final class GuardServletFilter implements Filter {
       this.failure = failure;
     }
 
+    /** The response is a refusal met by the asynchronous handler: no error of the request. */
+    void answeredRefusal() {
+      refusal = true;
+    }
+
     @Override
     public void onComplete(AsyncEvent event) {
-      gate.finish(entry, response.getStatus(), failure);
+      if (refusal && failure == null) {
+        entry.close();
+      } else {
+        gate.finish(entry, response.getStatus(), failure);
+      }
     }
 
     @Override

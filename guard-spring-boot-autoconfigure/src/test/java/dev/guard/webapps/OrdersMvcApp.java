@@ -1,5 +1,6 @@
 package dev.guard.webapps;
 
+import java.util.concurrent.CompletionStage;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
@@ -46,6 +47,11 @@ public class OrdersMvcApp {
     @GetMapping("/quotes/{item}")
     String quote(@PathVariable String item) {
       return quotes.quote(item);
+    }
+
+    @GetMapping("/async-quotes/{item}")
+    CompletionStage<String> asyncQuote(@PathVariable String item) {
+      return quotes.quoteAsync(item);
     }
 
     @GetMapping("/orders/{id}")

@@ -1,12 +1,14 @@
 package dev.guard.webapps;
 
 import dev.guard.spring.boot.Guarded;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import reactor.core.publisher.Mono;
 
 /** A bean whose methods are guarded as the resource {@code quote}, without fallbacks. */
 public class Quotes {
 
-  /** The resource of both methods. */
+  /** The resource of every method. */
   public static final String RESOURCE = "quote";
 
   @Guarded(RESOURCE)
@@ -17,5 +19,10 @@ public class Quotes {
   @Guarded(RESOURCE)
   public Mono<String> later(String item) {
     return Mono.fromSupplier(() -> "quote " + item);
+  }
+
+  @Guarded(RESOURCE)
+  public CompletionStage<String> quoteAsync(String item) {
+    return CompletableFuture.completedFuture("quote " + item);
   }
 }

@@ -49,8 +49,12 @@ final class GuardMvcFilter implements Filter {
   @Override
   public void doFilter(ServletRequest req, ServletResponse res, FilterChain chain)
       throws IOException, ServletException {
-    if (!(req instanceof HttpServletRequest request) || request.getAttribute(LOOKUP) != null) {
+    if (!(req instanceof HttpServletRequest request)) {
       chain.doFilter(req, res);
+      return;
+    }
+    if (request.getAttribute(LOOKUP) != null) { // the asynchronous dispatch of a guarded request
+      guard.doFilter(req, res, (in, out) -> unwrapRefusal(chain, in, out));
       return;
     }
     HandlerPatterns.Lookup lookup;

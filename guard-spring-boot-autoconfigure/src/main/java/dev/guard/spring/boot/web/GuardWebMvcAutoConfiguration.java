@@ -55,7 +55,8 @@ public class GuardWebMvcAutoConfiguration {
         patterns);
     FilterRegistrationBean<Filter> registration = new FilterRegistrationBean<>(filter);
     registration.setName("guardWebFilter");
-    registration.setDispatcherTypes(DispatcherType.REQUEST);
+    // ASYNC too: an asynchronous handler's refusal comes back in that dispatch
+    registration.setDispatcherTypes(DispatcherType.REQUEST, DispatcherType.ASYNC);
     registration.addUrlPatterns("/*");
     registration.setOrder(properties.filterOrder());
     return registration;

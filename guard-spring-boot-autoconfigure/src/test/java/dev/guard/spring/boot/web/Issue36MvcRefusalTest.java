@@ -53,6 +53,25 @@ class Issue36MvcRefusalTest extends RunningApp {
         + "\"protection\":\"flow\",\"resource\":\"quote\"}");
   }
 
+  @Test
+  void openBreaker_refusalOfAnAsynchronousHandler_is503_andNoErrorOfTheRequest() throws Exception {
+    openTheBreaker();
+
+    HttpResponse<String> refused = client.get("/async-quotes/tea");
+
+    assertThat(refused.statusCode()).isEqualTo(503);
+    assertThat(refused.headers().firstValue("Retry-After")).contains("10");
+    assertThat(refused.body()).isEqualTo("{\"status\":503,\"error\":\"Service Unavailable\","
+        + "\"protection\":\"circuit-breaker\",\"resource\":\"quote\"}");
+    Client.awaitUntil(() -> engine.stats("GET /async-quotes/{item}").concurrency() == 0);
+    assertThat(engine.stats("GET /async-quotes/{item}").totalException()).isZero();
+  }
+
+  @Test
+  void asynchronousHandler_admitted_answersItsValue() throws Exception {
+    assertThat(client.get("/async-quotes/tea").body()).isEqualTo("quote tea");
+  }
+
   /** Opens the breaker of {@code quote} for ten seconds by one failed call. */
   private void openTheBreaker() {
     engine.apply(RuleSet.of(List.of(
