@@ -2,34 +2,27 @@ package dev.guard.http;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsExchange;
-import dev.guard.api.Entry;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Watches one exchange of the JDK server through a wrapper given to the handler, and exits the
- * request's entry exactly once when the response is complete: the body (or the exchange) is
- * closed, headers were sent with no body to follow, or the handler failed. I/O errors writing the
- * body are remembered and recorded at exit.
+ * Watches one exchange of the JDK server through a wrapper given to the handler, and finishes the
+ * request's {@link Admission} (which exits once) when the response is complete: the body (or the
+ * exchange) is closed, headers were sent with no body to follow, or the handler failed. I/O errors
+ * writing the body are recorded on the admission.
  */
 final class ExchangeCompletion {
 
-  private final InboundGate gate;
-  private final Entry entry;
+  private final Admission admission;
   private final HttpExchange exchange;
   private final boolean head;
-  private final AtomicBoolean finished = new AtomicBoolean();
   private volatile int status = -1;
-  private volatile @Nullable Throwable failure;
-  private volatile boolean refusal;
   private @Nullable OutputStream body;
   private @Nullable OutputStream bodyOriginal;
 
-  ExchangeCompletion(InboundGate gate, Entry entry, HttpExchange exchange) {
-    this.gate = gate;
-    this.entry = entry;
+  ExchangeCompletion(Admission admission, HttpExchange exchange) {
+    this.admission = admission;
     this.head = "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
     this.exchange = exchange instanceof HttpsExchange tls
         ? new GuardedHttpsExchange(tls, this)
@@ -70,24 +63,13 @@ final class ExchangeCompletion {
     finish();
   }
 
-  /** The response about to be sent is a refusal met inside the handler: no error of the request. */
-  void answeringRefusal() {
-    refusal = true;
-  }
-
   void fail(Throwable error) {
-    failure = error;
+    admission.failed(error);
     finish();
   }
 
   private void finish() {
-    if (finished.compareAndSet(false, true)) {
-      if (refusal && failure == null) {
-        entry.close();
-      } else {
-        gate.finish(entry, status, failure);
-      }
-    }
+    admission.finish(status);
   }
 
   /** The response body: remembers I/O errors and completes the response when closed. */
@@ -104,7 +86,7 @@ final class ExchangeCompletion {
       try {
         out.write(b);
       } catch (IOException e) {
-        failure = e;
+        admission.failed(e);
         throw e;
       }
     }
@@ -114,7 +96,7 @@ final class ExchangeCompletion {
       try {
         out.write(bytes, offset, length);
       } catch (IOException e) {
-        failure = e;
+        admission.failed(e);
         throw e;
       }
     }
@@ -124,7 +106,7 @@ final class ExchangeCompletion {
       try {
         out.flush();
       } catch (IOException e) {
-        failure = e;
+        admission.failed(e);
         throw e;
       }
     }
@@ -134,7 +116,7 @@ final class ExchangeCompletion {
       try {
         out.close();
       } catch (IOException e) {
-        failure = e;
+        admission.failed(e);
         throw e;
       } finally {
         finish();

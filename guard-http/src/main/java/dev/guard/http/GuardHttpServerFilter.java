@@ -3,13 +3,8 @@ package dev.guard.http;
 import com.sun.net.httpserver.Filter;
 import com.sun.net.httpserver.HttpExchange;
 import dev.guard.api.RefusedException;
-import dev.guard.api.Entry;
-import dev.guard.engine.GuardedResource;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
-import java.util.Optional;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A filter for the JDK's built-in HTTP server ({@code com.sun.net.httpserver}) that protects every
@@ -75,62 +70,40 @@ public final class GuardHttpServerFilter extends Filter {
 
   @Override
   public void doFilter(HttpExchange exchange, Chain chain) throws IOException {
-    RequestView view = new RequestView(exchange);
-    String path = RoutedPath.ofRaw(view.path());
-    if (path == null) {
-      answer(exchange, InboundGate.AMBIGUOUS_PATH, null);
+    String rawPath = exchange.getRequestURI().getRawPath();
+    HttpInbound.Request view = HttpInbound.Request.of(exchange, exchange.getRequestMethod(),
+        rawPath == null ? "/" : rawPath, (in, name) -> in.getRequestHeaders().getFirst(name),
+        in -> in.getRemoteAddress().getAddress().getHostAddress());
+    Admission admission = gate.admit(view, view.method(), view.path());
+    Admission.Refusal refused = admission.refusal();
+    if (refused != null) {
+      answer(exchange, refused);
       return;
     }
-    GuardedResource handle = gate.handle(view, exchange.getRequestMethod(), path);
-    @Nullable Object[] args = gate.arguments(view);
-    GuardedResource.ContextScope scope = handle.openContext();
+    admission.headers(exchange.getResponseHeaders()::set);
+    ExchangeCompletion completion = new ExchangeCompletion(admission, exchange);
+    HttpExchange guarded = completion.exchange();
     try {
-      Entry entry;
-      try {
-        entry = handle.enterAsync(args);
-      } catch (RefusedException refused) {
-        answer(exchange, gate.refusal(refused), gate.rateLimitFields(handle, args));
-        return;
+      chain.doFilter(guarded);
+    } catch (RefusedException nested) {
+      if (completion.responseStarted()) {
+        completion.fail(nested);
+        throw nested;
       }
-      setRateLimitFields(exchange, gate.rateLimitFields(handle, args));
-      ExchangeCompletion completion = new ExchangeCompletion(gate, entry, exchange);
-      HttpExchange guarded = completion.exchange();
-      try {
-        chain.doFilter(guarded);
-      } catch (RefusedException nested) {
-        if (completion.responseStarted()) {
-          completion.fail(nested);
-          throw nested;
-        }
-        completion.answeringRefusal();
-        answer(guarded, gate.refusal(nested), gate.rateLimitFields(handle, args));
-      } catch (Throwable failure) {
-        completion.fail(failure);
-        throw failure;
-      }
+      answer(guarded, admission.refusedInside(nested));
+    } catch (Throwable failure) {
+      completion.fail(failure);
+      throw failure;
     } finally {
-      scope.close();
+      admission.close();
     }
   }
 
-  private static void setRateLimitFields(HttpExchange exchange,
-      InboundGate.@Nullable RateLimitFields fields) {
-    if (fields != null) {
-      exchange.getResponseHeaders().set(InboundGate.RATE_LIMIT_POLICY, fields.policy());
-      exchange.getResponseHeaders().set(InboundGate.RATE_LIMIT, fields.rateLimit());
-    }
-  }
-
-  private static void answer(HttpExchange exchange, HttpInbound.RefusalResponse refusal,
-      InboundGate.@Nullable RateLimitFields fields) throws IOException {
+  private static void answer(HttpExchange exchange, Admission.Refusal refusal) throws IOException {
     try {
-      setRateLimitFields(exchange, fields);
-      byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
-      exchange.getResponseHeaders().set("Content-Type", refusal.contentType());
-      String retryAfter = refusal.retryAfterHeader();
-      if (retryAfter != null) {
-        exchange.getResponseHeaders().set("Retry-After", retryAfter);
-      }
+      refusal.headers(exchange.getResponseHeaders()::set);
+      byte[] body = refusal.body();
+      exchange.getResponseHeaders().set("Content-Type", refusal.response().contentType());
       boolean noBody = body.length == 0 || "HEAD".equalsIgnoreCase(exchange.getRequestMethod());
       exchange.sendResponseHeaders(refusal.status(), noBody ? -1 : body.length);
       if (!noBody) {
@@ -139,42 +112,6 @@ public final class GuardHttpServerFilter extends Filter {
       }
     } finally {
       exchange.close();
-    }
-  }
-
-  /** The exchange as the settings' origin function sees it. */
-  private static final class RequestView implements HttpInbound.Request {
-
-    private final HttpExchange exchange;
-
-    RequestView(HttpExchange exchange) {
-      this.exchange = exchange;
-    }
-
-    @Override
-    public String method() {
-      return exchange.getRequestMethod();
-    }
-
-    @Override
-    public String path() {
-      String path = exchange.getRequestURI().getRawPath();
-      return path == null ? "/" : path;
-    }
-
-    @Override
-    public Optional<String> header(String name) {
-      return Optional.ofNullable(exchange.getRequestHeaders().getFirst(name));
-    }
-
-    @Override
-    public String remoteAddress() {
-      return exchange.getRemoteAddress().getAddress().getHostAddress();
-    }
-
-    @Override
-    public <T> Optional<T> unwrap(Class<T> type) {
-      return type.isInstance(exchange) ? Optional.of(type.cast(exchange)) : Optional.empty();
     }
   }
 }

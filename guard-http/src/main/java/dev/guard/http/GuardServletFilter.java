@@ -1,8 +1,6 @@
 package dev.guard.http;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.Entry;
-import dev.guard.engine.GuardedResource;
 import jakarta.servlet.AsyncEvent;
 import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
@@ -14,8 +12,6 @@ import jakarta.servlet.ServletResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -51,7 +47,8 @@ import org.jspecify.annotations.Nullable;
 @SuppressWarnings("exports") // the Servlet API is the container's; users compile against it anyway
 public final class GuardServletFilter implements Filter {
 
-  private static final String ENTRY_ATTRIBUTE = GuardServletFilter.class.getName() + ".entry";
+  private static final String ADMISSION_ATTRIBUTE =
+      GuardServletFilter.class.getName() + ".admission";
   private static final String COMPLETION_ATTRIBUTE =
       GuardServletFilter.class.getName() + ".completion";
 
@@ -88,32 +85,24 @@ public final class GuardServletFilter implements Filter {
       chain.doFilter(req, res);
       return;
     }
-    if (req.getAttribute(ENTRY_ATTRIBUTE) != null) {
+    if (req.getAttribute(ADMISSION_ATTRIBUTE) != null) {
       redispatched(request, response, chain);
       return;
     }
-    String path = routedPath(request);
-    if (path == null) {
-      answer(response, InboundGate.AMBIGUOUS_PATH, null);
+    HttpInbound.Request view = HttpInbound.Request.of(request, request.getMethod(),
+        request.getRequestURI(), HttpServletRequest::getHeader, HttpServletRequest::getRemoteAddr);
+    Admission admission = gate.admitRouted(view, request.getMethod(), routedPath(request));
+    Admission.Refusal refused = admission.refusal();
+    if (refused != null) {
+      answer(response, refused);
       return;
     }
-    RequestView view = new RequestView(request);
-    GuardedResource handle = gate.handle(view, request.getMethod(), path);
-    @Nullable Object[] args = gate.arguments(view);
-    GuardedResource.ContextScope scope = handle.openContext();
     try {
-      Entry entry;
-      try {
-        entry = handle.enterAsync(args);
-      } catch (RefusedException refused) {
-        answer(response, gate.refusal(refused), gate.rateLimitFields(handle, args));
-        return;
-      }
-      request.setAttribute(ENTRY_ATTRIBUTE, entry);
-      setRateLimitFields(response, gate.rateLimitFields(handle, args));
-      run(request, response, chain, entry, handle, args);
+      request.setAttribute(ADMISSION_ATTRIBUTE, admission);
+      admission.headers(response::setHeader);
+      run(request, response, chain, admission);
     } finally {
-      scope.close();
+      admission.close();
     }
   }
 
@@ -136,37 +125,38 @@ public final class GuardServletFilter implements Filter {
     return RoutedPath.ofDecoded(context.isEmpty() ? inContext : context + inContext);
   }
 
-  private void run(HttpServletRequest request, HttpServletResponse response, FilterChain chain,
-      Entry entry, GuardedResource handle, @Nullable Object[] args)
-      throws IOException, ServletException {
+  private static void run(HttpServletRequest request, HttpServletResponse response,
+      FilterChain chain, Admission admission) throws IOException, ServletException {
     try {
       chain.doFilter(request, response);
     } catch (RefusedException nested) {
       if (request.isAsyncStarted() || response.isCommitted()) {
-        complete(request, response, entry, nested);
+        admission.failed(nested);
+        complete(request, response, admission);
         throw nested;
       }
       response.reset();
       try {
-        answer(response, gate.refusal(nested), gate.rateLimitFields(handle, args));
+        answer(response, admission.refusedInside(nested));
       } finally {
-        entry.close(); // a refusal answered is no error of the request itself (docs/HTTP.md)
+        admission.finish(response.getStatus()); // an answered refusal: no error (docs/HTTP.md)
       }
       return;
     } catch (Throwable failure) {
-      complete(request, response, entry, failure);
+      admission.failed(failure);
+      complete(request, response, admission);
       throw failure;
     }
-    complete(request, response, entry, null);
+    complete(request, response, admission);
   }
 
   /**
    * A later dispatch of a request this filter admitted passes through. On the asynchronous
    * dispatch that carries an asynchronous handler's outcome, a refusal escaping the chain (the
-   * handler's guarded call was refused) is answered as on the first dispatch, and the request
-   * exits without an error when its cycle completes.
+   * handler's guarded call was refused) is answered as on the first dispatch, without rate-limit
+   * fields, and the request exits without an error when its cycle completes.
    */
-  private void redispatched(HttpServletRequest request, HttpServletResponse response,
+  private static void redispatched(HttpServletRequest request, HttpServletResponse response,
       FilterChain chain) throws IOException, ServletException {
     if (request.getDispatcherType() != DispatcherType.ASYNC
         || !(request.getAttribute(COMPLETION_ATTRIBUTE) instanceof Completion completion)) {
@@ -180,81 +170,54 @@ public final class GuardServletFilter implements Filter {
         throw nested;
       }
       response.reset();
-      completion.answeredRefusal();
-      answer(response, gate.refusal(nested), null);
+      answer(response, new Admission.Refusal(completion.admission.refusedInside(nested).response(),
+          null));
     }
   }
 
-  /** Exits now, or when the asynchronous cycle the handler started completes. */
-  private void complete(HttpServletRequest request, HttpServletResponse response, Entry entry,
-      @Nullable Throwable failure) {
+  /** Finishes now, or when the asynchronous cycle the handler started completes. */
+  private static void complete(HttpServletRequest request, HttpServletResponse response,
+      Admission admission) {
     if (request.isAsyncStarted()) {
-      Completion completion = new Completion(gate, entry, response, failure);
+      Completion completion = new Completion(admission, response);
       request.setAttribute(COMPLETION_ATTRIBUTE, completion);
       request.getAsyncContext().addListener(completion);
     } else {
-      gate.finish(entry, response.getStatus(), failure);
+      admission.finish(response.getStatus());
     }
   }
 
-  private static void setRateLimitFields(HttpServletResponse response,
-      InboundGate.@Nullable RateLimitFields fields) {
-    if (fields != null) {
-      response.setHeader(InboundGate.RATE_LIMIT_POLICY, fields.policy());
-      response.setHeader(InboundGate.RATE_LIMIT, fields.rateLimit());
-    }
-  }
-
-  private static void answer(HttpServletResponse response, HttpInbound.RefusalResponse refusal,
-      InboundGate.@Nullable RateLimitFields fields) throws IOException {
-    byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
-    setRateLimitFields(response, fields);
+  private static void answer(HttpServletResponse response, Admission.Refusal refusal)
+      throws IOException {
+    byte[] body = refusal.body();
+    refusal.headers(response::setHeader);
     response.setStatus(refusal.status());
-    String retryAfter = refusal.retryAfterHeader();
-    if (retryAfter != null) {
-      response.setHeader("Retry-After", retryAfter);
-    }
-    response.setContentType(refusal.contentType());
+    response.setContentType(refusal.response().contentType());
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
   }
 
-  /** Exits a request's entry when its asynchronous cycle completes, following restarted cycles. */
+  /** Finishes a request's admission when its asynchronous cycle completes, following restarts. */
   private static final class Completion implements AsyncListener {
 
-    private final InboundGate gate;
-    private final Entry entry;
+    private final Admission admission;
     private final HttpServletResponse response;
-    private volatile @Nullable Throwable failure;
-    private volatile boolean refusal;
 
-    Completion(InboundGate gate, Entry entry, HttpServletResponse response,
-        @Nullable Throwable failure) {
-      this.gate = gate;
-      this.entry = entry;
+    Completion(Admission admission, HttpServletResponse response) {
+      this.admission = admission;
       this.response = response;
-      this.failure = failure;
-    }
-
-    /** The response is a refusal met by the asynchronous handler: no error of the request. */
-    void answeredRefusal() {
-      refusal = true;
     }
 
     @Override
     public void onComplete(AsyncEvent event) {
-      if (refusal && failure == null) {
-        entry.close();
-      } else {
-        gate.finish(entry, response.getStatus(), failure);
-      }
+      admission.finish(response.getStatus());
     }
 
     @Override
     public void onError(AsyncEvent event) {
       Throwable error = event.getThrowable();
       if (error != null) {
-        failure = error;
+        admission.failed(error);
       }
     }
 
@@ -266,41 +229,6 @@ public final class GuardServletFilter implements Filter {
     @Override
     public void onStartAsync(AsyncEvent event) {
       event.getAsyncContext().addListener(this);
-    }
-  }
-
-  /** The servlet request as the settings' origin function sees it. */
-  private static final class RequestView implements HttpInbound.Request {
-
-    private final HttpServletRequest request;
-
-    RequestView(HttpServletRequest request) {
-      this.request = request;
-    }
-
-    @Override
-    public String method() {
-      return request.getMethod();
-    }
-
-    @Override
-    public String path() {
-      return request.getRequestURI();
-    }
-
-    @Override
-    public Optional<String> header(String name) {
-      return Optional.ofNullable(request.getHeader(name));
-    }
-
-    @Override
-    public String remoteAddress() {
-      return request.getRemoteAddr();
-    }
-
-    @Override
-    public <T> Optional<T> unwrap(Class<T> type) {
-      return type.isInstance(request) ? Optional.of(type.cast(request)) : Optional.empty();
     }
   }
 }

@@ -5,6 +5,7 @@ import dev.guard.api.internal.Checks;
 import dev.guard.engine.GuardEngine;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import java.time.Duration;
@@ -405,6 +406,33 @@ public final class HttpInbound {
      * @return the request object, if it is of that type
      */
     <T> Optional<T> unwrap(Class<T> type);
+
+    /**
+     * Returns the view of a server's own request object that an adapter hands to {@link
+     * InboundGate#admit}: the method and raw path it read, and two functions that read a header's
+     * first value and the client address from the object when a function of the settings asks
+     * (pass method references or lambdas that capture nothing, so that nothing is allocated for
+     * them per request).
+     *
+     * <pre>{@code
+     * HttpInbound.Request view = HttpInbound.Request.of(servletRequest, servletRequest.getMethod(),
+     *     servletRequest.getRequestURI(), HttpServletRequest::getHeader,
+     *     HttpServletRequest::getRemoteAddr);
+     * }</pre>
+     *
+     * @param request the server's request object, what {@link #unwrap} returns
+     * @param method the request method
+     * @param rawPath the path as sent, without the query, not decoded
+     * @param header reads the first value of a header (name case-insensitive), null when absent
+     * @param remoteAddress reads the client address as a literal IP address
+     * @param <R> the server's request type
+     * @return the view
+     */
+    static <R> Request of(R request, String method, String rawPath,
+        BiFunction<? super R, String, @Nullable String> header,
+        Function<? super R, String> remoteAddress) {
+      return new ServerRequest<>(request, method, rawPath, header, remoteAddress);
+    }
   }
 
   /**

@@ -12,25 +12,20 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.function.BiConsumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The part of inbound protection that does not depend on the server, for adapters of servers and
- * frameworks guard has no filter for (the servlet filter, the JDK server filter and the Spring
- * filters are built on it): naming a request's resource (bounded, as {@link HttpInbound}
- * describes), the refusal response, the rate-limit header fields, and recording a finished
- * request's outcome before its entry exits.
+ * The one inbound admission every server adapter is built on (the servlet filter, the JDK server
+ * filter and the Spring filters are), for adapters of servers and frameworks guard has no filter
+ * for: {@link #admit} names a request's resource (bounded, as {@link HttpInbound} describes),
+ * opens its context, computes its arguments and enters it, and answers with an {@link Admission}:
+ * a refusal to write, or a call to run the handler in and finish once when the response is
+ * complete. The adapter is left with its server's I/O.
  *
  * <pre>{@code
  * InboundGate gate = InboundGate.of(HttpInbound.of(engine).rateLimitHeaders(true));
- * GuardedResource resource = gate.resource(view, "GET", rawPath);   // null: answer AMBIGUOUS_PATH
- * Object[] args = gate.arguments(view);
- * try (GuardedResource.ContextScope scope = resource.openContext()) {
- *   Entry entry = resource.enterAsync(args);      // RefusedException: answer gate.refusal(e)
- *   ...                                           // headers: gate.rateLimitFields(resource, args)
- *   ...                                           // when the response is complete:
- *   gate.finish(entry, status, failure);
- * }
+ * Admission admission = gate.admit(view, "GET", rawPath);   // view: an HttpInbound.Request
  * }</pre>
  *
  * <p>Thread-safe; one instance serves one web application, whose resource bound it holds.
@@ -71,20 +66,46 @@ public final class InboundGate {
   }
 
   /**
-   * Returns the resource of a request whose path is still percent-encoded, as a server that
-   * neither decodes nor normalizes paths gives it: decoded strictly, as the JDK server filter does
-   * ({@code docs/HTTP.md}, "Which path"), then named as {@link HttpInbound} says, with the
-   * request's context (entrance and origin).
+   * Admits or refuses a request whose path is still percent-encoded, as a server that neither
+   * decodes nor normalizes paths gives it (decoded strictly, {@code docs/HTTP.md}, "Which path"):
+   * a path that is ambiguous is refused with {@link #AMBIGUOUS_PATH} before any function of the
+   * settings runs; otherwise the request's resource ({@code METHOD + " " + path}, named as {@link
+   * HttpInbound} says) is entered with its arguments inside its context (entrance and origin),
+   * which stays open on this thread until {@link Admission#close}, so that the handler's own
+   * guarded calls run in it. A refused request has its refusal response and rate-limit fields.
    *
-   * @param request the request, for the origin and path template functions
+   * @param request the request, for the origin, path template and arguments functions
    * @param method the request method as sent
    * @param rawPath the path as sent, without the query
-   * @return the resource handle, or null when the path is ambiguous (answer {@link #AMBIGUOUS_PATH})
+   * @return the admission: a refusal to answer, or the admitted call to finish once
    */
-  public @Nullable GuardedResource resource(HttpInbound.Request request, String method,
-      String rawPath) {
-    String path = RoutedPath.ofRaw(rawPath);
-    return path == null ? null : handle(request, method, path);
+  public Admission admit(HttpInbound.Request request, String method, String rawPath) {
+    return admitRouted(request, method, RoutedPath.ofRaw(rawPath));
+  }
+
+  /**
+   * Admits or refuses a request by the path its server routes it by (null when that is
+   * ambiguous), as {@link #admit} does.
+   */
+  Admission admitRouted(HttpInbound.Request request, String method, @Nullable String routedPath) {
+    if (routedPath == null) {
+      return Admission.refused(this, new Admission.Refusal(AMBIGUOUS_PATH, null));
+    }
+    GuardedResource resource = handle(request, method, routedPath);
+    @Nullable Object[] args = arguments(request);
+    GuardedResource.ContextScope scope = resource.openContext();
+    try {
+      Entry entry = resource.enterAsync(args);
+      return Admission.admitted(this, resource, args, scope, entry, rateLimitFields(resource, args));
+    } catch (RefusedException refused) {
+      Admission.Refusal refusal = new Admission.Refusal(refusal(refused),
+          rateLimitFields(resource, args));
+      scope.close();
+      return Admission.refused(this, refusal);
+    } catch (RuntimeException | Error failure) {
+      scope.close();
+      throw failure;
+    }
   }
 
   /**
@@ -122,39 +143,24 @@ public final class InboundGate {
     return true;
   }
 
-  /**
-   * Returns the arguments a request enters its resource with ({@link HttpInbound#arguments}):
-   * none unless the settings compute them.
-   *
-   * @param request the request
-   * @return the arguments, for {@link GuardedResource#enterAsync} and {@link #rateLimitFields}
-   */
-  public @Nullable Object[] arguments(HttpInbound.Request request) {
+  /** The arguments a request enters its resource with ({@link HttpInbound#arguments}). */
+  @Nullable Object[] arguments(HttpInbound.Request request) {
     return Objects.requireNonNull(settings.argumentsOf().apply(request), "arguments");
   }
 
-  /**
-   * Returns the response for a refused request, as the settings build it.
-   *
-   * @param refused the refusal
-   * @return the response to send instead of running the handler
-   */
-  public HttpInbound.RefusalResponse refusal(RefusedException refused) {
+  /** The response for a refused request, as the settings build it. */
+  HttpInbound.RefusalResponse refusal(RefusedException refused) {
     return Objects.requireNonNull(settings.refusalHandler().apply(refused), "refusal response");
   }
 
   /**
-   * Returns the rate-limit header fields for a response of this resource, or null when the
+   * The rate-limit header fields for a response of this resource, or null when the
    * settings do not send them ({@link HttpInbound#rateLimitHeaders}) or no rule has a budget for
    * the request (see {@link GuardedResource#budget}: flow rates per second, per-value rates for
    * the request's arguments, and the quotas of both); read after the request was admitted or
    * refused, so they count it. When they are off this reads nothing.
-   *
-   * @param resource the request's resource, as {@link #resource} returned it
-   * @param arguments the request's arguments, as {@link #arguments} returned them
-   * @return the fields, or null for none
    */
-  public @Nullable RateLimitFields rateLimitFields(GuardedResource resource,
+  @Nullable RateLimitFields rateLimitFields(GuardedResource resource,
       @Nullable Object[] arguments) {
     if (!settings.sendsRateLimitHeaders()) {
       return null;
@@ -165,13 +171,10 @@ public final class InboundGate {
 
   /**
    * Records the outcome of a finished request and exits its entry: {@code failure} if there was
-   * one, else an error carrying the status when the settings count it as one (5xx by default).
-   *
-   * @param entry the request's entry
-   * @param status the response status; negative when no response was sent
-   * @param failure what ended the request, or null
+   * one, else an error carrying the status when the settings count it as one (5xx by default);
+   * negative status: no response was sent.
    */
-  public void finish(Entry entry, int status, @Nullable Throwable failure) {
+  void finish(Entry entry, int status, @Nullable Throwable failure) {
     try {
       if (failure != null) {
         entry.recordError(failure);
@@ -217,6 +220,12 @@ public final class InboundGate {
     public RateLimitFields {
       Objects.requireNonNull(policy, "policy");
       Objects.requireNonNull(rateLimit, "rateLimit");
+    }
+
+    /** Sets both fields through {@code header} (name, value). */
+    void headers(BiConsumer<String, String> header) {
+      header.accept(RATE_LIMIT_POLICY, policy);
+      header.accept(RATE_LIMIT, rateLimit);
     }
 
     /**

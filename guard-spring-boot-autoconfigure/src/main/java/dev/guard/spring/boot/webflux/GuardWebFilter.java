@@ -1,19 +1,15 @@
 package dev.guard.spring.boot.webflux;
 
-import dev.guard.api.Entry;
 import dev.guard.api.RefusedException;
-import dev.guard.engine.GuardedResource;
+import dev.guard.http.Admission;
 import dev.guard.http.HttpInbound;
 import dev.guard.http.InboundGate;
 import dev.guard.spring.boot.web.GuardWebProperties;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.core.Ordered;
@@ -38,8 +34,9 @@ import reactor.core.publisher.Mono;
  * /orders/{id}}, from an annotated controller's mapping or a router function), found before the
  * handler runs by asking the dispatcher's handler mappings in its order; a request no route
  * matches is named by its cleaned path. Naming, context and origin, the refusal response, the
- * rate-limit header fields and the recording of errors are guard-http's ({@link InboundGate}),
- * as for the servlet filters.
+ * rate-limit header fields and the recording of errors are guard-http's one admission ({@link
+ * InboundGate#admit}), as for the servlet filters; this filter only reads the exchange and writes
+ * the answer.
  *
  * <p>The entry is taken when the filter's publisher is subscribed and exits exactly once, when the
  * rest of the chain completes, fails or is cancelled; an error recorded then counts for
@@ -119,127 +116,42 @@ final class GuardWebFilter implements WebFilter, Ordered {
 
   private Mono<Void> guard(ServerWebExchange exchange, WebFilterChain chain) {
     ServerHttpRequest request = exchange.getRequest();
-    RequestView view = new RequestView(exchange);
-    GuardedResource resource = gate.resource(view, request.getMethod().name(),
-        request.getURI().getRawPath());
-    if (resource == null) {
-      return answer(exchange.getResponse(), InboundGate.AMBIGUOUS_PATH, null);
-    }
-    @Nullable Object[] args = gate.arguments(view);
-    Entry entry;
-    try {
-      entry = resource.enterAsync(args);
-    } catch (RefusedException refused) {
-      return answer(exchange.getResponse(), gate.refusal(refused),
-          gate.rateLimitFields(resource, args));
-    }
     ServerHttpResponse response = exchange.getResponse();
-    setRateLimitFields(response.getHeaders(), gate.rateLimitFields(resource, args));
-    Exit exit = new Exit(entry, response);
+    HttpInbound.Request view = HttpInbound.Request.of(exchange, request.getMethod().name(),
+        request.getURI().getRawPath(), (in, name) -> in.getRequest().getHeaders().getFirst(name),
+        GuardWebFilter::remoteAddress);
+    Admission admission = gate.admit(view, view.method(), view.path());
+    admission.close(); // the handler runs later, on other threads: no context on this one
+    Admission.Refusal refused = admission.refusal();
+    if (refused != null) {
+      return answer(response, refused);
+    }
+    admission.headers(response.getHeaders()::set);
     return chain.filter(exchange)
-        .onErrorResume(RefusedException.class, nested -> {
-          if (response.isCommitted()) {
-            return Mono.error(nested);
-          }
-          exit.answeredRefusal();
-          return answer(response, gate.refusal(nested), gate.rateLimitFields(resource, args));
-        })
-        .doOnError(exit::failed)
-        .doFinally(signal -> exit.run());
+        .onErrorResume(RefusedException.class, nested -> response.isCommitted()
+            ? Mono.error(nested) : answer(response, admission.refusedInside(nested)))
+        .doOnError(admission::failed)
+        .doFinally(signal -> admission.finish(status(response)));
   }
 
-  /** Exits a request's entry once, with the error it ended with or the status it was answered. */
-  private final class Exit {
-    private final Entry entry;
-    private final ServerHttpResponse response;
-    private final AtomicBoolean done = new AtomicBoolean();
-    private volatile @Nullable Throwable failure;
-    private volatile boolean refusal;
-
-    Exit(Entry entry, ServerHttpResponse response) {
-      this.entry = entry;
-      this.response = response;
-    }
-
-    void failed(Throwable error) {
-      failure = error;
-    }
-
-    /** The response is a refusal met inside the handler: no error of the request itself. */
-    void answeredRefusal() {
-      refusal = true;
-    }
-
-    void run() {
-      if (done.compareAndSet(false, true)) {
-        HttpStatusCode status = response.getStatusCode();
-        if (refusal && failure == null) {
-          entry.close();
-        } else {
-          gate.finish(entry, status == null ? 200 : status.value(), failure);
-        }
-      }
-    }
+  private static String remoteAddress(ServerWebExchange exchange) {
+    InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
+    return remote == null || remote.getAddress() == null ? "" : remote.getAddress().getHostAddress();
   }
 
-  private static void setRateLimitFields(HttpHeaders headers,
-      InboundGate.@Nullable RateLimitFields fields) {
-    if (fields != null) {
-      headers.set(InboundGate.RATE_LIMIT_POLICY, fields.policy());
-      headers.set(InboundGate.RATE_LIMIT, fields.rateLimit());
-    }
+  private static int status(ServerHttpResponse response) {
+    HttpStatusCode status = response.getStatusCode();
+    return status == null ? 200 : status.value();
   }
 
-  private static Mono<Void> answer(ServerHttpResponse response, HttpInbound.RefusalResponse refusal,
-      InboundGate.@Nullable RateLimitFields fields) {
+  private static Mono<Void> answer(ServerHttpResponse response, Admission.Refusal refusal) {
     response.setStatusCode(HttpStatusCode.valueOf(refusal.status()));
     HttpHeaders headers = response.getHeaders();
-    setRateLimitFields(headers, fields);
-    Duration wait = refusal.retryAfter();
-    if (wait != null) {
-      headers.set(HttpHeaders.RETRY_AFTER,
-          Long.toString(wait.getSeconds() + (wait.getNano() > 0 ? 1 : 0)));
-    }
-    headers.setContentType(MediaType.parseMediaType(refusal.contentType()));
-    byte[] body = refusal.body().getBytes(StandardCharsets.UTF_8);
+    refusal.headers(headers::set);
+    headers.setContentType(MediaType.parseMediaType(refusal.response().contentType()));
+    byte[] body = refusal.body();
     headers.setContentLength(body.length);
     DataBuffer buffer = response.bufferFactory().wrap(body);
     return response.writeWith(Mono.just(buffer));
-  }
-
-  /** The exchange as the settings' origin and template functions see it. */
-  private static final class RequestView implements HttpInbound.Request {
-
-    private final ServerWebExchange exchange;
-
-    RequestView(ServerWebExchange exchange) {
-      this.exchange = exchange;
-    }
-
-    @Override
-    public String method() {
-      return exchange.getRequest().getMethod().name();
-    }
-
-    @Override
-    public String path() {
-      return exchange.getRequest().getURI().getRawPath();
-    }
-
-    @Override
-    public Optional<String> header(String name) {
-      return Optional.ofNullable(exchange.getRequest().getHeaders().getFirst(name));
-    }
-
-    @Override
-    public String remoteAddress() {
-      InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
-      return remote == null || remote.getAddress() == null ? "" : remote.getAddress().getHostAddress();
-    }
-
-    @Override
-    public <T> Optional<T> unwrap(Class<T> type) {
-      return type.isInstance(exchange) ? Optional.of(type.cast(exchange)) : Optional.empty();
-    }
   }
 }
