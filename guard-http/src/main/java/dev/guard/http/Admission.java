@@ -17,27 +17,24 @@ import org.jspecify.annotations.Nullable;
  * that an adapter is only its server's I/O: read the request, ask, write the answer.
  *
  * <pre>{@code
- * Admission admission = gate.admit(view, method, rawPath);
+ * Admission admission = gate.admit(view, view.method(), view.path());
  * Admission.Refusal refused = admission.refusal();
  * if (refused != null) {
- *   refused.headers(response::setHeader);          // RateLimit fields, Retry-After
- *   ...                                            // status, Content-Type and body of refused
+ *   write(refused);       // status, refused.headers(..), Content-Type, refused.body()
  *   return;
  * }
- * admission.headers(response::setHeader);          // RateLimit fields, if any
+ * admission.headers(response::setHeader);    // the rate-limit fields, if any
  * try {
- *   handler.run();                                 // nested guarded calls run in the request's context
- * } catch (RefusedException nested) {              // before the response started:
- *   Admission.Refusal answer = admission.refusedInside(nested);   // no error of the request
- *   ...                                            // write answer as above
+ *   handler.run();                           // its guarded calls run in the request's context
+ * } catch (RefusedException nested) {        // the response has not started
+ *   write(admission.refusedInside(nested));  // no error of the request
  * } catch (Throwable failure) {
  *   admission.failed(failure);
  *   throw failure;
  * } finally {
- *   admission.close();                             // the context, on this thread
+ *   admission.close();                       // the context, on this thread
  * }
- * ...                                              // when the response is complete:
- * admission.finish(status);                        // exits once; later calls do nothing
+ * // when the response is complete, on any thread: admission.finish(status), exits once
  * }</pre>
  *
  * <p>Thread-safe: the call may finish on another thread than the one it was admitted on.

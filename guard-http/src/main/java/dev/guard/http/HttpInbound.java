@@ -357,8 +357,8 @@ public final class HttpInbound {
   /**
    * What an inbound adapter tells about an arriving request, for functions that derive the caller's
    * origin, the path template or the arguments from it (see {@link HttpInbound#origin}, {@link
-   * HttpInbound#pathTemplate}, {@link HttpInbound#arguments}). The same view is given by the
-   * servlet filter and the JDK HTTP server filter; it is valid only while such a function runs.
+   * HttpInbound#pathTemplate}, {@link HttpInbound#arguments}). Every adapter gives the same view
+   * ({@link #of}); it is valid only while such a function runs.
    *
    * <pre>{@code
    * HttpInbound.of(engine).origin(request -> request.header("X-Api-Key").map(keys::owner).orElse(""));

@@ -94,17 +94,23 @@ public final class InboundGate {
     GuardedResource resource = handle(request, method, routedPath);
     @Nullable Object[] args = arguments(request);
     GuardedResource.ContextScope scope = resource.openContext();
+    boolean admitted = false;
     try {
-      Entry entry = resource.enterAsync(args);
-      return Admission.admitted(this, resource, args, scope, entry, rateLimitFields(resource, args));
-    } catch (RefusedException refused) {
-      Admission.Refusal refusal = new Admission.Refusal(refusal(refused),
+      Entry entry;
+      try {
+        entry = resource.enterAsync(args);
+      } catch (RefusedException refused) {
+        return Admission.refused(this,
+            new Admission.Refusal(refusal(refused), rateLimitFields(resource, args)));
+      }
+      Admission admission = Admission.admitted(this, resource, args, scope, entry,
           rateLimitFields(resource, args));
-      scope.close();
-      return Admission.refused(this, refusal);
-    } catch (RuntimeException | Error failure) {
-      scope.close();
-      throw failure;
+      admitted = true;
+      return admission;
+    } finally {
+      if (!admitted) { // the handler will not run: the context ends here
+        scope.close();
+      }
     }
   }
 

@@ -136,7 +136,8 @@ final class GuardWebFilter implements WebFilter, Ordered {
 
   private static String remoteAddress(ServerWebExchange exchange) {
     InetSocketAddress remote = exchange.getRequest().getRemoteAddress();
-    return remote == null || remote.getAddress() == null ? "" : remote.getAddress().getHostAddress();
+    return remote == null || remote.getAddress() == null
+        ? "" : remote.getAddress().getHostAddress();
   }
 
   private static int status(ServerHttpResponse response) {
