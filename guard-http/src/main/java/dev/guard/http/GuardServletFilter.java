@@ -170,8 +170,8 @@ public final class GuardServletFilter implements Filter {
         throw nested;
       }
       response.reset();
-      answer(response, new Admission.Refusal(completion.admission.refusedInside(nested).response(),
-          null));
+      Admission.Refusal refusal = completion.admission().refusedInside(nested);
+      answer(response, new Admission.Refusal(refusal.response(), null)); // no rate-limit fields
     }
   }
 
@@ -198,15 +198,8 @@ public final class GuardServletFilter implements Filter {
   }
 
   /** Finishes a request's admission when its asynchronous cycle completes, following restarts. */
-  private static final class Completion implements AsyncListener {
-
-    private final Admission admission;
-    private final HttpServletResponse response;
-
-    Completion(Admission admission, HttpServletResponse response) {
-      this.admission = admission;
-      this.response = response;
-    }
+  private record Completion(Admission admission, HttpServletResponse response)
+      implements AsyncListener {
 
     @Override
     public void onComplete(AsyncEvent event) {
