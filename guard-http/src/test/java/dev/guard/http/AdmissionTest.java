@@ -12,6 +12,12 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,7 +55,8 @@ class AdmissionTest {
     Admission admission = throwing.admit(HttpInbound.Request.of(Call.of("GET", "/a/../b"), "GET",
         "/a/../b", (in, name) -> null, in -> ""), "GET", "/a/../b");
 
-    assertThat(admission.refusal()).isEqualTo(new Admission.Refusal(InboundGate.AMBIGUOUS_PATH, null));
+    assertThat(admission.refusal())
+        .isEqualTo(new Admission.Refusal(InboundGate.AMBIGUOUS_PATH, null));
     assertThat(admission.finish(200)).as("nothing to finish").isFalse();
   }
 
@@ -92,6 +99,26 @@ class AdmissionTest {
     assertThat(admission.finish(500)).isTrue();
     assertThat(admission.finish(500)).isFalse();
 
+    assertThat(engine.stats(ORDERS).totalException()).isEqualTo(1);
+    assertThat(engine.stats(ORDERS).concurrency()).isZero();
+  }
+
+  @Test
+  void finish_racingOnTwoThreads_exitsOnce() throws Exception {
+    Admission admission = admit(Call.of("GET", "/orders/1"));
+    CyclicBarrier start = new CyclicBarrier(2);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Callable<Boolean> finish = () -> {
+        start.await(10, TimeUnit.SECONDS);
+        return admission.finish(500);
+      };
+      List<Future<Boolean>> results = threads.invokeAll(List.of(finish, finish));
+
+      assertThat(List.of(results.get(0).get(), results.get(1).get())).containsOnlyOnce(true);
+    } finally {
+      threads.shutdownNow();
+    }
     assertThat(engine.stats(ORDERS).totalException()).isEqualTo(1);
     assertThat(engine.stats(ORDERS).concurrency()).isZero();
   }
