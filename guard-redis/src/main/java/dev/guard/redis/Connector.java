@@ -2,9 +2,7 @@ package dev.guard.redis;
 
 import dev.guard.spi.TimeSource;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisScriptingCommands;
@@ -14,14 +12,8 @@ import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -36,8 +28,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The connection of a {@link RedisTokenService} to one server or to a Redis Cluster, and the one
- * Lua script every decision runs ({@code guard.lua}).
+ * The connection of a {@link RedisTokenService} or a {@link RedisFleet} to one server or to a
+ * Redis Cluster; the scripts they run over it are {@link Scripts}.
  *
  * <p>Connecting happens off the callers' threads: the first attempt starts when the connector is
  * made, on a thread of its own that also creates the Lettuce client ({@link Clients}). {@link
@@ -57,11 +49,6 @@ import org.jspecify.annotations.Nullable;
  * of one script call shares that slot by its {@code {..}} hash tag.
  */
 final class Connector {
-
-  static final String SCRIPT = readScript("guard.lua");
-  static final String SHA = sha1(SCRIPT);
-  static final String VALUES_SCRIPT = readScript("guard-values.lua");
-  static final String VALUES_SHA = sha1(VALUES_SCRIPT);
 
   /**
    * The commands the service uses, from a connection to one server or to a cluster, and the
@@ -349,24 +336,6 @@ final class Connector {
     }
   }
 
-  /** Runs the script (loading it again when the server lost it); returns its reply list. */
-  static List<Object> run(Link link, String[] keys, String[] args) {
-    try {
-      return link.scripts().evalsha(SHA, ScriptOutputType.MULTI, keys, args);
-    } catch (RedisNoScriptException notLoaded) {
-      return link.scripts().eval(SCRIPT, ScriptOutputType.MULTI, keys, args);
-    }
-  }
-
-  /** Runs the per-value script, as {@link #run} runs the other. */
-  static List<Object> runValues(Link link, String[] keys, String[] args) {
-    try {
-      return link.scripts().evalsha(VALUES_SHA, ScriptOutputType.MULTI, keys, args);
-    } catch (RedisNoScriptException notLoaded) {
-      return link.scripts().eval(VALUES_SCRIPT, ScriptOutputType.MULTI, keys, args);
-    }
-  }
-
   /** Closes the connection, waits for an attempt under way and releases the client's threads. */
   void close() {
     Link open;
@@ -387,15 +356,6 @@ final class Connector {
     Clients.Made made = client;
     if (made != null) {
       made.shutdown();
-    }
-  }
-
-  private static String readScript(String name) {
-    try (InputStream in = Objects.requireNonNull(
-        Connector.class.getResourceAsStream(name), name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + name, e);
     }
   }
 
@@ -433,14 +393,5 @@ final class Connector {
           + "would break the keys' hash tag), was '" + namespace + "'");
     }
     return namespace.strip();
-  }
-
-  static String sha1(String text) {
-    try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -6,7 +6,6 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.rules.RuleFormat;
 import dev.guard.spi.TimeSource;
 import dev.guard.spi.TokenService;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -68,91 +67,7 @@ public final class RedisFleet implements AutoCloseable {
   static final int MAX_FIELD_CHARS = 1024;
   /** The most instances one view lists (the most recently seen first). */
   static final int MAX_INSTANCES = 1000;
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
   private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{16}");
-
-  /**
-   * KEYS: the heartbeat hash, the seconds list. ARGV: now (ms) or empty for the server's clock,
-   * expiry ms, seconds kept, heartbeat field count n, n field/value pairs, then entries oldest
-   * first. An empty {@code started} becomes the time stamped. Returns the time it stamped.
-   */
-  private static final String PUBLISH = """
-      local now = ARGV[1]
-      if now == '' then
-        local t = redis.call('TIME')
-        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-      end
-      local n = tonumber(ARGV[4])
-      redis.call('DEL', KEYS[1])
-      local i = 5
-      for j = 1, n do
-        redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-        i = i + 2
-      end
-      redis.call('HSET', KEYS[1], 'seen', now)
-      if redis.call('HGET', KEYS[1], 'started') == '' then
-        redis.call('HSET', KEYS[1], 'started', now)
-      end
-      for j = i, #ARGV do
-        redis.call('LPUSH', KEYS[2], ARGV[j])
-      end
-      redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
-      redis.call('PEXPIRE', KEYS[1], ARGV[2])
-      redis.call('PEXPIRE', KEYS[2], ARGV[2])
-      return now
-      """;
-
-  /** KEYS: the registry. ARGV: now (ms), id, expiry ms. */
-  private static final String REGISTER = """
-      redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[3])))
-      redis.call('PEXPIRE', KEYS[1], ARGV[3])
-      return 1
-      """;
-
-  /**
-   * KEYS: the registry. ARGV: now (ms) or empty, expiry ms, most instances. Returns the time and
-   * the instances seen within the expiry, most recent first, with their scores.
-   */
-  private static final String LIST = """
-      local now = ARGV[1]
-      if now == '' then
-        local t = redis.call('TIME')
-        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-      end
-      local since = tonumber(now) - tonumber(ARGV[2])
-      return {now, redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', since, 'WITHSCORES',
-          'LIMIT', 0, tonumber(ARGV[3]))}
-      """;
-
-  /**
-   * KEYS: the heartbeat hash, the seconds list. ARGV: longest field, longest entry, entries,
-   * then the fields. A value or an entry over its bound comes back empty (the reader skips it),
-   * so an oversized one never crosses the network.
-   */
-  private static final String READ = """
-      local fields = {}
-      for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
-      local values = redis.call('HMGET', KEYS[1], unpack(fields))
-      local longest = tonumber(ARGV[1])
-      for i = 1, #values do
-        if values[i] and #values[i] > longest then values[i] = '' end
-      end
-      local entries = redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)
-      local largest = tonumber(ARGV[2])
-      for i = 1, #entries do
-        if #entries[i] > largest then entries[i] = '' end
-      end
-      return {values, entries}
-      """;
-
-  /** KEYS: the registry (ARGV: id) or the instance's two keys. */
-  private static final String LEAVE = """
-      if ARGV[1] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-      return redis.call('DEL', unpack(KEYS))
-      """;
-
-  private static final Map<String, String> SHAS = new HashMap<>();
 
   private final GuardEngine engine;
   private final Connector connector;
@@ -203,7 +118,7 @@ public final class RedisFleet implements AutoCloseable {
   /** The token service's instance id when it is a {@link RedisTokenService}, else a new UUID. */
   private static String defaultId(GuardEngine engine) {
     TokenService tokens = engine.tokenService().orElse(null);
-    if (tokens instanceof RedisTokenService redis && ID.matcher(redis.instanceId()).matches()) {
+    if (tokens instanceof RedisTokenService redis && InstanceIds.valid(redis.instanceId())) {
       return redis.instanceId();
     }
     return UUID.randomUUID().toString();
@@ -320,9 +235,9 @@ public final class RedisFleet implements AutoCloseable {
     });
     args.addAll(entries);
     try {
-      Object stamped = run(link, PUBLISH, ScriptOutputType.VALUE, ownKeys, args);
+      Object stamped = run(link, Scripts.FLEET_PUBLISH, ScriptOutputType.VALUE, ownKeys, args);
       String now = String.valueOf(stamped);
-      run(link, REGISTER, ScriptOutputType.INTEGER, new String[] {registryKey},
+      run(link, Scripts.FLEET_REGISTER, ScriptOutputType.INTEGER, new String[] {registryKey},
           List.of(now, id, Long.toString(expiryMs)));
       long nowMs = Long.parseLong(now);
       if (withSeconds) {
@@ -441,7 +356,8 @@ public final class RedisFleet implements AutoCloseable {
     }
     List<?> listed;
     try {
-      listed = (List<?>) run(link, LIST, ScriptOutputType.MULTI, new String[] {registryKey},
+      listed = (List<?>) run(link, Scripts.FLEET_LIST, ScriptOutputType.MULTI,
+          new String[] {registryKey},
           List.of(wallClock == null ? "" : Long.toString(wallMs(wallClock)),
               Long.toString(expiryMs), Integer.toString(MAX_INSTANCES)));
     } catch (RuntimeException failed) {
@@ -458,7 +374,7 @@ public final class RedisFleet implements AutoCloseable {
     Set<String> ids = new HashSet<>();
     for (int i = 0; i + 1 < members.size(); i += 2) {
       String member = String.valueOf(members.get(i));
-      if (!ID.matcher(member).matches() || !ids.add(member)) {
+      if (!InstanceIds.valid(member) || !ids.add(member)) {
         bad++;
         continue;
       }
@@ -468,7 +384,7 @@ public final class RedisFleet implements AutoCloseable {
         List<String> args = new ArrayList<>(List.of(Integer.toString(MAX_FIELD_CHARS),
             Integer.toString(FleetCodec.MAX_ENTRY_BYTES), Integer.toString(seconds)));
         args.addAll(FIELDS);
-        read = (List<?>) run(link, READ, ScriptOutputType.MULTI,
+        read = (List<?>) run(link, Scripts.FLEET_READ, ScriptOutputType.MULTI,
             new String[] {own + ":h", own + ":s"}, args);
       } catch (RuntimeException unreadable) { // a key of another type, a node away
         bad++;
@@ -604,8 +520,9 @@ public final class RedisFleet implements AutoCloseable {
       Connector.Link link = link();
       if (link != null) {
         try {
-          run(link, LEAVE, ScriptOutputType.INTEGER, new String[] {registryKey}, List.of(id));
-          run(link, LEAVE, ScriptOutputType.INTEGER, ownKeys, List.of());
+          run(link, Scripts.FLEET_LEAVE, ScriptOutputType.INTEGER, new String[] {registryKey},
+              List.of(id));
+          run(link, Scripts.FLEET_LEAVE, ScriptOutputType.INTEGER, ownKeys, List.of());
         } catch (RuntimeException unreachable) {
           failures.incrementAndGet();
         }
@@ -653,19 +570,10 @@ public final class RedisFleet implements AutoCloseable {
     }
   }
 
-  /** Runs one of the fleet's scripts by its digest, loading it when the server lacks it. */
-  private static Object run(Connector.Link link, String script, ScriptOutputType type,
+  /** Runs one of the fleet's scripts. */
+  private static Object run(Connector.Link link, Scripts.Script script, ScriptOutputType type,
       String[] keys, List<String> args) {
-    String sha;
-    synchronized (SHAS) {
-      sha = SHAS.computeIfAbsent(script, Connector::sha1);
-    }
-    String[] values = args.toArray(new String[0]);
-    try {
-      return link.scripts().evalsha(sha, type, keys, values);
-    } catch (RedisNoScriptException notLoaded) {
-      return link.scripts().eval(script, type, keys, values);
-    }
+    return Scripts.run(link.scripts(), script, type, keys, args.toArray(new String[0]));
   }
 
   /**
@@ -880,11 +788,7 @@ public final class RedisFleet implements AutoCloseable {
      * @return this builder
      */
     public Builder instanceId(String id) {
-      Objects.requireNonNull(id, "instanceId");
-      if (!ID.matcher(id).matches()) {
-        throw new IllegalArgumentException("instanceId must be 1 to 128 letters, digits or"
-            + " . _ : @ -, was '" + id + "'");
-      }
+      InstanceIds.check(id);
       once("instanceId");
       this.instanceId = id;
       return this;

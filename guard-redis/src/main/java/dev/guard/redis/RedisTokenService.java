@@ -92,16 +92,6 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private final int lease;
   private final String limit;
   private final String @Nullable [] limiterKeys;
-  /** KEYS: a flow id's instances. ARGV: expiry ms, the caller's time in µs or empty. */
-  private static final String COUNT_INSTANCES = """
-      local nowUs = tonumber(ARGV[2])
-      if nowUs == nil then
-        local t = redis.call('TIME')
-        nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-      end
-      local now = math.floor(nowUs / 1000)
-      return redis.call('ZCOUNT', KEYS[1], now - tonumber(ARGV[1]), '+inf')
-      """;
 
   private final TimeSource clock;
   private final @Nullable TimeSource windowClock;
@@ -242,8 +232,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return OptionalInt.empty();
     }
     try {
-      Long count = link.scripts().eval(COUNT_INSTANCES, ScriptOutputType.INTEGER,
-          new String[] {prefix(flowId) + ":i"}, instanceExpiryMs, windowTime());
+      Long count = Scripts.run(link.scripts(), Scripts.COUNT_INSTANCES,
+          ScriptOutputType.INTEGER, new String[] {prefix(flowId) + ":i"}, instanceExpiryMs,
+          windowTime());
       availability.succeeded();
       return OptionalInt.of(count.intValue());
     } catch (RuntimeException failure) {
@@ -329,8 +320,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return;
     }
     try {
-      Connector.run(link, new String[] {flow.tokenKeys()[0]}, new String[] {"g", "0",
-          Integer.toString(permits), Long.toString(grant.tokenId() >> 1), windowTime()});
+      Scripts.run(link.scripts(), Scripts.TOKENS, ScriptOutputType.MULTI,
+          new String[] {flow.tokenKeys()[0]}, "g", "0", Integer.toString(permits),
+          Long.toString(grant.tokenId() >> 1), windowTime());
       availability.succeeded();
     } catch (RuntimeException failure) {
       availability.failed();
@@ -427,7 +419,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
     String prefix = prefix(mode.flowId());
     try {
-      List<Object> answer = Connector.runValues(link,
+      List<Object> answer = Scripts.run(link.scripts(), Scripts.VALUES, ScriptOutputType.MULTI,
           new String[] {prefix + valuesKey, prefix + refillsKey}, args.get());
       availability.succeeded();
       return answer;
@@ -601,7 +593,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     try {
       String[] counter = limiterKeys;
       if (counter != null && connector.cluster()) {
-        answer = Connector.run(link, counter, new String[] {"l", limit, windowTime()});
+        answer = Scripts.run(link.scripts(), Scripts.TOKENS, ScriptOutputType.MULTI, counter,
+            "l", limit, windowTime());
         if ((Long) answer.get(0) != 0) {
           availability.succeeded();
           return answer;
@@ -609,7 +602,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       }
       String[] timed = Arrays.copyOf(args, args.length + 1);
       timed[args.length] = windowTime();
-      answer = Connector.run(link, keys, timed);
+      answer = Scripts.run(link.scripts(), Scripts.TOKENS, ScriptOutputType.MULTI, keys, timed);
     } catch (RuntimeException failure) {
       availability.failed();
       return null;
@@ -744,15 +737,11 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     /**
      * Sets this instance's id (default: a random UUID).
      *
-     * @param id not blank
+     * @param id 1 to 128 letters, digits or {@code . _ : @ -}
      * @return this builder
      */
     public Builder instanceId(String id) {
-      Objects.requireNonNull(id, "instanceId");
-      if (id.isBlank()) {
-        throw new IllegalArgumentException("instanceId must not be blank, was '" + id + "'");
-      }
-      this.instanceId = id;
+      this.instanceId = InstanceIds.check(id);
       return this;
     }
 

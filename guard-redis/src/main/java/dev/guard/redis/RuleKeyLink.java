@@ -26,20 +26,6 @@ import org.jspecify.annotations.Nullable;
  */
 final class RuleKeyLink {
 
-  /**
-   * Stores a document if the key still holds what the writer last read, and publishes a notice,
-   * in one atomic step. ARGV: expectation ("absent" or "present"), the expected document, the new
-   * document, the notice. Returns 1 when stored, 0 when the key held something else.
-   */
-  private static final String STORE = """
-      local current = redis.call('GET', KEYS[1])
-      if ARGV[1] == 'absent' and current then return 0 end
-      if ARGV[1] == 'present' and current ~= ARGV[2] then return 0 end
-      redis.call('SET', KEYS[1], ARGV[3])
-      redis.call('PUBLISH', KEYS[1], ARGV[4])
-      return 1
-      """;
-
   /** What a writer publishes on the key's channel; any message makes subscribers re-read. */
   static final String NOTICE = "changed";
 
@@ -124,7 +110,7 @@ final class RuleKeyLink {
     StatefulRedisConnection<String, String> open = Objects.requireNonNull(commands, "commands");
     String expectation = expected == null ? "absent" : "present";
     try {
-      Long stored = open.sync().eval(STORE, ScriptOutputType.INTEGER,
+      Long stored = Scripts.run(open.sync(), Scripts.RULES_STORE, ScriptOutputType.INTEGER,
           new String[] {key}, expectation, expected == null ? "" : expected, document, NOTICE);
       return stored != null && stored == 1L;
     } catch (RedisCommandExecutionException refused) {
@@ -151,6 +137,9 @@ final class RuleKeyLink {
     drop();
     StatefulRedisConnection<String, String> made = client.connect(StringCodec.UTF8, uri);
     commands = made;
+    // a store sent while Redis stalls must be the command Redis runs when it resumes, not an
+    // EVALSHA answered NOSCRIPT after the writer gave up waiting
+    Scripts.preload(made.sync(), Scripts.RULES_STORE);
     StatefulRedisPubSubConnection<String, String> pubSub =
         client.connectPubSub(StringCodec.UTF8, uri);
     subscription = pubSub;
