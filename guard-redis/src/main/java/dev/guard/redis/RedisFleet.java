@@ -71,6 +71,9 @@ public final class RedisFleet implements AutoCloseable {
 
   private final GuardEngine engine;
   private final Connector connector;
+  private final boolean ownsConnection;
+  private final Runnable detach;
+  private final Duration requestTimeout;
   private final String namespace;
   private final String id;
   private final String name;
@@ -111,8 +114,16 @@ public final class RedisFleet implements AutoCloseable {
     this.registryKey = "guard-fleet:{" + namespace + "}";
     String own = "guard-fleet:{" + namespace + ":" + id + "}";
     this.ownKeys = new String[] {own + ":h", own + ":s"};
-    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.requestTimeout,
-        b.heartbeat, b.clock, failures::incrementAndGet, () -> 0);
+    this.requestTimeout = b.requestTimeout;
+    RedisConnection shared = b.connection;
+    this.ownsConnection = shared == null;
+    this.connector = shared != null ? shared.connector()
+        : RedisConnection.own(b.uris, b.cluster, b.requestTimeout, b.requestTimeout, b.heartbeat,
+            b.clock, "guard-fleet").connector();
+    this.detach = connector.attach(failures::incrementAndGet, () -> 0);
+    if (ownsConnection) {
+      connector.begin();
+    }
   }
 
   /** The token service's instance id when it is a {@link RedisTokenService}, else a new UUID. */
@@ -137,6 +148,31 @@ public final class RedisFleet implements AutoCloseable {
    */
   public static Builder builder(GuardEngine engine, String uri, String namespace) {
     return new Builder(engine, uri, namespace);
+  }
+
+  /**
+   * Starts configuring an engine's place in a fleet on a connection it shares with the
+   * instance's other Redis users; closing the fleet leaves the connection open. {@link
+   * Builder#cluster()} is the connection's setting.
+   *
+   * <pre>{@code
+   * RedisConnection redis = RedisConnection.of("redis://redis:6379");
+   * RedisFleet fleet = RedisFleet.builder(engine, redis, "shop").build();
+   * }</pre>
+   *
+   * @param engine the engine whose figures and rules are published
+   * @param connection the shared connection
+   * @param namespace the fleet's namespace (the token service's, usually); not blank, without
+   *     {@code '{'}, {@code '}'} or {@code ':'}
+   * @return a builder
+   * @throws IllegalArgumentException if the namespace is invalid
+   */
+  public static Builder builder(GuardEngine engine, RedisConnection connection,
+      String namespace) {
+    Objects.requireNonNull(connection, "connection");
+    Builder b = new Builder(engine, null, namespace);
+    b.connection = connection;
+    return b;
   }
 
   /**
@@ -528,7 +564,10 @@ public final class RedisFleet implements AutoCloseable {
         }
       }
     }
-    connector.close();
+    detach.run();
+    if (ownsConnection) {
+      connector.close();
+    }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
@@ -571,9 +610,9 @@ public final class RedisFleet implements AutoCloseable {
   }
 
   /** Runs one of the fleet's scripts. */
-  private static Object run(Connector.Link link, Scripts.Script script, ScriptOutputType type,
+  private Object run(Connector.Link link, Scripts.Script script, ScriptOutputType type,
       String[] keys, List<String> args) {
-    return Scripts.run(link.scripts(), script, type, keys, args.toArray(new String[0]));
+    return Scripts.run(link.commands(), requestTimeout, script, type, keys, args.toArray(new String[0]));
   }
 
   /**
@@ -756,9 +795,13 @@ public final class RedisFleet implements AutoCloseable {
     private @Nullable TimeSource wallClock;
     private final Set<String> set = new HashSet<>();
 
-    private Builder(GuardEngine engine, String uri, String namespace) {
+    private @Nullable RedisConnection connection;
+
+    private Builder(GuardEngine engine, @Nullable String uri, String namespace) {
       this.engine = Objects.requireNonNull(engine, "engine");
-      uris.addAll(Connector.servers(uri));
+      if (uri != null) {
+        uris.addAll(Connector.servers(uri));
+      }
       this.namespace = Connector.namespace(namespace);
     }
 
@@ -773,8 +816,13 @@ public final class RedisFleet implements AutoCloseable {
      * keys share one hash slot; the registry lives in the namespace's slot.
      *
      * @return this builder
+     * @throws IllegalStateException on a builder for a shared {@link RedisConnection}
      */
     public Builder cluster() {
+      if (connection != null) {
+        throw new IllegalStateException("cluster() is the shared RedisConnection's setting; set "
+            + "it on RedisConnection.builder");
+      }
       once("cluster");
       this.cluster = true;
       return this;

@@ -2,12 +2,13 @@ package dev.guard.redis;
 
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.api.sync.RedisScriptingCommands;
+import io.lettuce.core.api.async.RedisScriptingAsyncCommands;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Objects;
 
@@ -49,16 +50,19 @@ final class Scripts {
   private Scripts() {}
 
   /**
-   * Runs a script by its digest, loading it when the server lacks it.
+   * Runs a script by its digest, loading it when the server lacks it; waits for each answer at
+   * most {@code timeout} (the caller's own: several callers may share one connection).
    *
    * @return the script's reply, as {@code type} reads it
+   * @throws io.lettuce.core.RedisException if no answer came in time, Redis answered with an
+   *     error, or the connection failed
    */
-  static <T> T run(RedisScriptingCommands<String, String> commands, Script script,
-      ScriptOutputType type, String[] keys, String... args) {
+  static <T> T run(RedisScriptingAsyncCommands<String, String> commands, Duration timeout,
+      Script script, ScriptOutputType type, String[] keys, String... args) {
     try {
-      return commands.evalsha(script.sha(), type, keys, args);
+      return Connector.await(commands.<T>evalsha(script.sha(), type, keys, args), timeout);
     } catch (RedisNoScriptException notLoaded) {
-      return commands.eval(script.text(), type, keys, args);
+      return Connector.await(commands.<T>eval(script.text(), type, keys, args), timeout);
     }
   }
 
@@ -67,8 +71,9 @@ final class Scripts {
    * the server runs even if its answer is lost (a writer whose outcome must not hang on a second
    * round trip after a timeout loads its script when it connects).
    */
-  static void preload(RedisScriptingCommands<String, String> commands, Script script) {
-    commands.scriptLoad(script.text());
+  static void preload(RedisScriptingAsyncCommands<String, String> commands, Duration timeout,
+      Script script) {
+    Connector.await(commands.scriptLoad(script.text()), timeout);
   }
 
   private static Script load(String name) {

@@ -13,6 +13,7 @@ import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  */
 class Issue36RedisScriptsTest {
 
+  private static final Duration WAIT = Duration.ofSeconds(10);
   private static final Path SOURCES = Path.of("src/main/java/dev/guard/redis");
 
   private static List<Scripts.Script> scripts() throws IllegalAccessException {
@@ -74,11 +76,12 @@ class Issue36RedisScriptsTest {
         RedisCommands<String, String> commands = connection.sync();
         for (int round = 0; round < 2; round++) {
           commands.scriptFlush();
-          Long stored = Scripts.run(commands, Scripts.RULES_STORE, ScriptOutputType.INTEGER,
+          Long stored = Scripts.run(connection.async(), WAIT, Scripts.RULES_STORE,
+              ScriptOutputType.INTEGER,
               new String[] {"k" + round}, "absent", "", "doc", "changed");
           assertThat(stored).isEqualTo(1L);
           assertThat(commands.scriptExists(Scripts.RULES_STORE.sha())).containsExactly(true);
-          List<Object> listed = Scripts.run(commands, Scripts.FLEET_LIST,
+          List<Object> listed = Scripts.run(connection.async(), WAIT, Scripts.FLEET_LIST,
               ScriptOutputType.MULTI, new String[] {"registry"}, "", "1000", "10");
           String now = listed.get(0).toString();
           assertThat(Long.parseLong(now)).as("the server's clock in ms")
