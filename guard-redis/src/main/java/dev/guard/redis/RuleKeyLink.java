@@ -24,6 +24,9 @@ final class RuleKeyLink {
   /** What a writer publishes on the key's channel; any message makes subscribers re-read. */
   static final String NOTICE = "changed";
 
+  /** The longest a first attempt may take to make the client, beyond the connect timeout. */
+  private static final Duration CLIENT_SETUP = Duration.ofSeconds(10);
+
   private final String name;
   private final Connector connector;
   private final boolean ownsConnection;
@@ -123,7 +126,9 @@ final class RuleKeyLink {
       return open;
     }
     drop();
-    if (!connector.awaitConnected(timeout)) {
+    // an attempt ends within the connect timeout once the client exists; the first one also
+    // makes the client (Netty's start, up to seconds on a busy machine), which is no outage
+    if (!connector.awaitConnected(timeout.plus(CLIENT_SETUP))) {
       throw new IllegalStateException("not connected to " + connector.servers() + " within "
           + timeout);
     }
