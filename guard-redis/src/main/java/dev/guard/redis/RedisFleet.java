@@ -1,24 +1,14 @@
 package dev.guard.redis;
 
-import dev.guard.api.PeriodStats;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.rules.RuleFormat;
 import dev.guard.spi.TimeSource;
 import dev.guard.spi.TokenService;
 import io.lettuce.core.ScriptOutputType;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -26,7 +16,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -60,14 +49,10 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RedisFleet implements AutoCloseable {
 
-  /** The heartbeat's fields, in the order the reader asks for them. */
-  private static final List<String> FIELDS = List.of("id", "name", "host", "pid", "guard",
-      "rules", "revision", "applied", "source", "started", "heartbeat", "seen");
   /** The longest value of a heartbeat field; a longer one is cut (writer) or refused (reader). */
   static final int MAX_FIELD_CHARS = 1024;
   /** The most instances one view lists (the most recently seen first). */
   static final int MAX_INSTANCES = 1000;
-  private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{16}");
 
   private final GuardEngine engine;
   private final Connector connector;
@@ -76,44 +61,33 @@ public final class RedisFleet implements AutoCloseable {
   private final Duration requestTimeout;
   private final String namespace;
   private final String id;
-  private final String name;
   private final long heartbeatNanos;
-  private final long heartbeatMs;
-  private final long expiryMs;
-  private final int seconds;
   private final TimeSource clock;
-  private final @Nullable TimeSource wallClock;
   private final String registryKey;
   private final String[] ownKeys;
-  private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong leftOut = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
+  private final FleetHeartbeat heartbeat; // guarded by "this"
+  private final FleetReader reader;
   private final Object lifecycle = new Object();
   private @Nullable Thread thread;
   private volatile boolean closed;
-  // the publishing state, guarded by "this"
-  private @Nullable String host;
-  private long startedMs = -1;
-  private long offsetMs;
-  private boolean offsetKnown;
-  private long publishedToMs = -1;
-  private @Nullable RuleSet digested;
-  private String digest = "";
 
   private RedisFleet(Builder b) {
     this.engine = b.engine;
     this.namespace = b.namespace;
     this.id = b.instanceId != null ? b.instanceId : defaultId(b.engine);
-    this.name = b.name != null ? b.name : ProcessHandle.current().pid() + "";
+    String name = b.name != null ? b.name : ProcessHandle.current().pid() + "";
     this.heartbeatNanos = b.heartbeat.toNanos();
-    this.heartbeatMs = Math.max(1, b.heartbeat.toMillis());
-    this.expiryMs = b.expiry.toMillis();
-    this.seconds = b.seconds;
+    long expiryMs = b.expiry.toMillis();
     this.clock = b.clock;
-    this.wallClock = b.wallClock;
     this.registryKey = "guard-fleet:{" + namespace + "}";
     String own = "guard-fleet:{" + namespace + ":" + id + "}";
     this.ownKeys = new String[] {own + ":h", own + ":s"};
+    this.heartbeat = new FleetHeartbeat(engine, id, name, Math.max(1, b.heartbeat.toMillis()),
+        expiryMs, b.seconds, b.wallClock, registryKey, ownKeys, leftOut, failures);
+    this.reader = new FleetReader(namespace, id, expiryMs, b.seconds, b.wallClock, registryKey,
+        new AtomicLong(), failures);
     this.requestTimeout = b.requestTimeout;
     RedisConnection shared = b.connection;
     this.ownsConnection = shared == null;
@@ -243,95 +217,7 @@ public final class RedisFleet implements AutoCloseable {
       return false;
     }
     Connector.Link link = link();
-    if (link == null) {
-      return false;
-    }
-    if (host == null) {
-      host = hostName();
-    }
-    long engineNow = engine.timeMs();
-    TimeSource wall = wallClock;
-    if (!offsetKnown && wall != null) {
-      offsetMs = wallMs(wall) - engineNow;
-      offsetKnown = true;
-    }
-    boolean withSeconds = offsetKnown;
-    long toMs = Math.floorDiv(engineNow, 1000) * 1000;
-    long fromMs = publishedToMs < 0 ? Math.max(0, toMs - seconds * 1000L) : publishedToMs;
-    List<String> entries = withSeconds && toMs > fromMs ? entries(fromMs, toMs) : List.of();
-    List<String> args = new ArrayList<>();
-    args.add(wall == null ? "" : Long.toString(wallMs(wall)));
-    args.add(Long.toString(expiryMs));
-    args.add(Integer.toString(seconds));
-    Map<String, String> beat = heartbeat();
-    args.add(Integer.toString(beat.size()));
-    beat.forEach((field, value) -> {
-      args.add(field);
-      args.add(value);
-    });
-    args.addAll(entries);
-    try {
-      Object stamped = run(link, Scripts.FLEET_PUBLISH, ScriptOutputType.VALUE, ownKeys, args);
-      String now = String.valueOf(stamped);
-      run(link, Scripts.FLEET_REGISTER, ScriptOutputType.INTEGER, new String[] {registryKey},
-          List.of(now, id, Long.toString(expiryMs)));
-      long nowMs = Long.parseLong(now);
-      if (withSeconds) {
-        publishedToMs = toMs;
-      } else { // the server's clock: the first heartbeat places the engine's seconds on it
-        offsetMs = nowMs - engineNow;
-        offsetKnown = true;
-      }
-      if (startedMs < 0) {
-        startedMs = nowMs;
-      }
-      return true;
-    } catch (RuntimeException failed) {
-      failures.incrementAndGet();
-      return false;
-    }
-  }
-
-  /** The entries of the closed seconds in [from, to), oldest first, at most {@link #seconds}. */
-  private List<String> entries(long fromMs, long toMs) {
-    long from = Math.max(fromMs, toMs - seconds * 1000L);
-    TreeMap<Long, Map<String, PeriodStats>> bySecond = new TreeMap<>();
-    for (String resource : engine.resources()) {
-      for (PeriodStats second : engine.metricsHistory(resource, from, toMs)) {
-        bySecond.computeIfAbsent(second.fromMs(), s -> new HashMap<>()).put(resource, second);
-      }
-    }
-    List<String> entries = new ArrayList<>(bySecond.size());
-    bySecond.forEach((fromOfSecond, resources) -> {
-      FleetCodec.Encoded entry =
-          FleetCodec.encode(Math.floorDiv(fromOfSecond + offsetMs, 1000), resources);
-      leftOut.addAndGet(entry.leftOut());
-      entries.add(entry.text());
-    });
-    return entries;
-  }
-
-  private Map<String, String> heartbeat() {
-    RuleSet rules = engine.ruleSet();
-    if (rules != digested) {
-      digest = digest(rules);
-      digested = rules;
-    }
-    List<RuleSet.Revision> history = engine.ruleHistory();
-    RuleSet.Revision latest = history.isEmpty() ? null : history.get(history.size() - 1);
-    Map<String, String> beat = new LinkedHashMap<>();
-    beat.put("id", id);
-    beat.put("name", cut(name));
-    beat.put("host", cut(Objects.requireNonNullElse(host, "")));
-    beat.put("pid", Long.toString(ProcessHandle.current().pid()));
-    beat.put("guard", cut(guardVersion()));
-    beat.put("rules", digest);
-    beat.put("revision", latest == null ? "0" : Long.toString(latest.number()));
-    beat.put("applied", latest == null ? "0" : Long.toString(latest.appliedAt().toEpochMilli()));
-    beat.put("source", latest == null ? "" : cut(latest.source()));
-    beat.put("started", startedMs < 0 ? "" : Long.toString(startedMs)); // "": this heartbeat
-    beat.put("heartbeat", Long.toString(heartbeatMs));
-    return beat;
+    return link != null && heartbeat.publish(link, requestTimeout);
   }
 
   /**
@@ -339,40 +225,7 @@ public final class RedisFleet implements AutoCloseable {
    * document, so equal sets have equal digests on every instance.
    */
   static String digest(RuleSet rules) {
-    String document;
-    try {
-      document = RuleFormat.write(rules);
-    } catch (IllegalArgumentException unwritable) {
-      document = "unwritable " + rules;
-    }
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256")
-          .digest(document.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash, 0, 8);
-    } catch (NoSuchAlgorithmException missing) {
-      throw new IllegalStateException(missing);
-    }
-  }
-
-  private static String guardVersion() {
-    String version = GuardEngine.class.getPackage().getImplementationVersion();
-    return version != null ? version : "development";
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException | SecurityException unknown) {
-      return "unknown";
-    }
-  }
-
-  private static String cut(String value) {
-    return value.length() <= MAX_FIELD_CHARS ? value : value.substring(0, MAX_FIELD_CHARS);
-  }
-
-  private static long wallMs(TimeSource time) {
-    return time.wallTime().toEpochMilli();
+    return FleetHeartbeat.digest(rules);
   }
 
   /**
@@ -390,70 +243,7 @@ public final class RedisFleet implements AutoCloseable {
       return View.unavailable(closed ? "the fleet is closed" : "Redis is not reachable yet", id,
           eviction());
     }
-    List<?> listed;
-    try {
-      listed = (List<?>) run(link, Scripts.FLEET_LIST, ScriptOutputType.MULTI,
-          new String[] {registryKey},
-          List.of(wallClock == null ? "" : Long.toString(wallMs(wallClock)),
-              Long.toString(expiryMs), Integer.toString(MAX_INSTANCES)));
-    } catch (RuntimeException failed) {
-      failures.incrementAndGet();
-      return View.unavailable("could not read the fleet: " + failed.getMessage(), id,
-          eviction());
-    }
-    long bad = 0;
-    long nowMs = FleetCodec.number(String.valueOf(listed.get(0)), Long.MAX_VALUE / 1000);
-    List<?> members = listed.get(1) instanceof List<?> list ? list : List.of();
-    long nowSecond = Math.floorDiv(nowMs, 1000);
-    List<Instance> instances = new ArrayList<>();
-    Map<String, Map<Long, FleetCodec.Entry>> figures = new LinkedHashMap<>();
-    Set<String> ids = new HashSet<>();
-    for (int i = 0; i + 1 < members.size(); i += 2) {
-      String member = String.valueOf(members.get(i));
-      if (!InstanceIds.valid(member) || !ids.add(member)) {
-        bad++;
-        continue;
-      }
-      String own = "guard-fleet:{" + namespace + ":" + member + "}";
-      List<?> read;
-      try {
-        List<String> args = new ArrayList<>(List.of(Integer.toString(MAX_FIELD_CHARS),
-            Integer.toString(FleetCodec.MAX_ENTRY_BYTES), Integer.toString(seconds)));
-        args.addAll(FIELDS);
-        read = (List<?>) run(link, Scripts.FLEET_READ, ScriptOutputType.MULTI,
-            new String[] {own + ":h", own + ":s"}, args);
-      } catch (RuntimeException unreadable) { // a key of another type, a node away
-        bad++;
-        continue;
-      }
-      Instance instance = read.size() == 2 && read.get(0) instanceof List<?> values
-          ? instance(member, values, nowMs) : null;
-      if (instance == null) {
-        if (read.size() == 2 && read.get(0) instanceof List<?> values && values.stream()
-            .allMatch(Objects::isNull)) {
-          continue; // expired between the two reads: gone, not malformed
-        }
-        bad++;
-        continue;
-      }
-      instances.add(instance);
-      Map<Long, FleetCodec.Entry> secondsOf = new TreeMap<>();
-      List<?> entries = read.get(1) instanceof List<?> list ? list : List.of();
-      for (Object text : entries) {
-        FleetCodec.Entry entry = FleetCodec.decode(text instanceof String s ? s : null);
-        if (entry == null || secondsOf.containsKey(entry.epochSecond())) {
-          bad++;
-          continue;
-        }
-        if (entry.epochSecond() < nowSecond && entry.epochSecond() >= nowSecond - seconds) {
-          secondsOf.put(entry.epochSecond(), entry);
-        }
-      }
-      figures.put(member, secondsOf);
-    }
-    skipped.addAndGet(bad);
-    instances.sort(java.util.Comparator.comparing(Instance::id));
-    return View.of(nowMs, id, agreement(instances), figures, skipped.get(), eviction());
+    return reader.read(link, requestTimeout, this::eviction);
   }
 
   /** Whether the fleet's Redis may evict guard's keys, with the token service's restores. */
@@ -462,70 +252,6 @@ public final class RedisFleet implements AutoCloseable {
     TokenService tokens = engine.tokenService().orElse(null);
     return tokens instanceof RedisTokenService redis
         ? read.withRestoredStates(redis.restoredStates()) : read;
-  }
-
-  /** A heartbeat read back, or null when a field is missing or malformed. */
-  private @Nullable Instance instance(String member, List<?> values, long nowMs) {
-    if (values.size() != FIELDS.size()) {
-      return null;
-    }
-    Map<String, String> beat = new HashMap<>();
-    for (int i = 0; i < FIELDS.size(); i++) {
-      Object value = values.get(i);
-      if (!(value instanceof String text)) {
-        return null;
-      }
-      beat.put(FIELDS.get(i), text);
-    }
-    long pid = FleetCodec.number(beat.get("pid"), Long.MAX_VALUE);
-    long revision = FleetCodec.number(beat.get("revision"), Long.MAX_VALUE);
-    long applied = FleetCodec.number(beat.get("applied"), Long.MAX_VALUE / 1000);
-    long started = FleetCodec.number(beat.get("started"), Long.MAX_VALUE / 1000);
-    long heartbeat = FleetCodec.number(beat.get("heartbeat"), Long.MAX_VALUE / 1000);
-    long seen = FleetCodec.number(beat.get("seen"), Long.MAX_VALUE / 1000);
-    String rules = beat.get("rules");
-    if (!member.equals(beat.get("id")) || pid < 0 || revision < 0 || applied < 0 || started < 0
-        || heartbeat < 1 || seen < 0 || rules == null || !DIGEST.matcher(rules).matches()) {
-      return null;
-    }
-    boolean alive = nowMs - seen <= 3 * Math.min(heartbeat, expiryMs);
-    return new Instance(member, text(beat, "name"), text(beat, "host"), pid,
-        text(beat, "guard"), alive, seen, started, rules, revision, applied,
-        text(beat, "source"), true, member.equals(id));
-  }
-
-  private static String text(Map<String, String> beat, String field) {
-    return Objects.requireNonNullElse(beat.get(field), "");
-  }
-
-  /**
-   * Marks the instances whose rule set differs from the one most alive instances apply (on a
-   * tie, the one applied most recently).
-   */
-  private static List<Instance> agreement(List<Instance> instances) {
-    Map<String, long[]> votes = new HashMap<>(); // digest: {alive instances, newest applied}
-    for (Instance instance : instances) {
-      if (instance.alive()) {
-        long[] vote = votes.computeIfAbsent(instance.rules(), r -> new long[2]);
-        vote[0]++;
-        vote[1] = Math.max(vote[1], instance.rulesAppliedAtMs());
-      }
-    }
-    String inForce = null;
-    long[] best = {0, 0};
-    for (Map.Entry<String, long[]> vote : votes.entrySet()) {
-      long[] v = vote.getValue();
-      if (inForce == null || v[0] > best[0] || v[0] == best[0] && v[1] > best[1]) {
-        inForce = vote.getKey();
-        best = v;
-      }
-    }
-    List<Instance> marked = new ArrayList<>(instances.size());
-    for (Instance instance : instances) {
-      boolean agrees = inForce == null || instance.rules().equals(inForce);
-      marked.add(agrees ? instance : instance.disagreeing());
-    }
-    return marked;
   }
 
   /**
@@ -556,9 +282,10 @@ public final class RedisFleet implements AutoCloseable {
       Connector.Link link = link();
       if (link != null) {
         try {
-          run(link, Scripts.FLEET_LEAVE, ScriptOutputType.INTEGER, new String[] {registryKey},
-              List.of(id));
-          run(link, Scripts.FLEET_LEAVE, ScriptOutputType.INTEGER, ownKeys, List.of());
+          Scripts.run(link.commands(), requestTimeout, Scripts.FLEET_LEAVE,
+              ScriptOutputType.INTEGER, new String[] {registryKey}, id);
+          Scripts.run(link.commands(), requestTimeout, Scripts.FLEET_LEAVE,
+              ScriptOutputType.INTEGER, ownKeys);
         } catch (RuntimeException unreachable) {
           failures.incrementAndGet();
         }
@@ -607,12 +334,6 @@ public final class RedisFleet implements AutoCloseable {
       failures.incrementAndGet();
       return null;
     }
-  }
-
-  /** Runs one of the fleet's scripts. */
-  private Object run(Connector.Link link, Scripts.Script script, ScriptOutputType type,
-      String[] keys, List<String> args) {
-    return Scripts.run(link.commands(), requestTimeout, script, type, keys, args.toArray(new String[0]));
   }
 
   /**

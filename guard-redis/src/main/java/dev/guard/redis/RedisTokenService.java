@@ -454,7 +454,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
     String prefix = prefix(mode.flowId());
     try {
-      List<Object> answer = Scripts.run(link.commands(), requestTimeout, Scripts.VALUES, ScriptOutputType.MULTI,
+      List<Object> answer = Scripts.run(link.commands(), requestTimeout, Scripts.VALUES,
+          ScriptOutputType.MULTI,
           new String[] {prefix + valuesKey, prefix + refillsKey}, args.get());
       availability.succeeded();
       return answer;
@@ -632,7 +633,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     try {
       String[] counter = limiterKeys;
       if (counter != null && connector.cluster()) {
-        answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS, ScriptOutputType.MULTI, counter,
+        answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS,
+            ScriptOutputType.MULTI, counter,
             "l", limit, windowTime());
         if ((Long) answer.get(0) != 0) {
           availability.succeeded();
@@ -641,7 +643,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       }
       String[] timed = Arrays.copyOf(args, args.length + 1);
       timed[args.length] = windowTime();
-      answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS, ScriptOutputType.MULTI, keys, timed);
+      answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS,
+          ScriptOutputType.MULTI, keys, timed);
     } catch (RuntimeException failure) {
       availability.failed();
       return null;
