@@ -10,6 +10,7 @@ import dev.guard.spi.TokenService;
 import dev.guard.testing.Await;
 import dev.guard.testing.RedisServer;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -84,6 +85,27 @@ class Issue36RedisConnectionCountTest {
             .isEqualTo(2);
       } finally {
         direct.shutdown();
+      }
+    }
+  }
+
+  @Test
+  void wrapping_usesTheApplicationsClient_andNeverShutsItDown() throws Exception {
+    try (RedisServer redis = RedisServer.start()) {
+      RedisClient application = RedisClient.create();
+      try {
+        try (RedisConnection connection = RedisConnection.wrapping(application, redis.uri());
+            RedisTokenService tokens = RedisTokenService.builder(connection, "shop").build()) {
+          assertThat(tokens.awaitConnected(PATIENCE)).as("connected").isTrue();
+          assertThat(tokens.requestToken(RULE, 1, false).status())
+              .isEqualTo(TokenService.Result.OK.status());
+        }
+        try (StatefulRedisConnection<String, String> after =
+            application.connect(RedisURI.create(redis.uri()))) {
+          assertThat(after.sync().ping()).as("the client still works").isEqualTo("PONG");
+        }
+      } finally {
+        application.shutdown();
       }
     }
   }
