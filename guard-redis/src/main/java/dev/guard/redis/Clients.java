@@ -52,18 +52,18 @@ final class Clients {
     }
   }
 
-  static Made single(Duration requestTimeout, Duration connectTimeout) {
+  static Made single(@Nullable Duration requestTimeout, Duration connectTimeout) {
     RedisClient client = RedisClient.create();
     client.setOptions(ClientOptions.builder()
         .autoReconnect(false)
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(requestTimeout))
+        .timeoutOptions(timeouts(requestTimeout))
         .socketOptions(socket(connectTimeout))
         .build());
     return new Made(client, null);
   }
 
-  static Made cluster(List<RedisURI> seeds, Duration requestTimeout, Duration connectTimeout,
+  static Made cluster(List<RedisURI> seeds, @Nullable Duration requestTimeout, Duration connectTimeout,
       Duration retry) {
     Duration cap = retry.isZero() ? Duration.ofMillis(1) : retry;
     ClientResources resources = ClientResources.builder()
@@ -75,13 +75,20 @@ final class Clients {
     client.setOptions(ClusterClientOptions.builder()
         .autoReconnect(true)
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(requestTimeout))
+        .timeoutOptions(timeouts(requestTimeout))
         .socketOptions(socket(connectTimeout))
         .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
             .enableAllAdaptiveRefreshTriggers()
             .build())
         .build());
     return new Made(client, resources);
+  }
+
+  /** Each command's bound on the client, or none (the callers wait their own). */
+  private static TimeoutOptions timeouts(@Nullable Duration requestTimeout) {
+    return requestTimeout == null
+        ? TimeoutOptions.builder().timeoutCommands(false).build()
+        : TimeoutOptions.enabled(requestTimeout);
   }
 
   private static SocketOptions socket(Duration connectTimeout) {

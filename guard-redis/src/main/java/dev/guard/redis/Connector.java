@@ -1,30 +1,26 @@
 package dev.guard.redis;
 
 import dev.guard.spi.TimeSource;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
-import io.lettuce.core.RedisNoScriptException;
+import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
-import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.api.sync.RedisScriptingCommands;
 import io.lettuce.core.api.sync.RedisServerCommands;
-import io.lettuce.core.api.sync.RedisSortedSetCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.StringCodec;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -36,8 +32,8 @@ import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The connection of a {@link RedisTokenService} to one server or to a Redis Cluster, and the one
- * Lua script every decision runs ({@code guard.lua}).
+ * The connection of a {@link RedisTokenService} or a {@link RedisFleet} to one server or to a
+ * Redis Cluster; the scripts they run over it are {@link Scripts}.
  *
  * <p>Connecting happens off the callers' threads: the first attempt starts when the connector is
  * made, on a thread of its own that also creates the Lettuce client ({@link Clients}). {@link
@@ -58,28 +54,24 @@ import org.jspecify.annotations.Nullable;
  */
 final class Connector {
 
-  static final String SCRIPT = readScript("guard.lua");
-  static final String SHA = sha1(SCRIPT);
-  static final String VALUES_SCRIPT = readScript("guard-values.lua");
-  static final String VALUES_SHA = sha1(VALUES_SCRIPT);
-
   /**
    * The commands the service uses, from a connection to one server or to a cluster, and the
    * server commands of each primary (one for a single server), for the eviction check.
    */
   record Link(
       StatefulConnection<String, String> connection,
-      RedisScriptingCommands<String, String> scripts,
-      RedisSortedSetCommands<String, String> sets,
+      RedisClusterAsyncCommands<String, String> commands,
       Supplier<List<RedisServerCommands<String, String>>> primaries) {}
 
   private final List<RedisURI> uris;
   private final boolean cluster;
-  private final Duration requestTimeout;
+  private final @Nullable Duration requestTimeout;
   private final Duration connectTimeout;
   private final Duration retry;
   private final TimeSource clock;
-  private final Runnable failed;
+  private final @Nullable AbstractRedisClient borrowed;
+  private final List<Runnable> failed = new CopyOnWriteArrayList<>();
+  private final List<LongSupplier> restored = new CopyOnWriteArrayList<>();
   private final EvictionWatch eviction;
   private final ThreadPoolExecutor own;
   private final Object lock = new Object();
@@ -90,27 +82,40 @@ final class Connector {
   private boolean closed;
 
   /**
-   * Makes the connector and starts the first attempt in the background.
+   * Makes the connector; {@link #begin()} starts the first attempt in the background.
    *
+   * @param requestTimeout the client's own bound on a command, or null for none (each user waits
+   *     at most its own timeout)
    * @param retry the least time between two attempts, on {@code clock}
-   * @param failed told when an attempt fails
-   * @param restored the count of restored quota states the eviction check reports
+   * @param clientName the name the connections give the server ({@code CLIENT SETNAME})
+   * @param borrowed the application's client to connect with, never shut down here; null to make
+   *     one (and shut it down on {@link #close()})
    */
-  Connector(List<String> uris, boolean cluster, Duration requestTimeout, Duration connectTimeout,
-      Duration retry, TimeSource clock, Runnable failed, LongSupplier restored) {
+  Connector(List<String> uris, boolean cluster, @Nullable Duration requestTimeout,
+      Duration connectTimeout,
+      Duration retry, TimeSource clock, String clientName,
+      @Nullable AbstractRedisClient borrowed) {
     this.uris = new ArrayList<>();
     for (String uri : uris) {
       RedisURI parsed = RedisURI.create(uri);
       parsed.setTimeout(connectTimeout); // bounds the handshake and the topology discovery
+      parsed.setClientName(clientName);
       this.uris.add(parsed);
     }
+    this.borrowed = borrowed;
+    this.client = borrowed == null ? null : new Clients.Made(borrowed, null);
     this.cluster = cluster;
     this.requestTimeout = requestTimeout;
     this.connectTimeout = connectTimeout;
     this.retry = retry;
     this.clock = clock;
-    this.failed = failed;
-    this.eviction = new EvictionWatch(servers(), restored);
+    this.eviction = new EvictionWatch(servers(), () -> {
+      long sum = 0;
+      for (LongSupplier count : restored) {
+        sum += count.getAsLong();
+      }
+      return sum;
+    });
     this.own = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         task -> {
           Thread thread = new Thread(task, "guard-redis connect " + servers());
@@ -118,9 +123,61 @@ final class Connector {
           return thread;
         });
     own.allowCoreThreadTimeOut(true);
+  }
+
+  /** Starts the first attempt in the background. */
+  void begin() {
     synchronized (lock) {
-      start();
+      if (attempt == null && link == null && !closed) {
+        start();
+      }
     }
+  }
+
+  /**
+   * Adds a user of the connection.
+   *
+   * @param onFailure told when an attempt fails (on the connector's thread)
+   * @param restoredStates the user's count of restored quota states, for the eviction check
+   * @return what removes the user again
+   */
+  Runnable attach(Runnable onFailure, LongSupplier restoredStates) {
+    failed.add(onFailure);
+    restored.add(restoredStates);
+    return () -> {
+      failed.remove(onFailure);
+      restored.remove(restoredStates);
+    };
+  }
+
+  /**
+   * Makes a connection for pub/sub on the same client, once {@link #awaitConnected} succeeded.
+   *
+   * @throws IllegalStateException if the connector has no client yet, or is closed
+   */
+  StatefulRedisPubSubConnection<String, String> connectPubSub() {
+    Clients.Made made = client;
+    synchronized (lock) {
+      if (made == null || closed) {
+        throw new IllegalStateException("not connected to " + servers());
+      }
+    }
+    if (made.client() instanceof RedisClusterClient clusterClient) {
+      return clusterClient.connectPubSub(StringCodec.UTF8);
+    }
+    return ((RedisClient) made.client()).connectPubSub(StringCodec.UTF8, uris.get(0));
+  }
+
+  /**
+   * Waits for a command's answer at most {@code timeout}, as Lettuce's synchronous API does.
+   *
+   * @throws io.lettuce.core.RedisCommandTimeoutException if no answer came in time (the command
+   *     is cancelled; its answer is dropped when it comes)
+   * @throws io.lettuce.core.RedisException if Redis answered with an error, or the connection
+   *     failed
+   */
+  static <T> T await(RedisFuture<T> answer, Duration timeout) {
+    return LettuceFutures.awaitOrCancel(answer, timeout.toNanos(), TimeUnit.NANOSECONDS);
   }
 
   boolean cluster() {
@@ -129,6 +186,9 @@ final class Connector {
 
   /** The servers as {@code host:port}, comma-separated (no credentials). */
   String servers() {
+    if (uris.isEmpty()) {
+      return "the application's Redis Cluster client";
+    }
     StringBuilder out = new StringBuilder();
     for (RedisURI uri : uris) {
       out.append(out.length() == 0 ? "" : ",").append(uri.getHost()).append(':')
@@ -259,7 +319,9 @@ final class Connector {
     }
     try {
       own.execute(() -> {
-        failed.run();
+        for (Runnable listener : failed) {
+          listener.run();
+        }
         started.complete(null);
       });
     } catch (RejectedExecutionException closing) {
@@ -291,7 +353,7 @@ final class Connector {
   }
 
   private static Link clusterLink(StatefulRedisClusterConnection<String, String> c) {
-    return new Link(c, c.sync(), c.sync(), () -> {
+    return new Link(c, c.async(), () -> {
       List<RedisServerCommands<String, String>> nodes = new ArrayList<>();
       for (RedisClusterNode node : c.getPartitions()) {
         if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
@@ -303,7 +365,7 @@ final class Connector {
   }
 
   private static Link singleLink(StatefulRedisConnection<String, String> c) {
-    return new Link(c, c.sync(), c.sync(), () -> List.of(c.sync()));
+    return new Link(c, c.async(), () -> List.of(c.sync()));
   }
 
   private static List<RedisServerCommands<String, String>> primaries(Link link) {
@@ -349,24 +411,6 @@ final class Connector {
     }
   }
 
-  /** Runs the script (loading it again when the server lost it); returns its reply list. */
-  static List<Object> run(Link link, String[] keys, String[] args) {
-    try {
-      return link.scripts().evalsha(SHA, ScriptOutputType.MULTI, keys, args);
-    } catch (RedisNoScriptException notLoaded) {
-      return link.scripts().eval(SCRIPT, ScriptOutputType.MULTI, keys, args);
-    }
-  }
-
-  /** Runs the per-value script, as {@link #run} runs the other. */
-  static List<Object> runValues(Link link, String[] keys, String[] args) {
-    try {
-      return link.scripts().evalsha(VALUES_SHA, ScriptOutputType.MULTI, keys, args);
-    } catch (RedisNoScriptException notLoaded) {
-      return link.scripts().eval(VALUES_SCRIPT, ScriptOutputType.MULTI, keys, args);
-    }
-  }
-
   /** Closes the connection, waits for an attempt under way and releases the client's threads. */
   void close() {
     Link open;
@@ -385,17 +429,8 @@ final class Connector {
       Thread.currentThread().interrupt();
     }
     Clients.Made made = client;
-    if (made != null) {
+    if (made != null && borrowed == null) {
       made.shutdown();
-    }
-  }
-
-  private static String readScript(String name) {
-    try (InputStream in = Objects.requireNonNull(
-        Connector.class.getResourceAsStream(name), name)) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + name, e);
     }
   }
 
@@ -433,14 +468,5 @@ final class Connector {
           + "would break the keys' hash tag), was '" + namespace + "'");
     }
     return namespace.strip();
-  }
-
-  static String sha1(String text) {
-    try {
-      return HexFormat.of().formatHex(
-          MessageDigest.getInstance("SHA-1").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -1,25 +1,14 @@
 package dev.guard.redis;
 
-import dev.guard.api.PeriodStats;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
-import dev.guard.rules.RuleFormat;
 import dev.guard.spi.TimeSource;
 import dev.guard.spi.TokenService;
-import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.HashSet;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +16,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -61,149 +49,61 @@ import org.jspecify.annotations.Nullable;
  */
 public final class RedisFleet implements AutoCloseable {
 
-  /** The heartbeat's fields, in the order the reader asks for them. */
-  private static final List<String> FIELDS = List.of("id", "name", "host", "pid", "guard",
-      "rules", "revision", "applied", "source", "started", "heartbeat", "seen");
   /** The longest value of a heartbeat field; a longer one is cut (writer) or refused (reader). */
   static final int MAX_FIELD_CHARS = 1024;
   /** The most instances one view lists (the most recently seen first). */
   static final int MAX_INSTANCES = 1000;
-  private static final Pattern ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
-  private static final Pattern DIGEST = Pattern.compile("[0-9a-f]{16}");
-
-  /**
-   * KEYS: the heartbeat hash, the seconds list. ARGV: now (ms) or empty for the server's clock,
-   * expiry ms, seconds kept, heartbeat field count n, n field/value pairs, then entries oldest
-   * first. An empty {@code started} becomes the time stamped. Returns the time it stamped.
-   */
-  private static final String PUBLISH = """
-      local now = ARGV[1]
-      if now == '' then
-        local t = redis.call('TIME')
-        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-      end
-      local n = tonumber(ARGV[4])
-      redis.call('DEL', KEYS[1])
-      local i = 5
-      for j = 1, n do
-        redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1])
-        i = i + 2
-      end
-      redis.call('HSET', KEYS[1], 'seen', now)
-      if redis.call('HGET', KEYS[1], 'started') == '' then
-        redis.call('HSET', KEYS[1], 'started', now)
-      end
-      for j = i, #ARGV do
-        redis.call('LPUSH', KEYS[2], ARGV[j])
-      end
-      redis.call('LTRIM', KEYS[2], 0, tonumber(ARGV[3]) - 1)
-      redis.call('PEXPIRE', KEYS[1], ARGV[2])
-      redis.call('PEXPIRE', KEYS[2], ARGV[2])
-      return now
-      """;
-
-  /** KEYS: the registry. ARGV: now (ms), id, expiry ms. */
-  private static final String REGISTER = """
-      redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
-      redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. (tonumber(ARGV[1]) - tonumber(ARGV[3])))
-      redis.call('PEXPIRE', KEYS[1], ARGV[3])
-      return 1
-      """;
-
-  /**
-   * KEYS: the registry. ARGV: now (ms) or empty, expiry ms, most instances. Returns the time and
-   * the instances seen within the expiry, most recent first, with their scores.
-   */
-  private static final String LIST = """
-      local now = ARGV[1]
-      if now == '' then
-        local t = redis.call('TIME')
-        now = tostring(tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000))
-      end
-      local since = tonumber(now) - tonumber(ARGV[2])
-      return {now, redis.call('ZREVRANGEBYSCORE', KEYS[1], '+inf', since, 'WITHSCORES',
-          'LIMIT', 0, tonumber(ARGV[3]))}
-      """;
-
-  /**
-   * KEYS: the heartbeat hash, the seconds list. ARGV: longest field, longest entry, entries,
-   * then the fields. A value or an entry over its bound comes back empty (the reader skips it),
-   * so an oversized one never crosses the network.
-   */
-  private static final String READ = """
-      local fields = {}
-      for i = 4, #ARGV do fields[#fields + 1] = ARGV[i] end
-      local values = redis.call('HMGET', KEYS[1], unpack(fields))
-      local longest = tonumber(ARGV[1])
-      for i = 1, #values do
-        if values[i] and #values[i] > longest then values[i] = '' end
-      end
-      local entries = redis.call('LRANGE', KEYS[2], 0, tonumber(ARGV[3]) - 1)
-      local largest = tonumber(ARGV[2])
-      for i = 1, #entries do
-        if #entries[i] > largest then entries[i] = '' end
-      end
-      return {values, entries}
-      """;
-
-  /** KEYS: the registry (ARGV: id) or the instance's two keys. */
-  private static final String LEAVE = """
-      if ARGV[1] then return redis.call('ZREM', KEYS[1], ARGV[1]) end
-      return redis.call('DEL', unpack(KEYS))
-      """;
-
-  private static final Map<String, String> SHAS = new HashMap<>();
 
   private final GuardEngine engine;
   private final Connector connector;
+  private final boolean ownsConnection;
+  private final Runnable detach;
+  private final Duration requestTimeout;
   private final String namespace;
   private final String id;
-  private final String name;
   private final long heartbeatNanos;
-  private final long heartbeatMs;
-  private final long expiryMs;
-  private final int seconds;
   private final TimeSource clock;
-  private final @Nullable TimeSource wallClock;
   private final String registryKey;
   private final String[] ownKeys;
-  private final AtomicLong skipped = new AtomicLong();
   private final AtomicLong leftOut = new AtomicLong();
   private final AtomicLong failures = new AtomicLong();
+  private final FleetHeartbeat heartbeat; // guarded by "this"
+  private final FleetReader reader;
   private final Object lifecycle = new Object();
   private @Nullable Thread thread;
   private volatile boolean closed;
-  // the publishing state, guarded by "this"
-  private @Nullable String host;
-  private long startedMs = -1;
-  private long offsetMs;
-  private boolean offsetKnown;
-  private long publishedToMs = -1;
-  private @Nullable RuleSet digested;
-  private String digest = "";
 
   private RedisFleet(Builder b) {
     this.engine = b.engine;
     this.namespace = b.namespace;
     this.id = b.instanceId != null ? b.instanceId : defaultId(b.engine);
-    this.name = b.name != null ? b.name : ProcessHandle.current().pid() + "";
+    String name = b.name != null ? b.name : ProcessHandle.current().pid() + "";
     this.heartbeatNanos = b.heartbeat.toNanos();
-    this.heartbeatMs = Math.max(1, b.heartbeat.toMillis());
-    this.expiryMs = b.expiry.toMillis();
-    this.seconds = b.seconds;
+    long expiryMs = b.expiry.toMillis();
     this.clock = b.clock;
-    this.wallClock = b.wallClock;
     this.registryKey = "guard-fleet:{" + namespace + "}";
     String own = "guard-fleet:{" + namespace + ":" + id + "}";
     this.ownKeys = new String[] {own + ":h", own + ":s"};
-    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.requestTimeout,
-        b.heartbeat, b.clock, failures::incrementAndGet, () -> 0);
+    this.heartbeat = new FleetHeartbeat(engine, id, name, Math.max(1, b.heartbeat.toMillis()),
+        expiryMs, b.seconds, b.wallClock, registryKey, ownKeys, leftOut, failures);
+    this.reader = new FleetReader(namespace, id, expiryMs, b.seconds, b.wallClock, registryKey,
+        new AtomicLong(), failures);
+    this.requestTimeout = b.requestTimeout;
+    RedisConnection shared = b.connection;
+    this.ownsConnection = shared == null;
+    this.connector = shared != null ? shared.connector()
+        : RedisConnection.own(b.uris, b.cluster, b.requestTimeout, b.requestTimeout, b.heartbeat,
+            b.clock, "guard-fleet").connector();
+    this.detach = connector.attach(failures::incrementAndGet, () -> 0);
+    if (ownsConnection) {
+      connector.begin();
+    }
   }
 
   /** The token service's instance id when it is a {@link RedisTokenService}, else a new UUID. */
   private static String defaultId(GuardEngine engine) {
     TokenService tokens = engine.tokenService().orElse(null);
-    if (tokens instanceof RedisTokenService redis && ID.matcher(redis.instanceId()).matches()) {
+    if (tokens instanceof RedisTokenService redis && InstanceIds.valid(redis.instanceId())) {
       return redis.instanceId();
     }
     return UUID.randomUUID().toString();
@@ -222,6 +122,31 @@ public final class RedisFleet implements AutoCloseable {
    */
   public static Builder builder(GuardEngine engine, String uri, String namespace) {
     return new Builder(engine, uri, namespace);
+  }
+
+  /**
+   * Starts configuring an engine's place in a fleet on a connection it shares with the
+   * instance's other Redis users; closing the fleet leaves the connection open. {@link
+   * Builder#cluster()} is the connection's setting.
+   *
+   * <pre>{@code
+   * RedisConnection redis = RedisConnection.of("redis://redis:6379");
+   * RedisFleet fleet = RedisFleet.builder(engine, redis, "shop").build();
+   * }</pre>
+   *
+   * @param engine the engine whose figures and rules are published
+   * @param connection the shared connection
+   * @param namespace the fleet's namespace (the token service's, usually); not blank, without
+   *     {@code '{'}, {@code '}'} or {@code ':'}
+   * @return a builder
+   * @throws IllegalArgumentException if the namespace is invalid
+   */
+  public static Builder builder(GuardEngine engine, RedisConnection connection,
+      String namespace) {
+    Objects.requireNonNull(connection, "connection");
+    Builder b = new Builder(engine, null, namespace);
+    b.connection = connection;
+    return b;
   }
 
   /**
@@ -292,95 +217,7 @@ public final class RedisFleet implements AutoCloseable {
       return false;
     }
     Connector.Link link = link();
-    if (link == null) {
-      return false;
-    }
-    if (host == null) {
-      host = hostName();
-    }
-    long engineNow = engine.timeMs();
-    TimeSource wall = wallClock;
-    if (!offsetKnown && wall != null) {
-      offsetMs = wallMs(wall) - engineNow;
-      offsetKnown = true;
-    }
-    boolean withSeconds = offsetKnown;
-    long toMs = Math.floorDiv(engineNow, 1000) * 1000;
-    long fromMs = publishedToMs < 0 ? Math.max(0, toMs - seconds * 1000L) : publishedToMs;
-    List<String> entries = withSeconds && toMs > fromMs ? entries(fromMs, toMs) : List.of();
-    List<String> args = new ArrayList<>();
-    args.add(wall == null ? "" : Long.toString(wallMs(wall)));
-    args.add(Long.toString(expiryMs));
-    args.add(Integer.toString(seconds));
-    Map<String, String> beat = heartbeat();
-    args.add(Integer.toString(beat.size()));
-    beat.forEach((field, value) -> {
-      args.add(field);
-      args.add(value);
-    });
-    args.addAll(entries);
-    try {
-      Object stamped = run(link, PUBLISH, ScriptOutputType.VALUE, ownKeys, args);
-      String now = String.valueOf(stamped);
-      run(link, REGISTER, ScriptOutputType.INTEGER, new String[] {registryKey},
-          List.of(now, id, Long.toString(expiryMs)));
-      long nowMs = Long.parseLong(now);
-      if (withSeconds) {
-        publishedToMs = toMs;
-      } else { // the server's clock: the first heartbeat places the engine's seconds on it
-        offsetMs = nowMs - engineNow;
-        offsetKnown = true;
-      }
-      if (startedMs < 0) {
-        startedMs = nowMs;
-      }
-      return true;
-    } catch (RuntimeException failed) {
-      failures.incrementAndGet();
-      return false;
-    }
-  }
-
-  /** The entries of the closed seconds in [from, to), oldest first, at most {@link #seconds}. */
-  private List<String> entries(long fromMs, long toMs) {
-    long from = Math.max(fromMs, toMs - seconds * 1000L);
-    TreeMap<Long, Map<String, PeriodStats>> bySecond = new TreeMap<>();
-    for (String resource : engine.resources()) {
-      for (PeriodStats second : engine.metricsHistory(resource, from, toMs)) {
-        bySecond.computeIfAbsent(second.fromMs(), s -> new HashMap<>()).put(resource, second);
-      }
-    }
-    List<String> entries = new ArrayList<>(bySecond.size());
-    bySecond.forEach((fromOfSecond, resources) -> {
-      FleetCodec.Encoded entry =
-          FleetCodec.encode(Math.floorDiv(fromOfSecond + offsetMs, 1000), resources);
-      leftOut.addAndGet(entry.leftOut());
-      entries.add(entry.text());
-    });
-    return entries;
-  }
-
-  private Map<String, String> heartbeat() {
-    RuleSet rules = engine.ruleSet();
-    if (rules != digested) {
-      digest = digest(rules);
-      digested = rules;
-    }
-    List<RuleSet.Revision> history = engine.ruleHistory();
-    RuleSet.Revision latest = history.isEmpty() ? null : history.get(history.size() - 1);
-    Map<String, String> beat = new LinkedHashMap<>();
-    beat.put("id", id);
-    beat.put("name", cut(name));
-    beat.put("host", cut(Objects.requireNonNullElse(host, "")));
-    beat.put("pid", Long.toString(ProcessHandle.current().pid()));
-    beat.put("guard", cut(guardVersion()));
-    beat.put("rules", digest);
-    beat.put("revision", latest == null ? "0" : Long.toString(latest.number()));
-    beat.put("applied", latest == null ? "0" : Long.toString(latest.appliedAt().toEpochMilli()));
-    beat.put("source", latest == null ? "" : cut(latest.source()));
-    beat.put("started", startedMs < 0 ? "" : Long.toString(startedMs)); // "": this heartbeat
-    beat.put("heartbeat", Long.toString(heartbeatMs));
-    return beat;
+    return link != null && heartbeat.publish(link, requestTimeout);
   }
 
   /**
@@ -388,40 +225,7 @@ public final class RedisFleet implements AutoCloseable {
    * document, so equal sets have equal digests on every instance.
    */
   static String digest(RuleSet rules) {
-    String document;
-    try {
-      document = RuleFormat.write(rules);
-    } catch (IllegalArgumentException unwritable) {
-      document = "unwritable " + rules;
-    }
-    try {
-      byte[] hash = MessageDigest.getInstance("SHA-256")
-          .digest(document.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash, 0, 8);
-    } catch (NoSuchAlgorithmException missing) {
-      throw new IllegalStateException(missing);
-    }
-  }
-
-  private static String guardVersion() {
-    String version = GuardEngine.class.getPackage().getImplementationVersion();
-    return version != null ? version : "development";
-  }
-
-  private static String hostName() {
-    try {
-      return InetAddress.getLocalHost().getHostName();
-    } catch (UnknownHostException | SecurityException unknown) {
-      return "unknown";
-    }
-  }
-
-  private static String cut(String value) {
-    return value.length() <= MAX_FIELD_CHARS ? value : value.substring(0, MAX_FIELD_CHARS);
-  }
-
-  private static long wallMs(TimeSource time) {
-    return time.wallTime().toEpochMilli();
+    return FleetHeartbeat.digest(rules);
   }
 
   /**
@@ -439,69 +243,7 @@ public final class RedisFleet implements AutoCloseable {
       return View.unavailable(closed ? "the fleet is closed" : "Redis is not reachable yet", id,
           eviction());
     }
-    List<?> listed;
-    try {
-      listed = (List<?>) run(link, LIST, ScriptOutputType.MULTI, new String[] {registryKey},
-          List.of(wallClock == null ? "" : Long.toString(wallMs(wallClock)),
-              Long.toString(expiryMs), Integer.toString(MAX_INSTANCES)));
-    } catch (RuntimeException failed) {
-      failures.incrementAndGet();
-      return View.unavailable("could not read the fleet: " + failed.getMessage(), id,
-          eviction());
-    }
-    long bad = 0;
-    long nowMs = FleetCodec.number(String.valueOf(listed.get(0)), Long.MAX_VALUE / 1000);
-    List<?> members = listed.get(1) instanceof List<?> list ? list : List.of();
-    long nowSecond = Math.floorDiv(nowMs, 1000);
-    List<Instance> instances = new ArrayList<>();
-    Map<String, Map<Long, FleetCodec.Entry>> figures = new LinkedHashMap<>();
-    Set<String> ids = new HashSet<>();
-    for (int i = 0; i + 1 < members.size(); i += 2) {
-      String member = String.valueOf(members.get(i));
-      if (!ID.matcher(member).matches() || !ids.add(member)) {
-        bad++;
-        continue;
-      }
-      String own = "guard-fleet:{" + namespace + ":" + member + "}";
-      List<?> read;
-      try {
-        List<String> args = new ArrayList<>(List.of(Integer.toString(MAX_FIELD_CHARS),
-            Integer.toString(FleetCodec.MAX_ENTRY_BYTES), Integer.toString(seconds)));
-        args.addAll(FIELDS);
-        read = (List<?>) run(link, READ, ScriptOutputType.MULTI,
-            new String[] {own + ":h", own + ":s"}, args);
-      } catch (RuntimeException unreadable) { // a key of another type, a node away
-        bad++;
-        continue;
-      }
-      Instance instance = read.size() == 2 && read.get(0) instanceof List<?> values
-          ? instance(member, values, nowMs) : null;
-      if (instance == null) {
-        if (read.size() == 2 && read.get(0) instanceof List<?> values && values.stream()
-            .allMatch(Objects::isNull)) {
-          continue; // expired between the two reads: gone, not malformed
-        }
-        bad++;
-        continue;
-      }
-      instances.add(instance);
-      Map<Long, FleetCodec.Entry> secondsOf = new TreeMap<>();
-      List<?> entries = read.get(1) instanceof List<?> list ? list : List.of();
-      for (Object text : entries) {
-        FleetCodec.Entry entry = FleetCodec.decode(text instanceof String s ? s : null);
-        if (entry == null || secondsOf.containsKey(entry.epochSecond())) {
-          bad++;
-          continue;
-        }
-        if (entry.epochSecond() < nowSecond && entry.epochSecond() >= nowSecond - seconds) {
-          secondsOf.put(entry.epochSecond(), entry);
-        }
-      }
-      figures.put(member, secondsOf);
-    }
-    skipped.addAndGet(bad);
-    instances.sort(java.util.Comparator.comparing(Instance::id));
-    return View.of(nowMs, id, agreement(instances), figures, skipped.get(), eviction());
+    return reader.read(link, requestTimeout, this::eviction);
   }
 
   /** Whether the fleet's Redis may evict guard's keys, with the token service's restores. */
@@ -510,70 +252,6 @@ public final class RedisFleet implements AutoCloseable {
     TokenService tokens = engine.tokenService().orElse(null);
     return tokens instanceof RedisTokenService redis
         ? read.withRestoredStates(redis.restoredStates()) : read;
-  }
-
-  /** A heartbeat read back, or null when a field is missing or malformed. */
-  private @Nullable Instance instance(String member, List<?> values, long nowMs) {
-    if (values.size() != FIELDS.size()) {
-      return null;
-    }
-    Map<String, String> beat = new HashMap<>();
-    for (int i = 0; i < FIELDS.size(); i++) {
-      Object value = values.get(i);
-      if (!(value instanceof String text)) {
-        return null;
-      }
-      beat.put(FIELDS.get(i), text);
-    }
-    long pid = FleetCodec.number(beat.get("pid"), Long.MAX_VALUE);
-    long revision = FleetCodec.number(beat.get("revision"), Long.MAX_VALUE);
-    long applied = FleetCodec.number(beat.get("applied"), Long.MAX_VALUE / 1000);
-    long started = FleetCodec.number(beat.get("started"), Long.MAX_VALUE / 1000);
-    long heartbeat = FleetCodec.number(beat.get("heartbeat"), Long.MAX_VALUE / 1000);
-    long seen = FleetCodec.number(beat.get("seen"), Long.MAX_VALUE / 1000);
-    String rules = beat.get("rules");
-    if (!member.equals(beat.get("id")) || pid < 0 || revision < 0 || applied < 0 || started < 0
-        || heartbeat < 1 || seen < 0 || rules == null || !DIGEST.matcher(rules).matches()) {
-      return null;
-    }
-    boolean alive = nowMs - seen <= 3 * Math.min(heartbeat, expiryMs);
-    return new Instance(member, text(beat, "name"), text(beat, "host"), pid,
-        text(beat, "guard"), alive, seen, started, rules, revision, applied,
-        text(beat, "source"), true, member.equals(id));
-  }
-
-  private static String text(Map<String, String> beat, String field) {
-    return Objects.requireNonNullElse(beat.get(field), "");
-  }
-
-  /**
-   * Marks the instances whose rule set differs from the one most alive instances apply (on a
-   * tie, the one applied most recently).
-   */
-  private static List<Instance> agreement(List<Instance> instances) {
-    Map<String, long[]> votes = new HashMap<>(); // digest: {alive instances, newest applied}
-    for (Instance instance : instances) {
-      if (instance.alive()) {
-        long[] vote = votes.computeIfAbsent(instance.rules(), r -> new long[2]);
-        vote[0]++;
-        vote[1] = Math.max(vote[1], instance.rulesAppliedAtMs());
-      }
-    }
-    String inForce = null;
-    long[] best = {0, 0};
-    for (Map.Entry<String, long[]> vote : votes.entrySet()) {
-      long[] v = vote.getValue();
-      if (inForce == null || v[0] > best[0] || v[0] == best[0] && v[1] > best[1]) {
-        inForce = vote.getKey();
-        best = v;
-      }
-    }
-    List<Instance> marked = new ArrayList<>(instances.size());
-    for (Instance instance : instances) {
-      boolean agrees = inForce == null || instance.rules().equals(inForce);
-      marked.add(agrees ? instance : instance.disagreeing());
-    }
-    return marked;
   }
 
   /**
@@ -604,14 +282,19 @@ public final class RedisFleet implements AutoCloseable {
       Connector.Link link = link();
       if (link != null) {
         try {
-          run(link, LEAVE, ScriptOutputType.INTEGER, new String[] {registryKey}, List.of(id));
-          run(link, LEAVE, ScriptOutputType.INTEGER, ownKeys, List.of());
+          Scripts.run(link.commands(), requestTimeout, Scripts.FLEET_LEAVE,
+              ScriptOutputType.INTEGER, new String[] {registryKey}, id);
+          Scripts.run(link.commands(), requestTimeout, Scripts.FLEET_LEAVE,
+              ScriptOutputType.INTEGER, ownKeys);
         } catch (RuntimeException unreachable) {
           failures.incrementAndGet();
         }
       }
     }
-    connector.close();
+    detach.run();
+    if (ownsConnection) {
+      connector.close();
+    }
     if (interrupted) {
       Thread.currentThread().interrupt();
     }
@@ -650,21 +333,6 @@ public final class RedisFleet implements AutoCloseable {
     } catch (RuntimeException notConnected) {
       failures.incrementAndGet();
       return null;
-    }
-  }
-
-  /** Runs one of the fleet's scripts by its digest, loading it when the server lacks it. */
-  private static Object run(Connector.Link link, String script, ScriptOutputType type,
-      String[] keys, List<String> args) {
-    String sha;
-    synchronized (SHAS) {
-      sha = SHAS.computeIfAbsent(script, Connector::sha1);
-    }
-    String[] values = args.toArray(new String[0]);
-    try {
-      return link.scripts().evalsha(sha, type, keys, values);
-    } catch (RedisNoScriptException notLoaded) {
-      return link.scripts().eval(script, type, keys, values);
     }
   }
 
@@ -848,9 +516,13 @@ public final class RedisFleet implements AutoCloseable {
     private @Nullable TimeSource wallClock;
     private final Set<String> set = new HashSet<>();
 
-    private Builder(GuardEngine engine, String uri, String namespace) {
+    private @Nullable RedisConnection connection;
+
+    private Builder(GuardEngine engine, @Nullable String uri, String namespace) {
       this.engine = Objects.requireNonNull(engine, "engine");
-      uris.addAll(Connector.servers(uri));
+      if (uri != null) {
+        uris.addAll(Connector.servers(uri));
+      }
       this.namespace = Connector.namespace(namespace);
     }
 
@@ -865,8 +537,13 @@ public final class RedisFleet implements AutoCloseable {
      * keys share one hash slot; the registry lives in the namespace's slot.
      *
      * @return this builder
+     * @throws IllegalStateException on a builder for a shared {@link RedisConnection}
      */
     public Builder cluster() {
+      if (connection != null) {
+        throw new IllegalStateException("cluster() is the shared RedisConnection's setting; set "
+            + "it on RedisConnection.builder");
+      }
       once("cluster");
       this.cluster = true;
       return this;
@@ -880,11 +557,7 @@ public final class RedisFleet implements AutoCloseable {
      * @return this builder
      */
     public Builder instanceId(String id) {
-      Objects.requireNonNull(id, "instanceId");
-      if (!ID.matcher(id).matches()) {
-        throw new IllegalArgumentException("instanceId must be 1 to 128 letters, digits or"
-            + " . _ : @ -, was '" + id + "'");
-      }
+      InstanceIds.check(id);
       once("instanceId");
       this.instanceId = id;
       return this;

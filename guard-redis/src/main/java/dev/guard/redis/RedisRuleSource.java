@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.engine.GuardEngine;
 import dev.guard.spi.RulePart;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
@@ -63,8 +64,16 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
   private boolean outageReported;
 
   private RedisRuleSource(Builder b) {
-    super("redis:" + b.key + "@" + RuleKeyLink.address(b.uri), b.pollInterval);
-    this.link = new RuleKeyLink(name(), b.uri, b.key, b.connectTimeout, this::noticed);
+    this(b, b.connection != null ? b.connection
+        : RedisConnection.own(List.of(Objects.requireNonNull(b.uri, "uri")), false,
+            b.connectTimeout, b.connectTimeout, Duration.ZERO, GuardEngine.systemTime(),
+            "guard-rules"));
+  }
+
+  private RedisRuleSource(Builder b, RedisConnection connection) {
+    super("redis:" + b.key + "@" + connection.connector().servers(), b.pollInterval);
+    this.link = new RuleKeyLink(name(), connection, b.connection == null, b.key,
+        b.connectTimeout, this::noticed);
     this.notices = Executors.newSingleThreadExecutor(task -> {
       Thread thread = new Thread(task, "guard-redis-rules notices " + b.key);
       thread.setDaemon(true);
@@ -92,7 +101,37 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
    * @throws IllegalArgumentException if the key is blank
    */
   public static Builder builder(String uri, String key) {
-    return new Builder(uri, key);
+    return new Builder(Objects.requireNonNull(uri, "uri"), null, key);
+  }
+
+  /**
+   * Creates a source for a key on a connection it shares with the instance's other Redis users,
+   * with the default settings; it subscribes (a pub/sub connection of its own on the same client)
+   * when attached, and leaves the shared connection open when it stops.
+   *
+   * <pre>{@code
+   * RedisConnection redis = RedisConnection.of("redis://redis:6379");
+   * engine.attach(RedisRuleSource.of(redis, "shop:guard-rules"), RulePart.all());
+   * }</pre>
+   *
+   * @param connection the shared connection
+   * @param key the key holding the rules document; its channel has the same name
+   * @return the source, not yet started
+   */
+  public static RedisRuleSource of(RedisConnection connection, String key) {
+    return builder(connection, key).build();
+  }
+
+  /**
+   * Starts configuring a source on a shared connection.
+   *
+   * @param connection the shared connection
+   * @param key the key holding the rules document; not blank
+   * @return a builder
+   * @throws IllegalArgumentException if the key is blank
+   */
+  public static Builder builder(RedisConnection connection, String key) {
+    return new Builder(null, Objects.requireNonNull(connection, "connection"), key);
   }
 
   /** Called on Lettuce's thread when a notice arrives: the key is read on the source's own. */
@@ -255,13 +294,15 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
 
   /** Settings of a {@link RedisRuleSource}. */
   public static final class Builder {
-    private final String uri;
+    private final @Nullable String uri;
+    private final @Nullable RedisConnection connection;
     private final String key;
     private Duration pollInterval = Duration.ofSeconds(DEFAULT_POLL_SECONDS);
     private Duration connectTimeout = Duration.ofSeconds(1);
 
-    private Builder(String uri, String key) {
-      this.uri = Objects.requireNonNull(uri, "uri");
+    private Builder(@Nullable String uri, @Nullable RedisConnection connection, String key) {
+      this.uri = uri;
+      this.connection = connection;
       Objects.requireNonNull(key, "key");
       if (key.isBlank()) {
         throw new IllegalArgumentException("key must not be blank, was '" + key + "'");
@@ -283,8 +324,8 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
     }
 
     /**
-     * Sets how long connecting, and each command, may take before the attempt counts as failed
-     * (default 1 s).
+     * Sets how long connecting (or waiting for a shared connection), and each command, may take
+     * before the attempt counts as failed (default 1 s).
      *
      * @param timeout positive
      * @return this builder

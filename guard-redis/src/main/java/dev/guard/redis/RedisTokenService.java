@@ -86,22 +86,15 @@ import org.jspecify.annotations.Nullable;
 public final class RedisTokenService implements TokenService, AutoCloseable {
 
   private final Connector connector;
+  private final boolean ownsConnection;
+  private final Runnable detach;
+  private final Duration requestTimeout;
   private final String namespace;
   private final String instanceId;
   private final String instanceExpiryMs;
   private final int lease;
   private final String limit;
   private final String @Nullable [] limiterKeys;
-  /** KEYS: a flow id's instances. ARGV: expiry ms, the caller's time in µs or empty. */
-  private static final String COUNT_INSTANCES = """
-      local nowUs = tonumber(ARGV[2])
-      if nowUs == nil then
-        local t = redis.call('TIME')
-        nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-      end
-      local now = math.floor(nowUs / 1000)
-      return redis.call('ZCOUNT', KEYS[1], now - tonumber(ARGV[1]), '+inf')
-      """;
 
   private final TimeSource clock;
   private final @Nullable TimeSource windowClock;
@@ -133,8 +126,16 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     if (listener != null) {
       availability.addListener(listener::accept);
     }
-    this.connector = new Connector(b.uris, b.cluster, b.requestTimeout, b.connectTimeout,
-        b.backOff, b.clock, availability::failed, quotaStates::restored);
+    this.requestTimeout = b.requestTimeout;
+    RedisConnection shared = b.connection;
+    this.ownsConnection = shared == null;
+    this.connector = shared != null ? shared.connector()
+        : RedisConnection.own(b.uris, b.cluster, b.requestTimeout, b.connectTimeout, b.backOff,
+            b.clock, "guard-tokens").connector();
+    this.detach = connector.attach(availability::failed, quotaStates::restored);
+    if (ownsConnection) {
+      connector.begin();
+    }
   }
 
   /**
@@ -164,6 +165,30 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   public static Builder builder(String uri, String namespace) {
     return new Builder(uri, namespace);
+  }
+
+  /**
+   * Starts configuring a service on a connection it shares with the instance's other Redis users;
+   * closing the service leaves the connection open. The connection's settings replace {@link
+   * Builder#cluster()} and {@link Builder#connectTimeout}; its retry interval replaces the
+   * back-off period's part in the connection schedule.
+   *
+   * <pre>{@code
+   * RedisConnection redis = RedisConnection.of("redis://redis:6379");
+   * RedisTokenService tokens = RedisTokenService.builder(redis, "shop").build();
+   * }</pre>
+   *
+   * @param connection the shared connection
+   * @param namespace the namespace whose flow ids are shared; not blank, without {@code '{'},
+   *     {@code '}'} or {@code ':'}
+   * @return a builder
+   * @throws IllegalArgumentException if the namespace is invalid
+   */
+  public static Builder builder(RedisConnection connection, String namespace) {
+    Objects.requireNonNull(connection, "connection");
+    Builder b = new Builder(null, namespace);
+    b.connection = connection;
+    return b;
   }
 
   /**
@@ -242,8 +267,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return OptionalInt.empty();
     }
     try {
-      Long count = link.scripts().eval(COUNT_INSTANCES, ScriptOutputType.INTEGER,
-          new String[] {prefix(flowId) + ":i"}, instanceExpiryMs, windowTime());
+      Long count = Scripts.run(link.commands(), requestTimeout, Scripts.COUNT_INSTANCES,
+          ScriptOutputType.INTEGER, new String[] {prefix(flowId) + ":i"}, instanceExpiryMs,
+          windowTime());
       availability.succeeded();
       return OptionalInt.of(count.intValue());
     } catch (RuntimeException failure) {
@@ -329,8 +355,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return;
     }
     try {
-      Connector.run(link, new String[] {flow.tokenKeys()[0]}, new String[] {"g", "0",
-          Integer.toString(permits), Long.toString(grant.tokenId() >> 1), windowTime()});
+      Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS, ScriptOutputType.MULTI,
+          new String[] {flow.tokenKeys()[0]}, "g", "0", Integer.toString(permits),
+          Long.toString(grant.tokenId() >> 1), windowTime());
       availability.succeeded();
     } catch (RuntimeException failure) {
       availability.failed();
@@ -427,7 +454,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     }
     String prefix = prefix(mode.flowId());
     try {
-      List<Object> answer = Connector.runValues(link,
+      List<Object> answer = Scripts.run(link.commands(), requestTimeout, Scripts.VALUES,
+          ScriptOutputType.MULTI,
           new String[] {prefix + valuesKey, prefix + refillsKey}, args.get());
       availability.succeeded();
       return answer;
@@ -510,7 +538,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return false;
     }
     try {
-      boolean removed = link.sets().zrem(token.key(), token.member()) > 0;
+      boolean removed =
+          Connector.await(link.commands().zrem(token.key(), token.member()), requestTimeout) > 0;
       availability.succeeded();
       return removed;
     } catch (RuntimeException failure) {
@@ -536,7 +565,10 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       }
     }
     closed = true;
-    connector.close();
+    detach.run();
+    if (ownsConnection) {
+      connector.close();
+    }
   }
 
   /** Where the service connects and its namespace (no credentials). */
@@ -601,7 +633,9 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     try {
       String[] counter = limiterKeys;
       if (counter != null && connector.cluster()) {
-        answer = Connector.run(link, counter, new String[] {"l", limit, windowTime()});
+        answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS,
+            ScriptOutputType.MULTI, counter,
+            "l", limit, windowTime());
         if ((Long) answer.get(0) != 0) {
           availability.succeeded();
           return answer;
@@ -609,7 +643,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       }
       String[] timed = Arrays.copyOf(args, args.length + 1);
       timed[args.length] = windowTime();
-      answer = Connector.run(link, keys, timed);
+      answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS,
+          ScriptOutputType.MULTI, keys, timed);
     } catch (RuntimeException failure) {
       availability.failed();
       return null;
@@ -645,9 +680,20 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     private TimeSource clock = GuardEngine.systemTime();
     private @Nullable TimeSource windowClock;
 
-    private Builder(String uri, String namespace) {
-      uris.addAll(Connector.servers(uri));
+    private @Nullable RedisConnection connection;
+
+    private Builder(@Nullable String uri, String namespace) {
+      if (uri != null) {
+        uris.addAll(Connector.servers(uri));
+      }
       this.namespace = Connector.namespace(namespace);
+    }
+
+    private void ownConnection(String option) {
+      if (connection != null) {
+        throw new IllegalStateException(option + " is the shared RedisConnection's setting; set it "
+            + "on RedisConnection.builder");
+      }
     }
 
     /**
@@ -656,8 +702,10 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
      * that owns their hash slot.
      *
      * @return this builder
+     * @throws IllegalStateException on a builder for a shared {@link RedisConnection}
      */
     public Builder cluster() {
+      ownConnection("cluster()");
       this.cluster = true;
       return this;
     }
@@ -723,8 +771,10 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
      *
      * @param timeout positive
      * @return this builder
+     * @throws IllegalStateException on a builder for a shared {@link RedisConnection}
      */
     public Builder connectTimeout(Duration timeout) {
+      ownConnection("connectTimeout");
       this.connectTimeout = positive("connectTimeout", timeout);
       return this;
     }
@@ -744,15 +794,11 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     /**
      * Sets this instance's id (default: a random UUID).
      *
-     * @param id not blank
+     * @param id 1 to 128 letters, digits or {@code . _ : @ -}
      * @return this builder
      */
     public Builder instanceId(String id) {
-      Objects.requireNonNull(id, "instanceId");
-      if (id.isBlank()) {
-        throw new IllegalArgumentException("instanceId must not be blank, was '" + id + "'");
-      }
-      this.instanceId = id;
+      this.instanceId = InstanceIds.check(id);
       return this;
     }
 
@@ -833,7 +879,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
       return new RedisTokenService(this);
     }
 
-    private static Duration positive(String field, Duration value) {
+    static Duration positive(String field, Duration value) {
       Objects.requireNonNull(value, field);
       if (value.isNegative() || value.isZero()) {
         throw new IllegalArgumentException(field + " must be positive, was " + value);

@@ -1,14 +1,7 @@
 package dev.guard.redis;
 
-import io.lettuce.core.ClientOptions;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
-import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.SocketOptions;
-import io.lettuce.core.TimeoutOptions;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.IOException;
@@ -18,64 +11,47 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The two Redis connections of a {@link RedisRuleSource}: one for commands (read the key, store a
- * document) and one subscribed to the key's channel. Lettuce's automatic reconnection is off: the
- * source notices a broken link when a command fails, drops both connections and makes new ones at
- * its next look, so that when the server is back the key is read and the channel subscribed again
- * in one step. Not thread-safe: the source calls it under its lock.
+ * What a {@link RedisRuleSource} uses of Redis: the command connection of its {@link
+ * RedisConnection} (read the key, store a document), shared with the instance's other Redis users
+ * or its own, and a pub/sub connection of its own on the same client, subscribed to the key's
+ * channel. A failed command drops the subscription (and the store script's load); the next look
+ * waits for the command connection (made again after a loss, at once when the source asks),
+ * loads the script and subscribes again, so that when the server is back the key is read and the
+ * channel subscribed again in one step. Not thread-safe: the source calls it under its lock.
  */
 final class RuleKeyLink {
-
-  /**
-   * Stores a document if the key still holds what the writer last read, and publishes a notice,
-   * in one atomic step. ARGV: expectation ("absent" or "present"), the expected document, the new
-   * document, the notice. Returns 1 when stored, 0 when the key held something else.
-   */
-  private static final String STORE = """
-      local current = redis.call('GET', KEYS[1])
-      if ARGV[1] == 'absent' and current then return 0 end
-      if ARGV[1] == 'present' and current ~= ARGV[2] then return 0 end
-      redis.call('SET', KEYS[1], ARGV[3])
-      redis.call('PUBLISH', KEYS[1], ARGV[4])
-      return 1
-      """;
 
   /** What a writer publishes on the key's channel; any message makes subscribers re-read. */
   static final String NOTICE = "changed";
 
+  /** The longest a first attempt may take to make the client, beyond the connect timeout. */
+  private static final Duration CLIENT_SETUP = Duration.ofSeconds(10);
+
   private final String name;
-  private final RedisClient client;
-  private final RedisURI uri;
+  private final Connector connector;
+  private final boolean ownsConnection;
   private final String key;
+  private final Duration timeout;
   private final Runnable onNotice;
-  private @Nullable StatefulRedisConnection<String, String> commands;
+  private Connector.@Nullable Link commands;
   private @Nullable StatefulRedisPubSubConnection<String, String> subscription;
 
   /**
    * Makes the link; it connects at the first call.
    *
    * @param name the source's name, for messages
+   * @param connection the connection to use
+   * @param ownsConnection whether {@link #close()} closes the connection
+   * @param timeout the bound of each command and of waiting for the connection
    */
-  RuleKeyLink(String name, String uri, String key, Duration timeout, Runnable onNotice) {
+  RuleKeyLink(String name, RedisConnection connection, boolean ownsConnection, String key,
+      Duration timeout, Runnable onNotice) {
     this.name = name;
-    this.uri = RedisURI.create(uri);
-    this.uri.setTimeout(timeout);
-    this.uri.setClientName("guard-rules");
+    this.connector = connection.connector();
+    this.ownsConnection = ownsConnection;
     this.key = key;
+    this.timeout = timeout;
     this.onNotice = onNotice;
-    this.client = RedisClient.create();
-    client.setOptions(ClientOptions.builder()
-        .autoReconnect(false)
-        .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
-        .timeoutOptions(TimeoutOptions.enabled(timeout))
-        .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-        .build());
-  }
-
-  /** Where the server of a URI is, for a source's name: {@code host:port}. */
-  static String address(String uri) {
-    RedisURI parsed = RedisURI.create(uri);
-    return parsed.getHost() + ":" + parsed.getPort();
   }
 
   /**
@@ -87,7 +63,7 @@ final class RuleKeyLink {
    */
   @Nullable String read() {
     try {
-      return connected().sync().get(key);
+      return Connector.await(connected().commands().get(key), timeout);
     } catch (RuntimeException failure) {
       drop();
       throw failure;
@@ -121,19 +97,20 @@ final class RuleKeyLink {
    */
   boolean store(@Nullable String expected, String document) {
     reach();
-    StatefulRedisConnection<String, String> open = Objects.requireNonNull(commands, "commands");
+    Connector.Link open = Objects.requireNonNull(commands, "commands");
     String expectation = expected == null ? "absent" : "present";
     try {
-      Long stored = open.sync().eval(STORE, ScriptOutputType.INTEGER,
-          new String[] {key}, expectation, expected == null ? "" : expected, document, NOTICE);
+      Long stored = Scripts.run(open.commands(), timeout, Scripts.RULES_STORE,
+          ScriptOutputType.INTEGER, new String[] {key}, expectation,
+          expected == null ? "" : expected, document, NOTICE);
       return stored != null && stored == 1L;
     } catch (RedisCommandExecutionException refused) {
       throw notStored("Redis refused it (" + refused.getMessage() + ")", refused);
     } catch (RuntimeException noAnswer) {
       drop();
       throw new RedisRuleSource.WriteOutcomeUnknownException("cannot tell whether " + name
-          + " stored the rule set: it was sent and no answer came (" + noAnswer.getMessage() + "); Redis may "
-          + "still store it, and then every instance applies it", noAnswer);
+          + " stored the rule set: it was sent and no answer came (" + noAnswer.getMessage()
+          + "); Redis may still store it, and then every instance applies it", noAnswer);
     }
   }
 
@@ -142,17 +119,27 @@ final class RuleKeyLink {
         new IOException("cannot write " + name + ": " + why + "; nothing was stored", cause));
   }
 
-  private StatefulRedisConnection<String, String> connected() {
-    StatefulRedisConnection<String, String> open = commands;
+  private Connector.Link connected() {
+    Connector.Link open = commands;
     StatefulRedisPubSubConnection<String, String> listening = subscription;
-    if (open != null && open.isOpen() && listening != null && listening.isOpen()) {
+    if (open != null && open.connection().isOpen() && listening != null && listening.isOpen()) {
       return open;
     }
     drop();
-    StatefulRedisConnection<String, String> made = client.connect(StringCodec.UTF8, uri);
-    commands = made;
-    StatefulRedisPubSubConnection<String, String> pubSub =
-        client.connectPubSub(StringCodec.UTF8, uri);
+    // an attempt ends within the connect timeout once the client exists; the first one also
+    // makes the client (Netty's start, up to seconds on a busy machine), which is no outage
+    if (!connector.awaitConnected(timeout.plus(CLIENT_SETUP))) {
+      throw new IllegalStateException("not connected to " + connector.servers() + " within "
+          + timeout);
+    }
+    Connector.Link made = connector.link();
+    if (made == null) {
+      throw new IllegalStateException("not connected to " + connector.servers());
+    }
+    // a store sent while Redis stalls must be the command Redis runs when it resumes, not an
+    // EVALSHA answered NOSCRIPT after the writer gave up waiting
+    Scripts.preload(made.commands(), timeout, Scripts.RULES_STORE);
+    StatefulRedisPubSubConnection<String, String> pubSub = connector.connectPubSub();
     subscription = pubSub;
     pubSub.addListener(new RedisPubSubAdapter<>() {
       @Override
@@ -161,29 +148,29 @@ final class RuleKeyLink {
       }
     });
     pubSub.sync().subscribe(key);
+    commands = made;
     return made;
   }
 
-  /** Closes both connections, quietly. */
+  /** Closes the subscription, quietly; the command connection is the connector's. */
   void drop() {
-    StatefulRedisConnection<String, String> open = commands;
     StatefulRedisPubSubConnection<String, String> listening = subscription;
     commands = null;
     subscription = null;
-    for (AutoCloseable connection : new AutoCloseable[] {open, listening}) {
-      if (connection != null) {
-        try {
-          connection.close();
-        } catch (Exception ignored) {
-          // closing a broken connection may fail; it is gone either way
-        }
+    if (listening != null) {
+      try {
+        listening.close();
+      } catch (RuntimeException ignored) {
+        // closing a broken connection may fail; it is gone either way
       }
     }
   }
 
-  /** Closes the connections and ends the client's threads. */
+  /** Closes the subscription, and the connection if it is the source's own. */
   void close() {
     drop();
-    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+    if (ownsConnection) {
+      connector.close();
+    }
   }
 }

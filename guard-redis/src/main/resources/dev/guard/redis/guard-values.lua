@@ -23,11 +23,7 @@
 -- last view, not full buckets, is what the call decides on.
 -- The last argument is the caller's time in microseconds since the epoch, or empty for the
 -- server's own clock.
-local nowUs = tonumber(ARGV[#ARGV])
-if nowUs == nil then
-  local t = redis.call('TIME')
-  nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
+local nowUs = tonumber(ARGV[#ARGV]) or serverMicros()
 local now = math.floor(nowUs / 1000)
 local values, refills = KEYS[1], KEYS[2]
 local op, field = ARGV[1], ARGV[2]

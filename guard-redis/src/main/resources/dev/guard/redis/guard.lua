@@ -30,11 +30,7 @@
 --   KEYS: the request counter. ARGV: op, limit. Returns {0} counted, {3} TOO_MANY_REQUESTS.
 -- Every operation's last argument is the caller's time in microseconds since the epoch, or empty
 -- for the server's own clock (the default: instance clocks may then disagree).
-local nowUs = tonumber(ARGV[#ARGV])
-if nowUs == nil then
-  local t = redis.call('TIME')
-  nowUs = tonumber(t[1]) * 1000000 + tonumber(t[2])
-end
+local nowUs = tonumber(ARGV[#ARGV]) or serverMicros()
 local now = math.floor(nowUs / 1000)
 local op = ARGV[1]
 local limit = tonumber(ARGV[2])

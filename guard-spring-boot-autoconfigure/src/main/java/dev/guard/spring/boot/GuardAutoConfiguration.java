@@ -1,6 +1,7 @@
 package dev.guard.spring.boot;
 
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisConnection;
 import dev.guard.redis.RedisFleet;
 import dev.guard.redis.RedisRuleSource;
 import dev.guard.redis.RedisTokenService;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import org.jspecify.annotations.Nullable;
 import dev.guard.spi.RuleSource;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -24,6 +26,7 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.core.env.ConfigurableEnvironment;
@@ -112,6 +115,10 @@ public class GuardAutoConfiguration {
       GuardProperties properties, BeanFactory beans) {
     RuleSource redis = beans.containsBean(REDIS_RULES)
         ? beans.getBean(REDIS_RULES, RuleSource.class) : null;
+    if (redis != null && beans instanceof ConfigurableBeanFactory configurable) {
+      // the rules stop (and the source with them) before the Redis connection closes
+      configurable.registerDependentBean(REDIS_RULES, "guardRules");
+    }
     return new GuardRules(engine, environment, properties, redis);
   }
 
@@ -147,12 +154,27 @@ public class GuardAutoConfiguration {
   @ConditionalOnProperty("guard.redis.uri")
   static class RedisConfiguration {
 
+    /**
+     * The one connection the rule source, the token service and the fleet share: one client, one
+     * command connection, and the rule source's pub/sub connection.
+     */
+    @Bean(destroyMethod = "close")
+    @Lazy // made for the first of them that is configured
+    RedisConnection guardRedisConnection(GuardProperties properties) {
+      GuardProperties.Redis redis = properties.redis();
+      RedisConnection.Builder builder =
+          RedisConnection.builder(required(redis.uri(), "guard.redis.uri"));
+      if (redis.cluster()) {
+        builder.cluster();
+      }
+      return builder.build();
+    }
+
     @Bean(name = REDIS_RULES, destroyMethod = "") // closed by GuardRules, which attached it
     @ConditionalOnProperty("guard.redis.rules-key")
-    RedisRuleSource guardRedisRuleSource(GuardProperties properties) {
+    RedisRuleSource guardRedisRuleSource(GuardProperties properties, RedisConnection connection) {
       GuardProperties.Redis redis = properties.redis();
-      RedisRuleSource.Builder builder = RedisRuleSource.builder(
-          required(redis.uri(), "guard.redis.uri"),
+      RedisRuleSource.Builder builder = RedisRuleSource.builder(connection,
           required(redis.rulesKey(), "guard.redis.rules-key"));
       set("guard.redis.rules-poll-interval", redis.rulesPollInterval(), builder::pollInterval);
       return builder.build();
@@ -161,33 +183,25 @@ public class GuardAutoConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnProperty("guard.redis.token-namespace")
     @ConditionalOnMissingBean(TokenService.class)
-    RedisTokenService guardRedisTokenService(GuardProperties properties) {
+    RedisTokenService guardRedisTokenService(GuardProperties properties,
+        RedisConnection connection) {
       GuardProperties.Redis redis = properties.redis();
-      RedisTokenService.Builder builder = RedisTokenService.builder(
-          required(redis.uri(), "guard.redis.uri"),
-          required(redis.tokenNamespace(), "guard.redis.token-namespace"));
-      if (redis.cluster()) {
-        builder.cluster();
-      }
-      return builder.build();
+      return RedisTokenService.builder(connection,
+          required(redis.tokenNamespace(), "guard.redis.token-namespace")).build();
     }
 
     @Bean(name = FLEET, destroyMethod = "close")
     @Conditional(InFleet.class)
     RedisFleet guardRedisFleet(GuardEngine engine, GuardProperties properties,
-        Environment environment) {
+        Environment environment, RedisConnection connection) {
       GuardProperties.Redis redis = properties.redis();
       GuardProperties.Fleet fleet = redis.fleet();
-      RedisFleet.Builder builder = RedisFleet.builder(engine,
-          required(redis.uri(), "guard.redis.uri"),
+      RedisFleet.Builder builder = RedisFleet.builder(engine, connection,
           required(fleet.namespaceOr(redis.tokenNamespace()), "guard.redis.fleet.namespace"));
       String name = fleet.name() != null && !fleet.name().isBlank() ? fleet.name()
           : environment.getProperty("spring.application.name");
       set("guard.redis.fleet.name", name == null || name.isBlank() ? null : name, builder::name);
       set("guard.redis.fleet.heartbeat", fleet.heartbeat(), builder::heartbeat);
-      if (redis.cluster()) {
-        builder.cluster();
-      }
       return builder.build().start(); // Redis away: the heartbeat retries, the app starts
     }
 

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
+import dev.guard.redis.RedisFleet;
 import dev.guard.redis.RedisTokenService;
 import dev.guard.testing.RedisServer;
+import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -44,6 +46,12 @@ class RulesFromRedisTest {
           assertThat(context.getBean(GuardRules.class).source()).hasValueSatisfying(
               name -> assertThat(name).startsWith("redis:shop:rules@"));
           assertThat(engine.tokenService()).containsSame(context.getBean(RedisTokenService.class));
+          assertThat(context.getBean(RedisFleet.class).awaitConnected(Duration.ofSeconds(10)))
+              .isTrue();
+          assertThat(redis.cli("CLIENT", "LIST").lines().filter(l -> l.contains("name=guard ")))
+              .as("one command connection shared by the rule source, the token service and the "
+                  + "fleet, and the rule source's pub/sub connection")
+              .hasSize(2);
         });
   }
 }

@@ -1,0 +1,227 @@
+package dev.guard.redis;
+
+import dev.guard.engine.GuardEngine;
+import dev.guard.spi.TimeSource;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.cluster.RedisClusterClient;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One connection to Redis that a {@link RedisTokenService}, a {@link RedisRuleSource} and a
+ * {@link RedisFleet} of one instance share, instead of one client and connection each.
+ *
+ * <p>What "one" means: one Lettuce client, one command connection that every user sends its
+ * commands and scripts over (each waits for its answers at most its own request timeout), and, when
+ * a rule source listens for notices, one pub/sub connection on the same client (Lettuce needs a
+ * connection of its own for a subscription). An instance using all three therefore holds two
+ * connections, where the three built from a uri hold four.
+ *
+ * <pre>{@code
+ * RedisConnection redis = RedisConnection.of("redis://redis:6379");
+ * RedisTokenService tokens = RedisTokenService.builder(redis, "shop").build();
+ * RedisRuleSource rules = RedisRuleSource.of(redis, "shop:guard-rules");
+ * RedisFleet fleet = RedisFleet.builder(engine, redis, "shop").build();
+ * ...
+ * fleet.close(); rules.close(); tokens.close(); // they leave the shared connection open
+ * redis.close();
+ * }</pre>
+ *
+ * <p>The connection is made in the background and made again after a loss on the schedule of
+ * docs/BEHAVIOUR.md, "On Redis" (one attempt per {@link Builder#retry retry interval}); a user's
+ * own settings that concern the connection (its connect timeout, {@code cluster()}) are the
+ * connection's here. {@link #of} and {@link #builder} make and own a client; {@link #wrapping}
+ * borrows one the application has and never shuts it down. Closing the users leaves the
+ * connection open; {@link #close()} closes it. Thread-safe.
+ */
+public final class RedisConnection implements AutoCloseable {
+
+  private final Connector connector;
+
+  private RedisConnection(Connector connector) {
+    this.connector = connector;
+  }
+
+  /**
+   * Connects to one server with the default settings; returns at once (the connection is made in
+   * the background).
+   *
+   * @param uri the server, e.g. {@code redis://localhost:6379}
+   * @return the connection
+   */
+  public static RedisConnection of(String uri) {
+    return builder(uri).build();
+  }
+
+  /**
+   * Starts configuring a connection.
+   *
+   * @param uri the server, e.g. {@code redis://localhost:6379}; for {@link Builder#cluster()} one
+   *     or more seed nodes separated by commas
+   * @return a builder
+   */
+  public static Builder builder(String uri) {
+    return new Builder(uri);
+  }
+
+  /**
+   * A connection on the application's own client to one server; closing it closes guard's
+   * connections and leaves the client running. guard uses the client's options as they are (for
+   * the schedule of docs/BEHAVIOUR.md, turn its automatic reconnection off).
+   *
+   * <pre>{@code
+   * RedisConnection redis = RedisConnection.wrapping(lettuceClient, "redis://redis:6379");
+   * }</pre>
+   *
+   * @param client the application's client; never shut down by guard
+   * @param uri the server to connect to
+   * @return the connection, connecting in the background
+   */
+  public static RedisConnection wrapping(RedisClient client, String uri) {
+    Objects.requireNonNull(client, "client");
+    return new Builder(uri).borrow(client).build();
+  }
+
+  /**
+   * A connection on the application's own Redis Cluster client (to the seeds it was made with);
+   * closing it closes guard's connections and leaves the client running.
+   *
+   * @param client the application's client; never shut down by guard
+   * @return the connection, connecting in the background
+   */
+  public static RedisConnection wrapping(RedisClusterClient client) {
+    Objects.requireNonNull(client, "client");
+    Builder b = new Builder(null);
+    b.cluster = true;
+    return b.borrow(client).build();
+  }
+
+  /** A connection one user makes for itself from a uri, not yet connecting. */
+  static RedisConnection own(List<String> uris, boolean cluster, Duration requestTimeout,
+      Duration connectTimeout, Duration retry, TimeSource clock, String clientName) {
+    return new RedisConnection(new Connector(uris, cluster, requestTimeout, connectTimeout, retry,
+        clock, clientName, null));
+  }
+
+  Connector connector() {
+    return connector;
+  }
+
+  /**
+   * Waits until the connection is up, at most {@code timeout} of real time, and tells whether it
+   * is; starts an attempt at once if none is under way.
+   *
+   * @param timeout the longest wait; zero or positive
+   * @return whether the connection is up (false once closed)
+   * @throws IllegalArgumentException if the timeout is negative
+   */
+  public boolean awaitConnected(Duration timeout) {
+    return connector.awaitConnected(timeout);
+  }
+
+  /**
+   * Closes the connections, and the client unless it was {@link #wrapping borrowed}. Its users
+   * answer as after a lost connection from then on; close them first.
+   */
+  @Override
+  public void close() {
+    connector.close();
+  }
+
+  /** Where it connects (no credentials). */
+  @Override
+  public String toString() {
+    return "RedisConnection[" + (connector.cluster() ? "cluster " : "") + connector.servers()
+        + "]";
+  }
+
+  /** Settings of a {@link RedisConnection}; every option may be set once. */
+  public static final class Builder {
+    private final List<String> uris = new ArrayList<>();
+    private boolean cluster;
+    private Duration connectTimeout = Duration.ofSeconds(1);
+    private Duration retry = Duration.ofSeconds(1);
+    private TimeSource clock = GuardEngine.systemTime();
+    private @Nullable AbstractRedisClient borrowed;
+
+    private Builder(@Nullable String uri) {
+      if (uri != null) {
+        uris.addAll(Connector.servers(uri));
+      }
+    }
+
+    private Builder borrow(AbstractRedisClient client) {
+      this.borrowed = client;
+      return this;
+    }
+
+    /**
+     * Connects to a Redis Cluster: the uri names one or more seed nodes.
+     *
+     * @return this builder
+     */
+    public Builder cluster() {
+      this.cluster = true;
+      return this;
+    }
+
+    /**
+     * Sets how long making the connection may take (default 1 s); it also bounds the commands
+     * that are not a user's (the eviction check, subscribing).
+     *
+     * @param timeout positive
+     * @return this builder
+     */
+    public Builder connectTimeout(Duration timeout) {
+      this.connectTimeout = RedisTokenService.Builder.positive("connectTimeout", timeout);
+      return this;
+    }
+
+    /**
+     * Sets the least time between two attempts to connect (default 1 s), on the {@link #clock}.
+     *
+     * @param interval zero or positive
+     * @return this builder
+     */
+    public Builder retry(Duration interval) {
+      Objects.requireNonNull(interval, "retry");
+      if (interval.isNegative()) {
+        throw new IllegalArgumentException("retry must not be negative, was " + interval);
+      }
+      this.retry = interval;
+      return this;
+    }
+
+    /**
+     * Sets the time source of the retry schedule (default: the system's).
+     *
+     * @param timeSource the clock
+     * @return this builder
+     */
+    public Builder clock(TimeSource timeSource) {
+      this.clock = Objects.requireNonNull(timeSource, "clock");
+      return this;
+    }
+
+    /**
+     * Creates the connection and starts connecting in the background.
+     *
+     * @return the connection
+     * @throws IllegalArgumentException if several servers are given without {@link #cluster()}
+     */
+    public RedisConnection build() {
+      if (uris.size() > 1 && !cluster) {
+        throw new IllegalArgumentException(
+            "uri must name one server unless cluster() is set, was " + String.join(",", uris));
+      }
+      Connector connector = new Connector(uris, cluster, null, connectTimeout, retry, clock,
+          "guard", borrowed);
+      connector.begin();
+      return new RedisConnection(connector);
+    }
+  }
+}
