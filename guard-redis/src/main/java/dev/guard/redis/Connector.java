@@ -74,6 +74,8 @@ final class Connector {
   private final List<LongSupplier> restored = new CopyOnWriteArrayList<>();
   private final EvictionWatch eviction;
   private final ThreadPoolExecutor own;
+  /** The latest thread of {@link #own}, joined on close so that no attempt outlives it. */
+  private volatile @Nullable Thread worker;
   private final Object lock = new Object();
   private volatile Clients.@Nullable Made client; // written on the connector's thread only
   private volatile @Nullable Link link;
@@ -120,6 +122,7 @@ final class Connector {
         task -> {
           Thread thread = new Thread(task, "guard-redis connect " + servers());
           thread.setDaemon(true);
+          worker = thread;
           return thread;
         });
     own.allowCoreThreadTimeOut(true);
@@ -425,6 +428,10 @@ final class Connector {
     own.shutdown();
     try {
       own.awaitTermination(10, TimeUnit.SECONDS);
+      Thread last = worker; // a terminated pool's thread may still be on its way out
+      if (last != null && last != Thread.currentThread()) {
+        last.join(TimeUnit.SECONDS.toMillis(10));
+      }
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
     }
