@@ -5,22 +5,15 @@ import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
-import dev.guard.api.rule.Quota;
 import dev.guard.spi.TokenService;
 import io.lettuce.core.ScriptOutputType;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalInt;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
-import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -88,50 +81,34 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   private final Connector connector;
   private final boolean ownsConnection;
   private final Runnable detach;
-  private final Duration requestTimeout;
   private final String namespace;
   private final String instanceId;
-  private final String instanceExpiryMs;
-  private final int lease;
-  private final String limit;
-  private final String @Nullable [] limiterKeys;
-
-  private final TimeSource clock;
-  private final @Nullable TimeSource windowClock;
   private final Availability availability;
-  private final Map<String, Flow> flows = new ConcurrentHashMap<>();
   private final QuotaStates quotaStates = new QuotaStates();
-  private final Map<Long, Held> held = new ConcurrentHashMap<>();
-  private final AtomicLong nextTokenId = new AtomicLong();
-  private volatile boolean closed;
-
-  /** A flow id's keys, built once, and its lease in leased mode. */
-  private record Flow(String[] tokenKeys, String[] acquireKeys, @Nullable Leases leases) {}
-
-  /** A concurrency token this instance holds: where it is and until when (local clock). */
-  private record Held(String key, String member, long expiresAtNanos) {}
+  private final ScriptCalls calls;
+  private final FlowTokens flowTokens;
+  private final ConcurrencyLeases concurrency;
+  private final ValueBudgets budgets;
 
   private RedisTokenService(Builder b) {
     this.namespace = b.namespace;
     this.instanceId = b.instanceId;
-    this.instanceExpiryMs = Long.toString(b.instanceExpiry.toMillis());
-    this.lease = b.lease;
-    this.clock = b.clock;
-    this.windowClock = b.windowClock;
-    this.limit = Integer.toString(b.maxRequestsPerSecond);
-    this.limiterKeys = b.maxRequestsPerSecond > 0
-        ? new String[] {"guard:{" + namespace + "}:r"} : null;
     this.availability = new Availability(b.failuresBeforeBackOff, b.backOff.toNanos(), b.clock);
     Consumer<Boolean> listener = b.availability;
     if (listener != null) {
       availability.addListener(listener::accept);
     }
-    this.requestTimeout = b.requestTimeout;
     RedisConnection shared = b.connection;
     this.ownsConnection = shared == null;
     this.connector = shared != null ? shared.connector()
         : RedisConnection.own(b.uris, b.cluster, b.requestTimeout, b.connectTimeout, b.backOff,
             b.clock, "guard-tokens").connector();
+    this.calls = new ScriptCalls(connector, availability, b.requestTimeout, namespace, instanceId,
+        b.instanceExpiry, b.maxRequestsPerSecond, b.windowClock);
+    FlowKeys keys = new FlowKeys(calls, b.lease);
+    this.flowTokens = new FlowTokens(calls, keys, b.clock);
+    this.concurrency = new ConcurrencyLeases(calls, keys, b.clock);
+    this.budgets = new ValueBudgets(calls, quotaStates);
     this.detach = connector.attach(availability::failed, quotaStates::restored);
     if (ownsConnection) {
       connector.begin();
@@ -218,7 +195,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    * @throws IllegalArgumentException if the timeout is negative
    */
   public boolean awaitConnected(Duration timeout) {
-    return connector.awaitConnected(timeout) && !closed;
+    return connector.awaitConnected(timeout) && !calls.closed();
   }
 
   /**
@@ -262,20 +239,13 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   @Override
   public OptionalInt instances(String flowId) {
-    Connector.Link link = closed ? null : link();
+    Connector.Link link = calls.closed() ? null : calls.link();
     if (link == null) {
       return OptionalInt.empty();
     }
-    try {
-      Long count = Scripts.run(link.commands(), requestTimeout, Scripts.COUNT_INSTANCES,
-          ScriptOutputType.INTEGER, new String[] {prefix(flowId) + ":i"}, instanceExpiryMs,
-          windowTime());
-      availability.succeeded();
-      return OptionalInt.of(count.intValue());
-    } catch (RuntimeException failure) {
-      availability.failed();
-      return OptionalInt.empty();
-    }
+    Long count = calls.run(link, Scripts.COUNT_INSTANCES, ScriptOutputType.INTEGER,
+        new String[] {calls.prefix(flowId) + ":i"}, calls.instanceExpiryMs(), calls.windowTime());
+    return count == null ? OptionalInt.empty() : OptionalInt.of(count.intValue());
   }
 
   @Override
@@ -290,45 +260,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
   @Override
   public TokenService.Result requestToken(FlowRule rule, int permits, boolean prioritized) {
-    ClusterMode mode = rule.cluster();
-    if (mode == null || permits <= 0 || closed) {
-      return TokenService.Result.FAILED;
-    }
-    Flow flow = flow(mode.flowId());
-    Leases leases = prioritized ? null : flow.leases();
-    if (leases != null && leases.tryTake(permits, clock.nanoTime())) {
-      return TokenService.Result.OK;
-    }
-    Connector.Link link = link();
-    if (link == null) {
-      return TokenService.Result.FAILED;
-    }
-    int wanted = leases == null ? permits : leases.wanted(permits);
-    String[] args = {
-      "t", ownLimit(), Double.toString(rule.threshold()), perInstance(mode),
-      Long.toString(mode.bucketMs()), Integer.toString(mode.buckets()), Integer.toString(permits), prioritized ? "1" : "0",
-      instanceId, instanceExpiryMs, Integer.toString(wanted)
-    };
-    long sentAt = leases == null ? 0 : clock.nanoTime();
-    List<Object> answer = ask(link, flow.tokenKeys(), args);
-    if (answer == null) {
-      return TokenService.Result.FAILED;
-    }
-    long code = (Long) answer.get(0);
-    if (code == 0) {
-      if (leases != null) {
-        long granted = (Long) answer.get(2);
-        long leftMicros = (Long) answer.get(3);
-        leases.keep(granted - permits, sentAt + leftMicros * 1000, clock.nanoTime());
-        return TokenService.Result.ok((Long) answer.get(1)); // given back to the lease
-      }
-      return TokenService.Result.granted((Long) answer.get(1), grantId((Long) answer.get(4)));
-    }
-    if (code == 1) {
-      return TokenService.Result.grantedAfter(Math.max(0, (Long) answer.get(1)),
-          grantId((Long) answer.get(2)));
-    }
-    return code == 3 ? TokenService.Result.TOO_MANY_REQUESTS : TokenService.Result.REFUSED;
+    return flowTokens.request(rule, permits, prioritized);
   }
 
   /**
@@ -338,30 +270,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   @Override
   public void giveBack(FlowRule rule, int permits, TokenService.Result grant) {
-    ClusterMode mode = rule.cluster();
-    if (mode == null || permits <= 0 || closed) {
-      return;
-    }
-    Flow flow = flow(mode.flowId());
-    Leases leases = flow.leases();
-    if (grant.tokenId() == 0) {
-      if (leases != null) {
-        leases.giveBack(permits, clock.nanoTime());
-      }
-      return;
-    }
-    Connector.Link link = link();
-    if (link == null) {
-      return;
-    }
-    try {
-      Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS, ScriptOutputType.MULTI,
-          new String[] {flow.tokenKeys()[0]}, "g", "0", Integer.toString(permits),
-          Long.toString(grant.tokenId() >> 1), windowTime());
-      availability.succeeded();
-    } catch (RuntimeException failure) {
-      availability.failed();
-    }
+    flowTokens.giveBack(rule, permits, grant);
   }
 
   /**
@@ -370,14 +279,13 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   @Override
   public TokenService.Result requestValueToken(PerValueRule rule, Object value, int permits) {
-    List<Object> answer = askValues("v", rule, value, permits);
-    return valueDecision(answer);
+    return budgets.requestValue(rule, value, permits);
   }
 
   /** Gives a value's tokens back to every bucket of it (one script call); failures are ignored. */
   @Override
   public void giveBackValue(PerValueRule rule, Object value, int permits) {
-    askValues("b", rule, value, permits);
+    budgets.giveBackValue(rule, value, permits);
   }
 
   /**
@@ -387,165 +295,23 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   @Override
   public TokenService.Result requestQuota(FlowRule rule, int permits) {
-    List<Object> answer = rule.quotas().isEmpty() ? null
-        : runValues(rule.cluster(), ":qv", ":qr", permits, () -> quotaArgs("v", rule, permits));
-    quotaStates.keep(flowIdOf(rule), answer);
-    return valueDecision(answer);
+    return budgets.requestQuota(rule, permits);
   }
 
   /** Gives a call back to every quota of a cluster flow rule; failures are ignored. */
   @Override
   public void giveBackQuota(FlowRule rule, int permits) {
-    if (!rule.quotas().isEmpty()) {
-      quotaStates.keep(flowIdOf(rule), runValues(rule.cluster(), ":qv", ":qr", permits,
-          () -> quotaArgs("b", rule, permits)));
-    }
-  }
-
-  private static String flowIdOf(FlowRule rule) {
-    ClusterMode mode = rule.cluster();
-    return mode == null ? "" : mode.flowId();
-  }
-
-  /**
-   * Reads the values script's answer {@code [code, number]}: OK with the tokens left when the code
-   * is 0, else refused with the wait until a retry may pass. No answer, or one of another shape
-   * (the reply is the server's, so it is checked), is {@code FAILED}.
-   */
-  private static TokenService.Result valueDecision(@Nullable List<Object> answer) {
-    if (answer == null || answer.size() < 2 || !(answer.get(0) instanceof Long code)
-        || !(answer.get(1) instanceof Long number)) {
-      return TokenService.Result.FAILED;
-    }
-    return code == 0 ? TokenService.Result.ok(number)
-        : TokenService.Result.refused(Math.max(0, number));
-  }
-
-  private String[] quotaArgs(String op, FlowRule rule, int permits) {
-    List<Quota> quotas = rule.quotas();
-    String[] args = new String[6 + 3 * quotas.size()];
-    args[0] = op;
-    args[1] = "=";
-    args[2] = Integer.toString(permits);
-    args[3] = "1";
-    args[4] = quotaStates.hint(flowIdOf(rule));
-    for (int q = 0; q < quotas.size(); q++) {
-      args[5 + 3 * q] = Integer.toString(quotas.get(q).limit());
-      args[6 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
-      args[7 + 3 * q] = Integer.toString(quotas.get(q).limit());
-    }
-    args[args.length - 1] = windowTime();
-    return args;
-  }
-
-  /** Runs the per-value script; null when it cannot be asked or failed (a failure is counted). */
-  private @Nullable List<Object> askValues(String op, PerValueRule rule, Object value,
-      int permits) {
-    return runValues(rule.cluster(), ":pv", ":pr", permits,
-        () -> valueArgs(op, rule, value, permits));
-  }
-
-  /** Runs the buckets' script on two keys of a flow id; null when not asked or failed. */
-  private @Nullable List<Object> runValues(@Nullable ClusterMode mode, String valuesKey,
-      String refillsKey, int permits, Supplier<String[]> args) {
-    Connector.Link link = mode == null || permits <= 0 || closed ? null : link();
-    if (mode == null || link == null) {
-      return null;
-    }
-    String prefix = prefix(mode.flowId());
-    try {
-      List<Object> answer = Scripts.run(link.commands(), requestTimeout, Scripts.VALUES,
-          ScriptOutputType.MULTI,
-          new String[] {prefix + valuesKey, prefix + refillsKey}, args.get());
-      availability.succeeded();
-      return answer;
-    } catch (RuntimeException failure) {
-      availability.failed();
-      return null;
-    }
-  }
-
-  private String[] valueArgs(String op, PerValueRule rule, Object value, int permits) {
-    List<Quota> quotas = rule.quotas();
-    String[] args = new String[6 + 3 * (1 + quotas.size())];
-    args[0] = op;
-    args[1] = ValueFields.of(value);
-    args[2] = Integer.toString(permits);
-    args[3] = Integer.toString(rule.maxValues());
-    args[4] = ""; // no hint: a value's state is not kept here (docs/CLUSTER.md, "Eviction")
-    int threshold = rule.thresholdOf(value);
-    args[5] = Integer.toString(threshold);
-    args[6] = Long.toString(rule.period().toMillis());
-    args[7] = Long.toString((long) threshold + rule.burst());
-    for (int q = 0; q < quotas.size(); q++) {
-      args[8 + 3 * q] = Integer.toString(quotas.get(q).limit());
-      args[9 + 3 * q] = Long.toString(quotas.get(q).period().toMillis());
-      args[10 + 3 * q] = Integer.toString(quotas.get(q).limit());
-    }
-    args[args.length - 1] = windowTime();
-    return args;
-  }
-
-  /** A grant's id: the window time (ms) its permits were counted at, never 0. */
-  private static long grantId(long countedAtMs) {
-    return countedAtMs << 1 | 1L;
+    budgets.giveBackQuota(rule, permits);
   }
 
   @Override
   public TokenService.Result acquireConcurrency(FlowRule rule, int permits) {
-    ClusterMode mode = rule.cluster();
-    if (mode == null || permits <= 0 || closed) {
-      return TokenService.Result.FAILED;
-    }
-    Connector.Link link = link();
-    if (link == null) {
-      return TokenService.Result.FAILED;
-    }
-    Flow flow = flow(mode.flowId());
-    long id = nextTokenId.incrementAndGet();
-    String member = instanceId + ":" + id + ":" + permits;
-    String[] args = {
-      "a", ownLimit(), Double.toString(rule.threshold()), perInstance(mode), member,
-      Integer.toString(permits), Long.toString(mode.leaseTime().toMillis()), instanceId,
-      instanceExpiryMs
-    };
-    List<Object> answer = ask(link, flow.acquireKeys(), args);
-    if (answer == null) {
-      return TokenService.Result.FAILED;
-    }
-    long code = (Long) answer.get(0);
-    if (code == 0) {
-      long now = clock.nanoTime();
-      held.values().removeIf(h -> now - h.expiresAtNanos() >= 0);
-      held.put(id, new Held(flow.acquireKeys()[0], member, now + mode.leaseTime().toNanos()));
-      return TokenService.Result.token(id);
-    }
-    return code == 3 ? TokenService.Result.TOO_MANY_REQUESTS : TokenService.Result.REFUSED;
+    return concurrency.acquire(rule, permits);
   }
 
   @Override
   public boolean releaseConcurrency(long tokenId) {
-    Held token = held.remove(tokenId);
-    if (token == null || closed) {
-      return false;
-    }
-    return giveBack(token);
-  }
-
-  private boolean giveBack(Held token) {
-    Connector.Link link = link();
-    if (link == null) {
-      return false;
-    }
-    try {
-      boolean removed =
-          Connector.await(link.commands().zrem(token.key(), token.member()), requestTimeout) > 0;
-      availability.succeeded();
-      return removed;
-    } catch (RuntimeException failure) {
-      availability.failed();
-      return false;
-    }
+    return concurrency.release(tokenId);
   }
 
   /**
@@ -554,17 +320,11 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
    */
   @Override
   public void close() {
-    if (closed) {
+    if (calls.closed()) {
       return;
     }
-    List<Held> tokens = new ArrayList<>(held.values());
-    held.clear();
-    if (!availability.backingOff()) {
-      for (Held token : tokens) {
-        giveBack(token);
-      }
-    }
-    closed = true;
+    concurrency.giveBackAll();
+    calls.close();
     detach.run();
     if (ownsConnection) {
       connector.close();
@@ -576,91 +336,6 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
   public String toString() {
     return "RedisTokenService[" + (connector.cluster() ? "cluster " : "") + connector.servers()
         + ", namespace=" + namespace + ", instance=" + instanceId + "]";
-  }
-
-  private Flow flow(String flowId) {
-    Flow flow = flows.get(flowId);
-    if (flow == null) {
-      String prefix = prefix(flowId);
-      String[] limiter = connector.cluster() ? null : limiterKeys;
-      flow = flows.computeIfAbsent(flowId, id -> new Flow(
-          keys(prefix + ":w", prefix + ":i", limiter),
-          keys(prefix + ":c", prefix + ":i", limiter),
-          lease > 0 ? new Leases(lease) : null));
-    }
-    return flow;
-  }
-
-  /** The prefix of a flow id's keys: one hash tag, so they share a Redis Cluster slot. */
-  private String prefix(String flowId) {
-    return "guard:{" + namespace + ":" + flowId + "}";
-  }
-
-  private static String[] keys(String first, String second, String @Nullable [] limiter) {
-    return limiter == null
-        ? new String[] {first, second}
-        : new String[] {first, second, limiter[0]};
-  }
-
-  private static String perInstance(ClusterMode mode) {
-    return mode.threshold() == ClusterMode.Threshold.PER_INSTANCE ? "1" : "0";
-  }
-
-  /** The limit the decision script counts itself: none on Redis Cluster (a call of its own). */
-  private String ownLimit() {
-    return limiterKeys != null && !connector.cluster() ? limit : "0";
-  }
-
-  /** The connection; null (a failure counted where it is one) when there is none to ask. */
-  private Connector.@Nullable Link link() {
-    if (availability.backingOff()) {
-      return null;
-    }
-    try {
-      return connector.link();
-    } catch (RuntimeException failed) {
-      availability.failed();
-      return null;
-    }
-  }
-
-  /**
-   * Runs the script (after counting the request on Redis Cluster, where the namespace's counter
-   * lives on another node); null after a failure, which is counted.
-   */
-  private @Nullable List<Object> ask(Connector.Link link, String[] keys, String[] args) {
-    List<Object> answer;
-    try {
-      String[] counter = limiterKeys;
-      if (counter != null && connector.cluster()) {
-        answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS,
-            ScriptOutputType.MULTI, counter,
-            "l", limit, windowTime());
-        if ((Long) answer.get(0) != 0) {
-          availability.succeeded();
-          return answer;
-        }
-      }
-      String[] timed = Arrays.copyOf(args, args.length + 1);
-      timed[args.length] = windowTime();
-      answer = Scripts.run(link.commands(), requestTimeout, Scripts.TOKENS,
-          ScriptOutputType.MULTI, keys, timed);
-    } catch (RuntimeException failure) {
-      availability.failed();
-      return null;
-    }
-    availability.succeeded();
-    return answer;
-  }
-
-  /** The script's time argument: the window clock's microseconds, or empty for the server's. */
-  private String windowTime() {
-    TimeSource time = windowClock;
-    if (time == null) {
-      return "";
-    }
-    Instant now = time.wallTime();
-    return Long.toString(now.getEpochSecond() * 1_000_000L + now.getNano() / 1000);
   }
 
   /** Settings of a {@link RedisTokenService}. */
