@@ -12,9 +12,9 @@ import org.jspecify.annotations.Nullable;
  * How a {@link RedisTokenService} asks Redis: the connection, the request timeout, the window
  * clock, the namespace's request limit, and the {@link Availability} every outcome is counted in.
  *
- * <p>Invariants: every script call made through here counts exactly one outcome, a success
- * ({@link Availability#succeeded()}) when Redis answered and a failure when it did not, and no
- * Redis error escapes (a failure is a {@code null} answer). While the service backs off, {@link
+ * <p>Invariants: every request made through here ({@link #ask}, {@link #run}, {@link #remove})
+ * counts exactly one outcome, a success ({@link Availability#succeeded()}) when Redis answered and
+ * a failure when it did not, and no Redis error escapes (a failure is a {@code null} answer). While the service backs off, {@link
  * #link()} answers {@code null} without asking. A flow id's keys all carry the hash tag {@code
  * {namespace:flowId}} ({@link #prefix}), so they share one Redis Cluster slot; the namespace's
  * request counter {@code guard:{namespace}:r} lives in the scripts' own keys on one server, and is
