@@ -554,6 +554,15 @@ public sealed class Guard extends GuardDecorators
   }
 
   /** The part steps configure: a composed guard has none (compose finished guards). */
+  /**
+   * Returns a guard of this one's stage declaring {@code changed} as its only part: how a step
+   * declared once, on a stage interface, returns the stage it was called on ({@code Stages}).
+   * Every stage that implements a stage interface returns its own class.
+   */
+  Guard restage(GuardPart changed) {
+    return new Guard(List.of(changed), engine);
+  }
+
   final GuardPart part() {
     if (parts.size() > 1) {
       throw new IllegalStateException("rule steps configure one resource, but this guard composes "
