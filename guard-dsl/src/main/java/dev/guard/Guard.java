@@ -75,10 +75,6 @@ public sealed class Guard extends GuardDecorators
         PacedPerValueGuard, PerValueConcurrencyGuard, CircuitBreakerGuard,
         AdaptiveConcurrencyGuard {
 
-  static {
-    DetachedCalls.install(guard -> guard.bound().detached());
-  }
-
   private final List<GuardPart> parts;
   private final @Nullable GuardEngine engine;
   private volatile @Nullable Binding binding;
@@ -528,6 +524,19 @@ public sealed class Guard extends GuardDecorators
       rules.addAll(part.rulesOf(FlowRule.class));
     }
     return List.copyOf(rules);
+  }
+
+  /**
+   * Not part of the API: this guard's calls for guard's own adapters of asynchronous libraries
+   * (guard-reactor), bound to its engine, its rules declared there as on any first use. The
+   * result's type is in {@code dev.guard.internal}, which guard-dsl exports to those modules
+   * only, so no other module can use it (hence the suppressed {@code exports} lint).
+   *
+   * @return the detached calls
+   */
+  @SuppressWarnings("exports")
+  public final DetachedCalls detachedCalls() {
+    return bound().detached();
   }
 
   /**

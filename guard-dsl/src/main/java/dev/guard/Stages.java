@@ -24,7 +24,7 @@ final class Stages {
    *
    * @param stage a stage implementing a stage interface with itself as {@code S}
    */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "TypeParameterUnusedInFormals"})
   static <S, R extends Rule> S next(Object stage, Class<R> kind, UnaryOperator<R> change) {
     Guard guard = (Guard) stage;
     return (S) guard.restage(guard.part().mapLastRule(kind, change));
