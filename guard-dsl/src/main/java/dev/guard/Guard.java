@@ -75,10 +75,6 @@ public sealed class Guard extends GuardDecorators
         PacedPerValueGuard, PerValueConcurrencyGuard, CircuitBreakerGuard,
         AdaptiveConcurrencyGuard {
 
-  static {
-    DetachedCalls.install(guard -> guard.bound().detached());
-  }
-
   private final List<GuardPart> parts;
   private final @Nullable GuardEngine engine;
   private volatile @Nullable Binding binding;
@@ -531,6 +527,19 @@ public sealed class Guard extends GuardDecorators
   }
 
   /**
+   * Not part of the API: this guard's calls for guard's own adapters of asynchronous libraries
+   * (guard-reactor), bound to its engine, its rules declared there as on any first use. The
+   * result's type is in {@code dev.guard.internal}, which guard-dsl exports to those modules
+   * only, so no other module can use it (hence the suppressed {@code exports} lint).
+   *
+   * @return the detached calls
+   */
+  @SuppressWarnings("exports")
+  public final DetachedCalls detachedCalls() {
+    return bound().detached();
+  }
+
+  /**
    * Returns every rule this guard declares, of every kind, for all its resources, in order.
    *
    * @return the rules
@@ -554,6 +563,15 @@ public sealed class Guard extends GuardDecorators
   }
 
   /** The part steps configure: a composed guard has none (compose finished guards). */
+  /**
+   * Returns a guard of this one's stage declaring {@code changed} as its only part: how a step
+   * declared once, on a stage interface, returns the stage it was called on ({@code Stages}).
+   * Every stage that implements a stage interface returns its own class.
+   */
+  Guard restage(GuardPart changed) {
+    return new Guard(List.of(changed), engine);
+  }
+
   final GuardPart part() {
     if (parts.size() > 1) {
       throw new IllegalStateException("rule steps configure one resource, but this guard composes "

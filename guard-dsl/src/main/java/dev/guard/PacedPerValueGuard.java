@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe like every guard.
  */
-public final class PacedPerValueGuard extends Guard {
+public final class PacedPerValueGuard extends Guard
+    implements ValueSteps<PacedPerValueGuard> {
 
   PacedPerValueGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
     super(parts, engine);
@@ -52,47 +53,12 @@ public final class PacedPerValueGuard extends Guard {
     return next(rule -> rule.withPacing(maxQueueing));
   }
 
-  /**
-   * Gives one value its own threshold, as {@link PerValueConcurrencyGuard#except} describes.
-   *
-   * @param value the value
-   * @param threshold its own calls per period; {@code >= 0} (0 refuses it)
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code threshold} is negative, or {@code value} is not of
-   *     the declared value type
-   */
-  public PacedPerValueGuard except(Object value, int threshold) {
-    Objects.requireNonNull(value, "value");
-    return next(rule -> rule.withException(value, threshold));
-  }
-
-  /**
-   * Declares the runtime type of the values, as {@link PerValueConcurrencyGuard#valueType}
-   * describes.
-   *
-   * @param type the values' type
-   * @return the new guard
-   * @throws IllegalArgumentException if an exception value is not of that type
-   */
-  public PacedPerValueGuard valueType(Class<?> type) {
-    Objects.requireNonNull(type, "type");
-    return next(rule -> rule.withValueType(type));
-  }
-
-  /**
-   * Bounds how many values the engine remembers, as {@link PerValueConcurrencyGuard#maxValues}
-   * describes.
-   *
-   * @param max the bound; {@code >= 2}
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code max} is below 2
-   */
-  public PacedPerValueGuard maxValues(int max) {
-    return next(rule -> rule.withMaxValues(max));
+  @Override
+  PacedPerValueGuard restage(GuardPart changed) {
+    return new PacedPerValueGuard(List.of(changed), engine());
   }
 
   private PacedPerValueGuard next(UnaryOperator<PerValueRule> change) {
-    return new PacedPerValueGuard(
-        List.of(part().mapLastRule(PerValueRule.class, change)), engine());
+    return restage(part().mapLastRule(PerValueRule.class, change));
   }
 }

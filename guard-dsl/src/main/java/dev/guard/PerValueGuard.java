@@ -1,6 +1,5 @@
 package dev.guard;
 
-import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -23,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  * <p>The shaping steps follow the rule step directly, as on {@link QpsGuard}. Immutable and
  * thread-safe like every guard.
  */
-public final class PerValueGuard extends Guard {
+public final class PerValueGuard extends Guard
+    implements ClusterSteps<PerValueGuard>, ValueSteps<PerValueGuard> {
 
   PerValueGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
     super(parts, engine);
@@ -72,45 +72,6 @@ public final class PerValueGuard extends Guard {
   }
 
   /**
-   * Gives one value its own threshold, as {@link PerValueConcurrencyGuard#except} describes.
-   *
-   * @param value the value
-   * @param threshold its own calls per period; {@code >= 0} (0 refuses it)
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code threshold} is negative, or {@code value} is not of
-   *     the declared {@link #valueType}
-   */
-  public PerValueGuard except(Object value, int threshold) {
-    Objects.requireNonNull(value, "value");
-    return next(rule -> rule.withException(value, threshold));
-  }
-
-  /**
-   * Declares the runtime type of the values, as {@link PerValueConcurrencyGuard#valueType}
-   * describes.
-   *
-   * @param type the values' type
-   * @return the new guard
-   * @throws IllegalArgumentException if an exception value is not of that type
-   */
-  public PerValueGuard valueType(Class<?> type) {
-    Objects.requireNonNull(type, "type");
-    return next(rule -> rule.withValueType(type));
-  }
-
-  /**
-   * Bounds how many values the engine remembers, as {@link PerValueConcurrencyGuard#maxValues}
-   * describes.
-   *
-   * @param max the bound; {@code >= 2}
-   * @return the new guard
-   * @throws IllegalArgumentException if {@code max} is below 2
-   */
-  public PerValueGuard maxValues(int max) {
-    return next(rule -> rule.withMaxValues(max));
-  }
-
-  /**
    * Adds a quota: besides its count per period, every value may make at most {@code limit} calls
    * per {@code period}; a call passes only when every limit of its value has room and then counts
    * in all of them, a refused call in none. Several quotas combine: {@code perValue(0, 100)
@@ -128,36 +89,12 @@ public final class PerValueGuard extends Guard {
     return next(rule -> rule.withQuota(limit, period));
   }
 
-  /**
-   * Shares each value's budget (its count per period with burst, its exception threshold, every
-   * quota) between every instance through the engine's token service, under the flow id {@code
-   * resource[argumentIndex]}; when the service cannot decide, each instance checks the rule
-   * locally. See docs/CLUSTER.md.
-   *
-   * @return the new guard
-   * @throws IllegalArgumentException if the rule paces
-   */
-  public PerValueGuard clusterWide() {
-    return next(rule -> rule.withCluster(
-        ClusterMode.global(rule.resource() + "[" + rule.argumentIndex() + "]")));
-  }
-
-  /**
-   * Shares each value's budget through the engine's token service with a cluster mode of your
-   * own: its flow id, and whether a failure checks locally ({@code ClusterMode.global("api-keys")
-   * .withFallbackToLocal(false)}).
-   *
-   * @param mode a {@link ClusterMode.Threshold#GLOBAL} mode with the default window
-   * @return the new guard
-   * @throws IllegalArgumentException if the rule paces, or the mode is per instance or sets a
-   *     window, buckets or lease time
-   */
-  public PerValueGuard cluster(ClusterMode mode) {
-    Objects.requireNonNull(mode, "mode");
-    return next(rule -> rule.withCluster(mode));
+  @Override
+  PerValueGuard restage(GuardPart changed) {
+    return new PerValueGuard(List.of(changed), engine());
   }
 
   private PerValueGuard next(UnaryOperator<PerValueRule> change) {
-    return new PerValueGuard(List.of(part().mapLastRule(PerValueRule.class, change)), engine());
+    return restage(part().mapLastRule(PerValueRule.class, change));
   }
 }

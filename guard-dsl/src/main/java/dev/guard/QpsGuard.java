@@ -1,12 +1,10 @@
 package dev.guard;
 
-import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.UnaryOperator;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,7 +22,9 @@ import org.jspecify.annotations.Nullable;
  * Guard} (or another stage), after which the rule can no longer be shaped, so a step can never
  * change a rule it was not written next to. Immutable and thread-safe like every guard.
  */
-public final class QpsGuard extends Guard {
+public final class QpsGuard extends Guard
+    implements OriginSteps<QpsGuard>, StrategySteps<QpsGuard>, ClusterSteps<QpsGuard>,
+        PerInstanceSteps<QpsGuard> {
 
   QpsGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
     super(parts, engine);
@@ -96,74 +96,8 @@ public final class QpsGuard extends Guard {
         rule -> rule.withQuota(limit, period))), engine());
   }
 
-  /**
-   * Makes the rule a cluster rule, as {@link ConcurrencyGuard#cluster} describes; a cluster rule
-   * neither warms up nor paces.
-   *
-   * @param mode the flow id, threshold type, fallback and window
-   * @return the new guard
-   * @throws IllegalArgumentException if the rule warms up or paces
-   */
-  public QpsGuard cluster(ClusterMode mode) {
-    Objects.requireNonNull(mode, "mode");
-    return next(rule -> FlowSteps.cluster(rule, mode));
-  }
-
-  /**
-   * Makes the rule one threshold for the whole cluster, as {@link ConcurrencyGuard#clusterWide}
-   * describes.
-   *
-   * @return the new guard
-   * @throws IllegalArgumentException if the rule warms up or paces
-   */
-  public QpsGuard clusterWide() {
-    return next(FlowSteps::clusterWide);
-  }
-
-  /**
-   * Makes the rule a per-instance share of a cluster threshold, as {@link
-   * ConcurrencyGuard#perInstance} describes.
-   *
-   * @return the new guard
-   * @throws IllegalArgumentException if the rule warms up or paces
-   */
-  public QpsGuard perInstance() {
-    return next(FlowSteps::perInstance);
-  }
-
-  /**
-   * Scopes the rule to callers, as {@link ConcurrencyGuard#fromOrigin} describes.
-   *
-   * @param origin {@code "default"} (everyone), {@code "other"} or one origin name
-   * @return the new guard
-   */
-  public QpsGuard fromOrigin(String origin) {
-    Objects.requireNonNull(origin, "origin");
-    return next(rule -> rule.withOrigin(origin));
-  }
-
-  /**
-   * Makes the rule measure another resource, as {@link ConcurrencyGuard#relatedTo} describes.
-   *
-   * @param otherResource the resource whose statistics are measured
-   * @return the new guard
-   */
-  public QpsGuard relatedTo(String otherResource) {
-    return next(rule -> FlowSteps.relatedTo(rule, otherResource));
-  }
-
-  /**
-   * Makes the rule apply only under the named entrance, as {@link ConcurrencyGuard#fromEntrance}
-   * describes.
-   *
-   * @param contextName the entrance name
-   * @return the new guard
-   */
-  public QpsGuard fromEntrance(String contextName) {
-    return next(rule -> FlowSteps.fromEntrance(rule, contextName));
-  }
-
-  private QpsGuard next(UnaryOperator<FlowRule> change) {
-    return new QpsGuard(List.of(part().mapLastRule(FlowRule.class, change)), engine());
+  @Override
+  QpsGuard restage(GuardPart changed) {
+    return new QpsGuard(List.of(changed), engine());
   }
 }

@@ -1,6 +1,5 @@
 package dev.guard;
 
-import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
 import java.time.Duration;
@@ -25,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe like every guard.
  */
-public final class QuotaGuard extends Guard {
+public final class QuotaGuard extends Guard
+    implements OriginSteps<QuotaGuard>, ClusterSteps<QuotaGuard> {
 
   QuotaGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
     super(parts, engine);
@@ -44,43 +44,12 @@ public final class QuotaGuard extends Guard {
     return next(rule -> rule.withQuota(limit, period));
   }
 
-  /**
-   * Scopes the rule, its quotas with it, to callers, as {@link ConcurrencyGuard#fromOrigin}
-   * describes.
-   *
-   * @param origin {@code "default"} (everyone), {@code "other"} or one origin name
-   * @return the new guard
-   */
-  public QuotaGuard fromOrigin(String origin) {
-    Objects.requireNonNull(origin, "origin");
-    return next(rule -> rule.withOrigin(origin));
-  }
-
-  /**
-   * Makes the rule one threshold for the whole cluster and shares its quotas between every
-   * instance through the engine's token service (docs/CLUSTER.md), under the flow id of the
-   * resource's name; when the service cannot decide, each instance checks its own.
-   *
-   * @return the new guard
-   */
-  public QuotaGuard clusterWide() {
-    return next(FlowSteps::clusterWide);
-  }
-
-  /**
-   * Makes the rule a cluster rule with a mode of your own, its quotas shared under the mode's
-   * flow id.
-   *
-   * @param mode a {@link ClusterMode.Threshold#GLOBAL} mode
-   * @return the new guard
-   * @throws IllegalArgumentException if the mode is per instance
-   */
-  public QuotaGuard cluster(ClusterMode mode) {
-    Objects.requireNonNull(mode, "mode");
-    return next(rule -> FlowSteps.cluster(rule, mode));
+  @Override
+  QuotaGuard restage(GuardPart changed) {
+    return new QuotaGuard(List.of(changed), engine());
   }
 
   private QuotaGuard next(UnaryOperator<FlowRule> change) {
-    return new QuotaGuard(List.of(part().mapLastRule(FlowRule.class, change)), engine());
+    return restage(part().mapLastRule(FlowRule.class, change));
   }
 }

@@ -22,7 +22,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Immutable and thread-safe like every guard.
  */
-public final class ShapedQpsGuard extends Guard {
+public final class ShapedQpsGuard extends Guard
+    implements OriginSteps<ShapedQpsGuard>, StrategySteps<ShapedQpsGuard> {
 
   ShapedQpsGuard(List<GuardPart> parts, @Nullable GuardEngine engine) {
     super(parts, engine);
@@ -65,39 +66,12 @@ public final class ShapedQpsGuard extends Guard {
         .withShaping(FlowRule.Shaping.PACING));
   }
 
-  /**
-   * Scopes the rule to callers, as {@link ConcurrencyGuard#fromOrigin} describes.
-   *
-   * @param origin {@code "default"} (everyone), {@code "other"} or one origin name
-   * @return the new guard
-   */
-  public ShapedQpsGuard fromOrigin(String origin) {
-    Objects.requireNonNull(origin, "origin");
-    return next(rule -> rule.withOrigin(origin));
-  }
-
-  /**
-   * Makes the rule measure another resource, as {@link ConcurrencyGuard#relatedTo} describes.
-   *
-   * @param otherResource the resource whose statistics are measured
-   * @return the new guard
-   */
-  public ShapedQpsGuard relatedTo(String otherResource) {
-    return next(rule -> FlowSteps.relatedTo(rule, otherResource));
-  }
-
-  /**
-   * Makes the rule apply only under the named entrance, as {@link ConcurrencyGuard#fromEntrance}
-   * describes.
-   *
-   * @param contextName the entrance name
-   * @return the new guard
-   */
-  public ShapedQpsGuard fromEntrance(String contextName) {
-    return next(rule -> FlowSteps.fromEntrance(rule, contextName));
+  @Override
+  ShapedQpsGuard restage(GuardPart changed) {
+    return new ShapedQpsGuard(List.of(changed), engine());
   }
 
   private ShapedQpsGuard next(UnaryOperator<FlowRule> change) {
-    return new ShapedQpsGuard(List.of(part().mapLastRule(FlowRule.class, change)), engine());
+    return restage(part().mapLastRule(FlowRule.class, change));
   }
 }

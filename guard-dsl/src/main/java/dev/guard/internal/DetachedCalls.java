@@ -1,9 +1,7 @@
 package dev.guard.internal;
 
-import dev.guard.Guard;
 import dev.guard.api.RefusedException;
 import java.time.Duration;
-import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -13,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * judged by the guard's exception filters and {@code failsWhen}. Not part of the API: the package
  * is exported to guard's own modules only.
  *
- * <p>The guard DSL installs the implementation when {@link Guard} is initialised; an instance of
- * {@code Guard} therefore always finds it.
+ * <p>An adapter asks a guard for its detached calls ({@code Guard.detachedCalls()}); this package
+ * names nothing of the DSL's, so the DSL depends on it and not the other way round.
  */
 public interface DetachedCalls {
 
@@ -73,40 +71,5 @@ public interface DetachedCalls {
      * @param failure what the call failed with; null for a call that completed or was cancelled
      */
     void end(@Nullable Throwable failure);
-  }
-
-  /**
-   * Returns the detached calls of a guard, bound to its engine (its rules declared there as on
-   * any first use).
-   *
-   * @param guard the guard
-   * @return its detached calls
-   */
-  static DetachedCalls of(Guard guard) {
-    Objects.requireNonNull(guard, "guard");
-    return Installed.access().calls(guard);
-  }
-
-  /** What the DSL installs: the way from a guard to its detached calls. */
-  @FunctionalInterface
-  interface Access {
-
-    /**
-     * Returns a guard's detached calls.
-     *
-     * @param guard the guard
-     * @return its detached calls
-     */
-    DetachedCalls calls(Guard guard);
-  }
-
-  /**
-   * Installs the DSL's access; called once, by {@link Guard}'s initialisation.
-   *
-   * @param access the access
-   * @throws IllegalStateException if an access is installed already
-   */
-  static void install(Access access) {
-    Installed.install(access);
   }
 }

@@ -41,6 +41,21 @@ class StagesFromKotlinTest {
     }
 
     @Test
+    fun sharedSteps_inferTheStageTheyWereCalledOn() {
+        val qps: QpsGuard = Guard.of("a").qps(5).fromOrigin("mobile").perInstance()
+        val shaped = Guard.of("b").qps(5).pacing(Duration.ZERO).fromEntrance("nightly")
+            .warmUp(Duration.ofSeconds(1))
+        val quota = Guard.of("c").qps(5).quota(10, Duration.ofMinutes(1)).clusterWide()
+            .quota(100, Duration.ofHours(1))
+        val perValue = Guard.of("d").perValue(0, 5).maxValues(10).burst(1)
+        val paced = Guard.of("e").perValue(0, 5).pacing(Duration.ZERO).except("v", 2)
+            .period(Duration.ofSeconds(2))
+
+        assertThat(listOf(qps, shaped, quota, perValue, paced).map { it.rules().size })
+            .containsExactly(1, 1, 1, 1, 1)
+    }
+
+    @Test
     fun stage_asATemplate_givesIndependentVariants() {
         val template: QpsGuard = Guard.of("r").qps(10)
         val warm = template.warmUp(Duration.ofSeconds(5))

@@ -72,7 +72,7 @@ public final class GuardedPublishers {
    */
   public static GuardedPublishers of(Guard guard) {
     Objects.requireNonNull(guard, "guard");
-    return new GuardedPublishers(guard, DetachedCalls.of(guard), null, null);
+    return new GuardedPublishers(guard, guard.detachedCalls(), null, null);
   }
 
   /**
