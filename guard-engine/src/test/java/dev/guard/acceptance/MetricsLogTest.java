@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.Entry;
 import dev.guard.engine.MetricsLog;
+import dev.guard.testing.Await;
 import dev.guard.testsupport.Scenario;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -13,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -136,11 +136,8 @@ class MetricsLogTest {
       s.at(1000);
       s.calls("r", 1);
       s.at(2000);
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (!Files.exists(log.file()) && System.nanoTime() < deadline) {
-        LockSupport.parkNanos(Duration.ofMillis(20).toNanos()); // waits for a condition
-      }
-      assertThat(log.file()).exists();
+      Await.until("the log's own thread writes " + log.file(), Duration.ofSeconds(20),
+          () -> Files.exists(log.file()));
       assertThat(log.lastError()).isNull();
     }
   }
