@@ -10,7 +10,7 @@
 #
 # Needs Chromium, its driver and redis-server from the system packages (as the dashboard's browser
 # tests do): apt-get install chromium chromium-driver redis-server. The traffic runs on a manual
-# clock (guard-dashboard's DocsPictures, guard-testkit's AdaptiveChart), so the figures are the
+# clock (guard-dashboard's DocsPictures, guard-testkit-traffic's AdaptiveChart), so the figures are the
 # same on every run; only the dates follow the start time. Look at the pictures before committing
 # them.
 set -euo pipefail
@@ -27,6 +27,6 @@ for tool in /usr/bin/chromium /usr/bin/chromedriver redis-server; do
 done
 
 echo "== drawing docs/*.png from this build, traffic from $start"
-mvn -q -B -pl guard-testkit,guard-dashboard -am test-compile exec:exec@pictures \
+mvn -q -B -pl guard-testkit-traffic,guard-dashboard -am test-compile exec:exec@pictures \
   -Dexec.executable=java -Dpictures.dir="$root/docs" -Dpictures.start="$start"
 ls -l docs/*.png

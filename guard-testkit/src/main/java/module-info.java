@@ -1,17 +1,17 @@
 import org.jspecify.annotations.NullMarked;
 
 /**
- * The guard test kit: deterministic time and helpers for testing code protected by guard, meant
- * for guard's own tests and for users' tests alike. This module adds the traffic simulator, jqwik
- * arbitraries and AssertJ assertions; the manual clock and the fakes come from {@code
- * dev.guard.testkit} (guard-testkit-core), which it requires transitively.
+ * The base of the guard test kit: deterministic time, a fake system status, an in-memory token
+ * service and the token-service contract, on guard-api alone, so that guard's engine is tested
+ * with it as well as users' code. The test kit's traffic simulator, arbitraries and assertions
+ * ({@code dev.guard.testkit.traffic}) build on it.
  */
 @NullMarked
-module dev.guard.testkit.traffic {
-  requires transitive dev.guard.testkit;
-  requires transitive dev.guard.dsl;
-  requires transitive net.jqwik.api;
-  requires transitive org.assertj.core;
+module dev.guard.testkit {
+  requires transitive dev.guard.api;
+  requires transitive org.junit.jupiter.api; // TokenServiceContract is a JUnit 5 suite
+  requires org.assertj.core;
 
-  exports dev.guard.testkit.traffic;
+  exports dev.guard.testkit;
+  exports dev.guard.testkit.internal to dev.guard.testkit.traffic;
 }

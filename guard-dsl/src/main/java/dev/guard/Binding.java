@@ -105,7 +105,7 @@ final class Binding {
     return new Binding(engine, parts);
   }
 
-  /** The key of a function whose argument itself is the hot-parameter value. */
+  /** The key of a function whose argument itself is the limited value. */
   static final Function<Object, Object> WHOLE_INPUT = input -> input;
 
   /**

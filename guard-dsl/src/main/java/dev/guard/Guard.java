@@ -224,7 +224,7 @@ public sealed class Guard extends GuardDecorators
    *         .minCalls(10).window(Duration.ofSeconds(10)).openFor(Duration.ofSeconds(5));
    * }</pre>
    *
-   * <p>An open breaker refuses calls with a {@link dev.guard.api.RefusedException.CircuitBreaker}, whose
+   * <p>An open breaker refuses calls with a {@link dev.guard.api.RefusedException.Breaker}, whose
    * {@code retryAfter()} tells when the next probe is allowed.
    *
    * @param ratio the share of slow calls, in {@code [0, 1]}; 1.0 opens when every call is slow
@@ -362,14 +362,14 @@ public sealed class Guard extends GuardDecorators
    * context (an enclosing context, such as one opened with {@code GuardedResource.openContext()},
    * wins).
    *
-   * @param contextName the entrance name; not blank
+   * @param entrance the entrance name; not blank
    * @return the new guard
-   * @throws IllegalArgumentException if {@code contextName} is blank
+   * @throws IllegalArgumentException if {@code entrance} is blank
    * @throws IllegalStateException if this guard composes several resources
    */
-  public Guard entrance(String contextName) {
-    Checks.notBlank("entrance", contextName);
-    return withPart(part().withEntrance(contextName));
+  public Guard entrance(String entrance) {
+    Checks.notBlank("entrance", entrance);
+    return withPart(part().withEntrance(entrance));
   }
 
   /**

@@ -49,7 +49,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
   }
 
   /**
-   * Wraps a function whose hot-parameter value is a key computed from its argument: each {@code
+   * Wraps a function whose limited value is a key computed from its argument: each {@code
    * apply(x)} runs {@code function} under this guard with {@code key.apply(x)} as the call's
    * argument 0, so rules limit per key (a field of the argument) for both rates and concurrency.
    * The key is computed once per call, before entering; a call allocates nothing unless the key
@@ -210,7 +210,7 @@ abstract sealed class GuardDecorators extends GuardCalls permits Guard {
   /**
    * Wraps a supplier with a recovery: a refused call, and a call whose code throws an exception
    * that counts as a business error, return {@code recovery}'s result instead. The recovery
-   * receives the {@link RefusedException} (a {@link dev.guard.api.RefusedException.CircuitBreaker} while
+   * receives the {@link RefusedException} (a {@link dev.guard.api.RefusedException.Breaker} while
    * a breaker is open) or the code's exception; exceptions that do not count as errors ({@link
    * Guard#ignoreExceptions}) and {@link Error}s propagate unchanged. A call allocates nothing.
    *

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param resource the resource name
  * @param rules its rules, in declaration order
  * @param type the entry type of its calls
- * @param entrance the context name used when the calling thread has no context
+ * @param entrance the entrance used when the calling thread has no context
  * @param origin the origin used when the calling thread has no context
  * @param prioritized whether calls may borrow from the next window bucket
  * @param tracing which exceptions and results of the code count as failures

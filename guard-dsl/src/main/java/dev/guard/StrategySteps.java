@@ -32,11 +32,11 @@ public sealed interface StrategySteps<S extends StrategySteps<S>>
    * Makes the rule apply only to calls made under the named context (entrance), measured on this
    * resource's node for that context (the ENTRANCE strategy).
    *
-   * @param contextName the entrance name
+   * @param entrance the entrance name
    * @return the new guard, of the same stage
    */
-  default S fromEntrance(String contextName) {
+  default S fromEntrance(String entrance) {
     return Stages.next(this, FlowRule.class,
-        rule -> rule.withStrategy(FlowRule.Strategy.ENTRANCE, contextName));
+        rule -> rule.withStrategy(FlowRule.Strategy.ENTRANCE, entrance));
   }
 }

@@ -20,7 +20,7 @@ import java.util.Locale;
  * Thrown when a protection refuses a call: the protected code did not run.
  *
  * <p>Unchecked and sealed: the nested subclasses name the kind of protection that refused ({@link
- * Flow}, {@link PerValue}, {@link CircuitBreaker}, {@link SystemProtection}, {@link Origin}), so a
+ * Flow}, {@link PerValue}, {@link Breaker}, {@link SystemProtection}, {@link Origin}), so a
  * caller catches the one it handles and a pattern {@code switch} (Java 21) covers them all; {@link
  * Kind} has one constant per subclass. Every instance
  * carries the resource and the rule that refused, and its message names both. No stack trace is
@@ -41,7 +41,7 @@ import java.util.Locale;
  * String reason = switch (refused) {
  *   case RefusedException.Flow flow -> "rate";
  *   case RefusedException.PerValue perValue -> "value " + perValue.argumentIndex();
- *   case RefusedException.CircuitBreaker breaker -> "breaker " + breaker.state();
+ *   case RefusedException.Breaker breaker -> "breaker " + breaker.state();
  *   case RefusedException.SystemProtection system -> "system " + system.limit();
  *   case RefusedException.Origin origin -> "origin " + origin.origin();
  * };
@@ -54,7 +54,7 @@ import java.util.Locale;
  */
 public abstract sealed class RefusedException extends RuntimeException
     permits RefusedException.Flow,
-        RefusedException.CircuitBreaker,
+        RefusedException.Breaker,
         RefusedException.PerValue,
         RefusedException.SystemProtection,
         RefusedException.Origin,
@@ -217,7 +217,7 @@ public abstract sealed class RefusedException extends RuntimeException
    *
    * <p>The message names the resource, the rule and the argument index, but never the value: values
    * are often user ids or tokens that do not belong in logs. {@link #value()} gives it to code that
-   * asks. Because the value and the wait differ from call to call, each refusal by a hot-parameter
+   * asks. Because the value and the wait differ from call to call, each refusal by a per-value
    * rule is its own instance (other refusals share one instance per rule); it has no stack trace
    * and builds its message only when the message is read.
    */
@@ -302,7 +302,7 @@ public abstract sealed class RefusedException extends RuntimeException
     @Override
     public String getMessage() {
       PerValueRule rule = rule();
-      StringBuilder message = new StringBuilder("hot-parameter limiting refused a call to '")
+      StringBuilder message = new StringBuilder("per-value limiting refused a call to '")
           .append(resource()).append("' by PerValueRule(argument ").append(rule.argumentIndex())
           .append(", ");
       if (rule.metric() == FlowRule.Metric.CONCURRENCY) {
@@ -333,7 +333,7 @@ public abstract sealed class RefusedException extends RuntimeException
    * taken. See {@link RefusedException} for the common contract.
    *
    * <pre>{@code
-   * } catch (RefusedException.CircuitBreaker refused) {
+   * } catch (RefusedException.Breaker refused) {
    *   response.setHeader("Retry-After", String.valueOf(refused.retryAfterMillis() / 1000 + 1));
    * }
    * }</pre>
@@ -342,18 +342,18 @@ public abstract sealed class RefusedException extends RuntimeException
    * allocates nothing. {@link #state()} and {@link #retryAfter()} therefore read the breaker when
    * they are called, not when the call was refused: read them while handling the refusal.
    */
-  public static final class CircuitBreaker extends RefusedException {
+  public static final class Breaker extends RefusedException {
 
     private static final long serialVersionUID = 1L;
 
-    private final transient dev.guard.api.CircuitBreaker breaker;
+    private final transient CircuitBreaker breaker;
 
     /**
      * Creates the exception for the refusals of one breaker.
      *
      * @param breaker the refusing breaker
      */
-    public CircuitBreaker(dev.guard.api.CircuitBreaker breaker) {
+    public Breaker(CircuitBreaker breaker) {
       super("a circuit breaker", breaker.resource(), breaker.rule());
       this.breaker = Objects.requireNonNull(breaker, "breaker");
     }
@@ -373,24 +373,24 @@ public abstract sealed class RefusedException extends RuntimeException
      *
      * @return the breaker
      */
-    public dev.guard.api.CircuitBreaker breaker() {
+    public CircuitBreaker breaker() {
       return breaker;
     }
 
     /**
      * Returns the refusing breaker's state now (usually {@link
-     * dev.guard.api.CircuitBreaker.State#OPEN}, {@link dev.guard.api.CircuitBreaker.State#HALF_OPEN}
-     * or {@link dev.guard.api.CircuitBreaker.State#FORCED_OPEN}).
+     * CircuitBreaker.State#OPEN}, {@link CircuitBreaker.State#HALF_OPEN}
+     * or {@link CircuitBreaker.State#FORCED_OPEN}).
      *
      * @return the state
      */
-    public dev.guard.api.CircuitBreaker.State state() {
+    public CircuitBreaker.State state() {
       return breaker.state();
     }
 
     /**
      * Returns how long until the refusing breaker lets a probe through; see {@link
-     * dev.guard.api.CircuitBreaker#retryAfter()}. Always present for a breaker (zero once a probe may pass).
+     * CircuitBreaker#retryAfter()}. Always present for a breaker (zero once a probe may pass).
      *
      * @return the wait
      */
@@ -619,7 +619,7 @@ public abstract sealed class RefusedException extends RuntimeException
     FLOW,
     /** A per-value rule ({@link RefusedException.PerValue}). */
     PER_VALUE,
-    /** A circuit breaker ({@link RefusedException.CircuitBreaker}). */
+    /** A circuit breaker ({@link RefusedException.Breaker}). */
     CIRCUIT_BREAKER,
     /** System protection ({@link RefusedException.SystemProtection}). */
     SYSTEM,
@@ -644,7 +644,7 @@ public abstract sealed class RefusedException extends RuntimeException
       if (refusal instanceof RefusedException.PerValue) {
         return PER_VALUE;
       }
-      if (refusal instanceof RefusedException.CircuitBreaker) {
+      if (refusal instanceof RefusedException.Breaker) {
         return CIRCUIT_BREAKER;
       }
       if (refusal instanceof RefusedException.SystemProtection) {

@@ -28,7 +28,7 @@ public final class MarkdownReport {
   /** Scenarios in the order the report lists them; others follow alphabetically. */
   private static final List<String> SCENARIO_ORDER =
       List.of(
-          "NoRules", "QpsPass", "QpsWithBreaker", "HotParam", "Refusal", "WarmUp", "Pacing",
+          "NoRules", "QpsPass", "QpsWithBreaker", "PerValue", "Refusal", "WarmUp", "Pacing",
           "Baseline");
 
   /** Libraries in the order the report lists them; others follow alphabetically. */
@@ -40,7 +40,7 @@ public final class MarkdownReport {
           "NoRules", "enter and exit a resource that has no rules",
           "QpsPass", "one rate limit of 1e9/s: every call admitted",
           "QpsWithBreaker", "that rate limit plus a circuit breaker that never opens",
-          "HotParam", "a per-argument limit, arguments cycling through 1,000 values",
+          "PerValue", "a per-argument limit, arguments cycling through 1,000 values",
           "Refusal", "nearly every call refused (Sentinel count 0, the others 1 permit/s)",
           "WarmUp", "a warm-up limit of 1e8/s over 10 s, steady state: every call admitted",
           "Pacing", "pacing at 1e9/s with up to 500 ms queueing, steady state: no call waits",

@@ -89,7 +89,7 @@ final class Sentinel {
   }
 
   /**
-   * Enters {@code resource} with a hot parameter and exits with the same parameter, as Sentinel's
+   * Enters {@code resource} with a per-value argument and exits with the same parameter, as Sentinel's
    * documentation requires for parameter statistics to stay right. {@code OUT} is the entry type
    * {@code SphU.entry(String)} uses, so this differs from {@link #call} only by the parameter.
    */

@@ -92,18 +92,18 @@ class SanityTest {
   }
 
   @Test
-  void hotParam_guard_admitsEveryCallAndEnforcesParamRules() {
-    var state = new HotParamBenchmark.GuardState();
+  void perValue_guard_admitsEveryCallAndEnforcesParamRules() {
+    var state = new PerValueBenchmark.GuardState();
     assertThatCode(state::check).doesNotThrowAnyException();
-    var arguments = new HotParamBenchmark.Arguments();
+    var arguments = new PerValueBenchmark.Arguments();
     assertAdmitsAll(() -> state.call(arguments));
   }
 
   @Test
-  void hotParam_sentinel_admitsEveryCallAndEnforcesParamRules() {
-    var state = new HotParamBenchmark.SentinelState();
+  void perValue_sentinel_admitsEveryCallAndEnforcesParamRules() {
+    var state = new PerValueBenchmark.SentinelState();
     assertThatCode(state::check).doesNotThrowAnyException();
-    var arguments = new HotParamBenchmark.Arguments();
+    var arguments = new PerValueBenchmark.Arguments();
     assertAdmitsAll(() -> state.call(arguments));
   }
 

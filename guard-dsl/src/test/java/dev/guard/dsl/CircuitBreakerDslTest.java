@@ -101,6 +101,6 @@ class CircuitBreakerDslTest {
 
     assertThat(engine.rules("r")).hasSize(2).first().isEqualTo(FlowRule.qps("r", 5));
     assertThat(engine.breakers("r").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
-    assertThatThrownBy(limited::get).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(limited::get).isInstanceOf(RefusedException.Breaker.class);
   }
 }

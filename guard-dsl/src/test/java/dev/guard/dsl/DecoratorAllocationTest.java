@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * Every decorator shape runs a call without allocating, admitted or refused: the entry and the
  * implicit context are reused per thread, the bodies are method references made once, a function's
- * argument is held in the reused entry, and a refusal is a preallocated value. A hot-parameter
+ * argument is held in the reused entry, and a refusal is a preallocated value. A per-value
  * rule over a steady set of values allocates nothing either: a known value's state is found with
  * one hash-map read. Each shape is first run long enough to be compiled, then 100,000 calls are
  * measured (three times) with the per-thread allocation counter, which reads exactly 0 for an
@@ -133,7 +133,7 @@ class DecoratorAllocationTest {
   }
 
   @Test
-  void decorateFunction_hotParameterOverASteadySetOfValues_allocatesNothing() throws Throwable {
+  void decorateFunction_perValueOverASteadySetOfValues_allocatesNothing() throws Throwable {
     String[] users = new String[1000];
     for (int i = 0; i < users.length; i++) {
       users[i] = "user-" + i;
@@ -149,7 +149,7 @@ class DecoratorAllocationTest {
   }
 
   @Test
-  void keyedShapes_hotParameter_allocateNothing() throws Throwable {
+  void keyedShapes_perValue_allocateNothing() throws Throwable {
     Guard perValue = Guard.of("perKey").perValue(0, 1_000_000).on(engine);
     Function<Object[], Object> keyed = perValue.decorateKeyedFunction(pair -> pair[0], pair -> RESULT);
     BiFunction<Object, Object, Object> both = Guard.of("perSecond").perValue(1, 1_000_000)

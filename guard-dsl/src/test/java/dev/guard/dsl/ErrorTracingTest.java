@@ -188,6 +188,6 @@ class ErrorTracingTest {
 
     assertThatThrownBy(guarded::get).isSameAs(down);
     assertThat(guarded.get()).isEqualTo("fallback");
-    assertThatThrownBy(() -> fragile("r").call(() -> "x")).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(() -> fragile("r").call(() -> "x")).isInstanceOf(RefusedException.Breaker.class);
   }
 }

@@ -37,7 +37,7 @@ class FailsWhenTest {
     assertThat(fetch.get()).isEqualTo(503);
 
     assertThat(engine.breakers("catalog").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
-    assertThatThrownBy(fetch::get).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(fetch::get).isInstanceOf(RefusedException.Breaker.class);
   }
 
   @Test

@@ -32,7 +32,7 @@ class RecordedFailureTest {
     assertThat(quote.get()).isEqualTo("unavailable");
 
     assertThat(engine.breakers("pricing").get(0).state()).isEqualTo(CircuitBreaker.State.OPEN);
-    assertThatThrownBy(quote::get).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(quote::get).isInstanceOf(RefusedException.Breaker.class);
   }
 
   @Test

@@ -200,18 +200,18 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   /**
-   * Returns the run-time state of a resource's warm-up and hot-parameter rules: how cold each
-   * warm-up rule is and which values each hot-parameter rule is limiting now. Read for dashboards
+   * Returns the run-time state of a resource's warm-up and per-value rules: how cold each
+   * warm-up rule is and which values each per-value rule is limiting now. Read for dashboards
    * and diagnostics; reading changes nothing and costs the calls nothing. Breakers have their own
    * handles ({@link #breakers(String)}); rules of other kinds have no state to show.
    *
    * <pre>{@code
    * engine.ruleStates("profile").forEach(state -> System.out.println(state));
-   * // HotValuesState[rule=PerValueRule[...], valuesTracked=3, limitedValues=[alice]]
+   * // PerValueState[rule=PerValueRule[...], valuesTracked=3, limitedValues=[alice]]
    * }</pre>
    *
    * @param resource the resource name
-   * @return the states, warm-up rules first (in flow-rule order), then hot-parameter rules (in
+   * @return the states, warm-up rules first (in flow-rule order), then per-value rules (in
    *     load order); empty for an unknown resource or one without such rules
    */
   public List<RuleState> ruleStates(String resource) {
@@ -402,11 +402,11 @@ public final class GuardEngine implements AutoCloseable {
    * engine.entranceStats("checkoutApi").orElseThrow().totalPass();   // 1
    * }</pre>
    *
-   * @param contextName the context name
+   * @param entrance the entrance's name
    * @return a live view, if the context name is known
    */
-  public Optional<NodeStats> entranceStats(String contextName) {
-    return ResourceStatsView.entrance(core, contextName);
+  public Optional<NodeStats> entranceStats(String entrance) {
+    return ResourceStatsView.ofEntrance(core, entrance);
   }
 
   /**

@@ -403,7 +403,7 @@ public final class GuardedResource {
   /**
    * Enters the resource; close the entry when the call ends.
    *
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry
    * @throws RefusedException if a rule refused the call
    */
@@ -421,7 +421,7 @@ public final class GuardedResource {
    * (the thread may go on entering and exiting other resources), and may be closed on any thread
    * when the call completes.
    *
-   * @param args the call's arguments, for hot-parameter rules
+   * @param args the call's arguments, for per-value rules
    * @return the admitted entry
    * @throws RefusedException if a rule refused the call
    */
@@ -456,7 +456,7 @@ public final class GuardedResource {
 
   /**
    * Runs {@code body} on two inputs under the resource; the inputs are the call's arguments 0 and
-   * 1 for hot-parameter rules (passing them allocates nothing). Exceptions of the body pass
+   * 1 for per-value rules (passing them allocates nothing). Exceptions of the body pass
    * through as the same instance and count as business errors.
    *
    * <pre>{@code
@@ -489,11 +489,11 @@ public final class GuardedResource {
   }
 
   /**
-   * Like {@link #call}, with {@code argument} as the call's one argument for hot-parameter rules
+   * Like {@link #call}, with {@code argument} as the call's one argument for per-value rules
    * (passing it allocates nothing), and a refusal returns {@code onRefused}'s result instead of
    * throwing (a fallback that throws the refusal makes it a throwing call).
    *
-   * @param argument the argument hot-parameter rules read (index 0); null for none
+   * @param argument the argument per-value rules read (index 0); null for none
    * @param input the body's input
    * @param body the protected code
    * @param onRefused computes the result of a refused call

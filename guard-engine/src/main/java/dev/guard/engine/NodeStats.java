@@ -139,10 +139,10 @@ public interface NodeStats {
    * measures a context (an ENTRANCE flow rule), or for every resource when the engine is built
    * with {@code contextStatistics(true)}; otherwise they read zero.
    *
-   * @param contextName the context name
+   * @param entrance the entrance's name
    * @return its statistics
    */
-  default Optional<NodeStats> context(String contextName) {
+  default Optional<NodeStats> context(String entrance) {
     return Optional.empty();
   }
 }

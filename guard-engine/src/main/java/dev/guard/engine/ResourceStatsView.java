@@ -51,15 +51,15 @@ final class ResourceStatsView extends StatsView implements NodeStats {
    * The statistics of an entrance: the sums over its children.
    *
    * @param core the engine
-   * @param contextName the context name
-   * @return a live view, if the context is known
+   * @param name the entrance's name
+   * @return a live view, if the entrance is known
    */
-  public static Optional<NodeStats> entrance(EngineCore core, String contextName) {
-    EntranceNode entrance = core.entrance(contextName);
-    if (entrance == null) {
+  public static Optional<NodeStats> ofEntrance(EngineCore core, String name) {
+    EntranceNode node = core.entrance(name);
+    if (node == null) {
       return Optional.empty();
     }
-    return Optional.of(new StatsView(core, () -> statsOf(entrance.children())));
+    return Optional.of(new StatsView(core, () -> statsOf(node.children())));
   }
 
   private static List<StatisticNode> statsOf(List<DefaultNode> nodes) {
@@ -102,9 +102,9 @@ final class ResourceStatsView extends StatsView implements NodeStats {
   }
 
   @Override
-  public Optional<NodeStats> context(String contextName) {
+  public Optional<NodeStats> context(String entrance) {
     ResourceState state = core.existing(resource);
-    DefaultNode node = state == null ? null : state.existingNodeFor(contextName);
+    DefaultNode node = state == null ? null : state.existingNodeFor(entrance);
     return node == null
         ? Optional.empty()
         : Optional.of(new StatsView(core, () -> List.of(node.stats())));

@@ -133,7 +133,7 @@ class AdaptiveConcurrencyTest {
     failing.recordError(new IllegalStateException("down"));
     failing.close(); // the breaker opens
 
-    assertThatThrownBy(r::enterAsync).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(r::enterAsync).isInstanceOf(RefusedException.Breaker.class);
     assertThat(state().inFlight()).isZero();
   }
 

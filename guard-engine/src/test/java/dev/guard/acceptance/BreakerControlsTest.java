@@ -90,7 +90,7 @@ class BreakerControlsTest {
     s.at(2000);
 
     assertThatThrownBy(() -> s.engine.resource("R").enter())
-        .isInstanceOfSatisfying(RefusedException.CircuitBreaker.class, refused -> {
+        .isInstanceOfSatisfying(RefusedException.Breaker.class, refused -> {
           assertThat(refused.resource()).isEqualTo("R");
           assertThat(refused.rule()).isEqualTo(rule.withOpenFor(Duration.ofSeconds(5)));
           assertThat(refused.breaker()).isSameAs(breaker());
@@ -109,7 +109,7 @@ class BreakerControlsTest {
     Throwable first = null;
     try {
       s.engine.resource("R").enter();
-    } catch (RefusedException.CircuitBreaker refused) {
+    } catch (RefusedException.Breaker refused) {
       first = refused;
     }
     Throwable firstRefusal = first;

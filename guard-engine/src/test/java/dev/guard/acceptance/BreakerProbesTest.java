@@ -117,7 +117,7 @@ class BreakerProbesTest {
     Entry second = enter(s);
     Entry third = enter(s);
 
-    assertThatThrownBy(() -> enter(s)).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(() -> enter(s)).isInstanceOf(RefusedException.Breaker.class);
     first.close();
     second.close();
     assertThat(breaker(s).state()).isEqualTo(CircuitBreaker.State.HALF_OPEN);

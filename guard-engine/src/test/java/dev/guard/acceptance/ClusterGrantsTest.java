@@ -47,7 +47,7 @@ class ClusterGrantsTest {
     openBreaker(engine, "orders");
     for (int i = 0; i < 20; i++) {
       assertThatThrownBy(() -> engine.resource("orders").enter().close())
-          .isInstanceOf(RefusedException.CircuitBreaker.class);
+          .isInstanceOf(RefusedException.Breaker.class);
     }
     TokenService other = service.connect("shop");
     int granted = 0;
@@ -84,7 +84,7 @@ class ClusterGrantsTest {
     openBreaker(engine, "export");
     for (int i = 0; i < 5; i++) {
       assertThatThrownBy(() -> engine.resource("export").enter().close())
-          .isInstanceOf(RefusedException.CircuitBreaker.class);
+          .isInstanceOf(RefusedException.Breaker.class);
     }
     assertThat(service.connect("shop").acquireConcurrency(CONCURRENCY, 2).status())
         .isEqualTo(TokenService.Result.Status.OK);

@@ -37,7 +37,7 @@ class DefaultBreakersTest {
     assertThat(s.call("b", 0, false)).isEqualTo("P");
     assertThat(state("b")).isEqualTo(CircuitBreaker.State.CLOSED);
     assertThatThrownBy(() -> s.engine.resource("a").enter())
-        .isInstanceOfSatisfying(RefusedException.CircuitBreaker.class, refused -> {
+        .isInstanceOfSatisfying(RefusedException.Breaker.class, refused -> {
           assertThat(refused.resource()).isEqualTo("a");
           assertThat(refused.rule()).isEqualTo(ANY);
         });

@@ -36,8 +36,8 @@ class Issue36BorrowedPassTest {
     breaker.forceOpen();
 
     // each borrows a pass of the bucket T0+1000, waits 300 ms, and meets the open breaker
-    assertThatThrownBy(() -> enterPrioritized(s)).isInstanceOf(RefusedException.CircuitBreaker.class);
-    assertThatThrownBy(() -> enterPrioritized(s)).isInstanceOf(RefusedException.CircuitBreaker.class);
+    assertThatThrownBy(() -> enterPrioritized(s)).isInstanceOf(RefusedException.Breaker.class);
+    assertThatThrownBy(() -> enterPrioritized(s)).isInstanceOf(RefusedException.Breaker.class);
     assertThat(s.sleeps).as("both borrowed").containsExactly(300_000_000L, 300_000_000L);
     breaker.forceClosed();
 

@@ -21,7 +21,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
-/** Hot-parameter behaviour beyond the scenarios: refusals, pacing, undo, reloads and bounds. */
+/** Per-value behaviour beyond the scenarios: refusals, pacing, undo, reloads and bounds. */
 class PerValueBehaviourTest {
 
   private final List<String> events = new ArrayList<>();
@@ -70,7 +70,7 @@ class PerValueBehaviourTest {
     assertThat(refused.retryAfter()).as("first refill at T0 + 1001 gives ⌊1001·2/1000⌋ = 2")
         .contains(Duration.ofMillis(601));
     assertThat(refused.getMessage()).doesNotContain("secret-token")
-        .isEqualTo("hot-parameter limiting refused a call to 'R' by PerValueRule(argument -1, "
+        .isEqualTo("per-value limiting refused a call to 'R' by PerValueRule(argument -1, "
             + "2 per 1000 ms, burst 1): the value of argument 1 is over its limit; retry after "
             + "601 ms");
     assertThat(refused.toString()).doesNotContain("secret-token");

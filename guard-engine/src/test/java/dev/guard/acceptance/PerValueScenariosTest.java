@@ -13,7 +13,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * The hot-parameter acceptance scenarios A15–A20 through the engine, on the manual clock (T0 =
+ * The per-value acceptance scenarios A15–A20 through the engine, on the manual clock (T0 =
  * 60,000 ms). Rows marked † in the scenarios are where guard deliberately differs from the
  * reference model: check-then-commit for collections, and negative indexes resolved per call; the
  * expected values here are guard's (docs/BEHAVIOUR.md, "Per-value limits").

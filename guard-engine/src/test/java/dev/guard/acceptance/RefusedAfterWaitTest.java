@@ -61,7 +61,7 @@ class RefusedAfterWaitTest {
 
     assertThatThrownBy(() -> s.engine.resource("R").entryType(EntryType.IN).permits(1).prioritized().enter())
         .as("the borrowing call still meets the breaker, unlike in Sentinel")
-        .isInstanceOf(RefusedException.CircuitBreaker.class);
+        .isInstanceOf(RefusedException.Breaker.class);
     assertThat(s.sleeps).as("it waited for its borrowed pass first").containsExactly(300_000_000L);
     assertCounted(s, 2, 1);
 

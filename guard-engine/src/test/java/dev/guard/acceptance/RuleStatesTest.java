@@ -11,7 +11,7 @@ import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource;
 import dev.guard.api.rule.RuleState;
-import dev.guard.api.rule.RuleState.HotValuesState;
+import dev.guard.api.rule.RuleState.PerValueState;
 import dev.guard.api.rule.RuleState.WarmUpState;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
@@ -70,7 +70,7 @@ class RuleStatesTest {
   }
 
   @Test
-  void ruleStates_hotParameterRule_listsTheValuesItLimits() {
+  void ruleStates_perValueRule_listsTheValuesItLimits() {
     PerValueRule rule = PerValueRule.qps("profile", 0, 1);
     engine.apply(engine.ruleSet().withRulesOf("profile", List.of(rule)));
     GuardedResource profile = engine.resource("profile");
@@ -78,7 +78,7 @@ class RuleStatesTest {
     enterOnce(profile, "bob");
     enterOnce(profile, "alice");
 
-    HotValuesState state = (HotValuesState) engine.ruleStates("profile").get(0);
+    PerValueState state = (PerValueState) engine.ruleStates("profile").get(0);
 
     assertThat(state.rule()).isEqualTo(rule);
     assertThat(state.valuesTracked()).isEqualTo(2);
@@ -86,12 +86,12 @@ class RuleStatesTest {
   }
 
   @Test
-  void ruleStates_hotParameterRuleAfterItsPeriod_limitsNothing() {
+  void ruleStates_perValueRuleAfterItsPeriod_limitsNothing() {
     engine.apply(engine.ruleSet().withRulesOf("profile", List.of(PerValueRule.qps("profile", 0, 1))));
     enterOnce(engine.resource("profile"), "alice");
     clock.advance(Duration.ofMillis(1001));
 
-    HotValuesState state = (HotValuesState) engine.ruleStates("profile").get(0);
+    PerValueState state = (PerValueState) engine.ruleStates("profile").get(0);
 
     assertThat(state.limitedValues()).isEmpty();
     assertThat(state.valuesTracked()).isEqualTo(1);

@@ -9,7 +9,7 @@ import net.jqwik.api.Tuple;
  * Clock start readings for the engine's properties: the distribution of the test kit's {@code
  * FlowArbitraries.clockStarts()} (near {@code Long.MAX_VALUE}, so runs wrap the counter, near
  * {@code Long.MIN_VALUE}, just below zero, zero and any {@code long}), which sits above the engine
- * in guard-testkit and so cannot be used here.
+ * in guard-testkit-traffic and so cannot be used here.
  */
 final class ClockStarts {
 

@@ -24,7 +24,7 @@ import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * Hot-parameter limits over generated arrivals of several values, through the engine on a manual
+ * Per-value limits over generated arrivals of several values, through the engine on a manual
  * clock started anywhere: each value's token bucket decides exactly as the formula in
  * docs/BEHAVIOUR.md and never admits more than {@code count + burst} in its first period nor more
  * than {@code count + burst + ⌊elapsed · count / period⌋} in total; a value used often enough to

@@ -19,7 +19,7 @@ import java.util.function.Function;
  *   <li>{@code payments}: pacing — bursts are spread out into calls 50 ms apart; a call that
  *       would queue longer than 500 ms is refused.
  *   <li>{@code reports}: a concurrency limit on slow calls — at most four run at once.
- *   <li>{@code profile}: a limit per user (hot parameter) — one noisy user is held to five calls a
+ *   <li>{@code profile}: a limit per user (per value) — one noisy user is held to five calls a
  *       second while the other users' calls all pass.
  *   <li>{@code inventory}: a circuit breaker on the error ratio, whose dependency fails from 4 s
  *       to 8 s into the run — the breaker opens, lets one probe through every 2 s, and closes at

@@ -440,7 +440,7 @@ public final class HttpInbound {
    * request: a status, a body with its content type, and optionally a {@code Retry-After} wait.
    *
    * <p>{@link #of(RefusedException)} is the default: {@code 503 Service Unavailable} for an open
-   * circuit breaker ({@link RefusedException.CircuitBreaker}), {@code 429 Too Many Requests} for every
+   * circuit breaker ({@link RefusedException.Breaker}), {@code 429 Too Many Requests} for every
    * other refusal, with a small JSON body:
    *
    * <pre>{@code
@@ -490,13 +490,13 @@ public final class HttpInbound {
      * JSON body naming the protection and the resource, and the refusal's retry hint as {@code
      * Retry-After} where it knows one ({@link RefusedException#retryAfter()}): the time until an
      * open breaker lets a probe through, a QPS limit's next window bucket, room in a pacing queue, a
-     * hot-parameter value's next token.
+     * limited value's next token.
      *
      * @param refused the refusal
      * @return the response
      */
     public static RefusalResponse of(RefusedException refused) {
-      int status = refused instanceof RefusedException.CircuitBreaker ? 503 : 429;
+      int status = refused instanceof RefusedException.Breaker ? 503 : 429;
       String reason = status == 503 ? "Service Unavailable" : "Too Many Requests";
       String body = "{\"status\":" + status + ",\"error\":\"" + reason + "\",\"protection\":\""
           + protection(refused) + "\",\"resource\":\"" + jsonEscaped(refused.resource()) + "\"}";

@@ -173,7 +173,7 @@ class GuardedHttpClientTest {
     client.send(get("/fail"), BodyHandlers.ofString());
 
     assertThatThrownBy(() -> client.send(get("/ok"), BodyHandlers.ofString()))
-        .isInstanceOf(RefusedException.CircuitBreaker.class);
+        .isInstanceOf(RefusedException.Breaker.class);
     assertThat(client.sendAsync(get("/ok"), BodyHandlers.ofString()))
         .isCompletedExceptionally();
     assertThat(received).hasValue(2);

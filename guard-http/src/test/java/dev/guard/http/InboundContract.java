@@ -390,7 +390,7 @@ abstract class InboundContract {
     assertThat(get("/orders/2", "X-Api-Key", longKey).statusCode()).isEqualTo(429);
     assertThat(get("/orders/3", "X-Api-Key", longKey + "2").statusCode()).isEqualTo(200);
     assertThat(engine.ruleStates(ORDERS)).singleElement()
-        .isInstanceOfSatisfying(RuleState.HotValuesState.class, state -> assertThat(
+        .isInstanceOfSatisfying(RuleState.PerValueState.class, state -> assertThat(
             state.limitedValues()).hasSize(2).allSatisfy(value -> assertThat(value).asString()
                 .startsWith("sha256:").hasSize(71)));
   }

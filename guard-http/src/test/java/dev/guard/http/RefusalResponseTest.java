@@ -35,7 +35,7 @@ class RefusalResponseTest {
         CircuitBreakerRule.errorCount("GET /a", 1).withOpenFor(Duration.ofMillis(2500)))));
     engine.breakers("GET /a").get(0).forceOpen();
     assertThat(engine.breakers("GET /a").get(0).retryAfter()).isPositive();
-    RefusedException.CircuitBreaker refused = catchThrowableOfType(RefusedException.CircuitBreaker.class,
+    RefusedException.Breaker refused = catchThrowableOfType(RefusedException.Breaker.class,
         () -> engine.resource("GET /a").enter().close());
 
     HttpInbound.RefusalResponse response = HttpInbound.RefusalResponse.of(refused);
@@ -47,7 +47,7 @@ class RefusalResponseTest {
   }
 
   @Test
-  void of_hotParameterRefusal_is429WithItsRetryTime() {
+  void of_perValueRefusal_is429WithItsRetryTime() {
     HttpInbound.RefusalResponse response = HttpInbound.RefusalResponse.of(new RefusedException.PerValue(
         "GET /a", PerValueRule.qps("GET /a", 0, 5), 0, "user-7", 1_200_000_000L));
 

@@ -52,7 +52,7 @@ class BreakersFromKotlinTest {
         assertThat(probeTimeout).isNull()
         assertThat(rule.effectiveProbeTimeout()).isEqualTo(Duration.ofSeconds(30))
         assertThatThrownBy { Guard.of("mailer").on(engine).run { } }
-            .isInstanceOfSatisfying(RefusedException.CircuitBreaker::class.java) { refused ->
+            .isInstanceOfSatisfying(RefusedException.Breaker::class.java) { refused ->
                 assertThat(refused.retryAfter()).contains(Duration.ofSeconds(30))
             }
     }

@@ -65,7 +65,7 @@ class GuardFromKotlinTest {
     }
 
     @Test
-    fun hotParameters_keyedShapes_takePlainLambdas() {
+    fun perValues_keyedShapes_takePlainLambdas() {
         data class Job(val tenant: String, val size: Int)
         val perValue = Guard.of("perTenant").perValue(0, 1).burst(1).except("vip", 5).on(engine)
 

@@ -10,7 +10,7 @@ import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 
 /**
- * The add-on modules' public surface grows only on purpose, as the core's does (guard-testkit's
+ * The add-on modules' public surface grows only on purpose, as the core's does (guard-testkit-traffic's
  * PublicApiSurfaceTest): every public type in an exported package of rules, redis, http,
  * micrometer, dashboard and reactor is listed in `modules-api-surface.txt`, and every listed type exists.
  */

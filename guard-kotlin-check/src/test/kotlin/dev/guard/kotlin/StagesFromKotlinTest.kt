@@ -73,7 +73,7 @@ class StagesFromKotlinTest {
 
         assertThat(lookup.get()).isNull()
         assertThat(engine.breakers("lookup").single().state()).isEqualTo(CircuitBreaker.State.OPEN)
-        assertThatThrownBy { lookup.get() }.isInstanceOf(RefusedException.CircuitBreaker::class.java)
+        assertThatThrownBy { lookup.get() }.isInstanceOf(RefusedException.Breaker::class.java)
     }
 
     @Test

@@ -110,7 +110,7 @@ class GuardedPublishersTest {
       StepVerifier.create(payment).expectErrorMatches(error -> error == down).verify();
     }
 
-    StepVerifier.create(payment).expectError(RefusedException.CircuitBreaker.class).verify();
+    StepVerifier.create(payment).expectError(RefusedException.Breaker.class).verify();
     assertThat(stats("payments").totalException()).isEqualTo(3);
     assertThat(stats("payments").concurrency()).isZero();
   }

@@ -82,7 +82,7 @@ public sealed interface RuleState {
    * @param limitedValues values a single call would be refused for now, at most {@link
    *     #MAX_LISTED} of them, in no particular order
    */
-  record HotValuesState(PerValueRule rule, long valuesTracked, List<Object> limitedValues)
+  record PerValueState(PerValueRule rule, long valuesTracked, List<Object> limitedValues)
       implements RuleState {
 
     /** The most limited values listed in one state. */
@@ -96,7 +96,7 @@ public sealed interface RuleState {
      * @param limitedValues the values being limited now
      * @throws NullPointerException if the rule or the list is null
      */
-    public HotValuesState {
+    public PerValueState {
       Objects.requireNonNull(rule, "rule");
       limitedValues = List.copyOf(limitedValues);
     }

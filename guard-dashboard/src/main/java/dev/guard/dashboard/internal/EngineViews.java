@@ -253,7 +253,7 @@ final class EngineViews {
       view.put("baselineRtMs", finite(adaptive.baselineRtMs()));
       view.put("lastRtMs", finite(adaptive.lastRtMs()));
       view.put("remeasuring", adaptive.remeasuring());
-    } else if (state instanceof RuleState.HotValuesState hot) {
+    } else if (state instanceof RuleState.PerValueState hot) {
       view.put("type", "hotValues");
       view.put("valuesTracked", hot.valuesTracked());
       view.put("limitedValues", hot.limitedValues().stream().map(String::valueOf).toList());

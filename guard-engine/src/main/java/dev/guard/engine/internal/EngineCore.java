@@ -290,7 +290,7 @@ public final class EngineCore {
    */
   public List<LimitBudget> budget(CallSite site, @Nullable Object @Nullable [] args) {
     ResourceState state = site.resource();
-    String context = site.contextName();
+    String context = site.entrance();
     List<LimitBudget> budgets = new ArrayList<>(4);
     FlowSlotKind.budget(state.chain(), state.cluster(), state.existingNodeFor(context),
         site.origin(), context, budgets);

@@ -16,7 +16,7 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Hot-parameter rules (a limit per argument value), named as the DSL names them ({@code
+ * Per-value rules (a limit per argument value), named as the DSL names them ({@code
  * perValue}, {@code perValueConcurrency}, {@code burst}, {@code period}, {@code except}, {@code
  * valueType}, {@code maxValues}, {@code pacing}):
  *

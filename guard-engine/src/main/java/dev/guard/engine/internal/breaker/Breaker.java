@@ -82,7 +82,7 @@ final class Breaker implements CircuitBreaker {
   private final long probeTimeoutMs;
   private final int maxProbes;
   private final BreakerWindow window;
-  final RefusedException.CircuitBreaker refusal;
+  final RefusedException.Breaker refusal;
   private volatile Phase phase;
 
   Breaker(String resource, CircuitBreakerRule rule, SlotContext engine) {
@@ -100,7 +100,7 @@ final class Breaker implements CircuitBreaker {
     this.maxProbes = rule.probes();
     this.window = new BreakerWindow(rule.buckets(), rule.window().toMillis());
     this.phase = new Phase(CircuitBreaker.State.CLOSED, 0L, 0L, 0L, 0, 0);
-    this.refusal = new RefusedException.CircuitBreaker(this);
+    this.refusal = new RefusedException.Breaker(this);
   }
 
   /**

@@ -76,7 +76,7 @@ public final class CallEntry extends Call implements Entry {
     resource = site.resource();
     context = newContext;
     origin = newContext.origin;
-    contextName = newContext.name();
+    entrance = newContext.name();
     parent = newContext.current;
     depth = parent == null ? 0 : parent.depth + 1;
     onContextNode = false;

@@ -30,7 +30,7 @@ public record CallSite(
   }
 
   /** The name of the context the site's calls run in when no context is open on the thread. */
-  public String contextName() {
+  public String entrance() {
     String name = entrance;
     return name == null ? ContextRegistry.DEFAULT_NAME : name;
   }

@@ -29,7 +29,7 @@ public abstract class Call {
   /** The caller's origin; empty when unknown. */
   protected String origin = "";
   /** The name of the context (entrance) the call runs in. */
-  protected String contextName = "";
+  protected String entrance = "";
   /** The resource's node for the call's context; null until placed. */
   protected @Nullable DefaultNode node;
   /** The resource's node for the call's origin; null when none. */
@@ -120,8 +120,8 @@ public abstract class Call {
   }
 
   /** The name of the context (entrance) the call runs in. */
-  public final String contextName() {
-    return contextName;
+  public final String entrance() {
+    return entrance;
   }
 
   /** This resource's node for the call's context; null for untracked resources. */

@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <ol>
  *   <li>{@link #enter}: admit or refuse. A slot that grants the call something of its own state
- *       (a budget permit, a paced reservation, hot-parameter tokens, a half-open probe) remembers
+ *       (a budget permit, a paced reservation, per-value tokens, a half-open probe) remembers
  *       it on the entry with {@link Call#keepGrant} / {@link Call#keepGrantBits}; the
  *       values are private to the slot.
  *   <li>{@link #abandon}: a later slot refused the admitted call, so it never runs; the slot gives

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Builds the slot of one rule kind for one resource. A chain holds one slot per kind that has
  * rules (for an {@linkplain #engineWide() engine-wide} kind: while the engine has such rules), ordered by {@link #order()} (the numbers of the reference model: authority −6000, system
- * −5000, hot parameters −3000, flow −2000, circuit breakers −1000). Adding a protection means
+ * −5000, per-value −3000, flow −2000, circuit breakers −1000). Adding a protection means
  * adding one kind to the engine's list of kinds; what the kind needs from the engine it declares
  * here or reads through the {@link SlotContext}.
  *

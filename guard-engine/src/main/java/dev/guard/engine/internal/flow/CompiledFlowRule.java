@@ -108,7 +108,7 @@ final class CompiledFlowRule {
       return related == null ? null : related.stats();
     }
     DefaultNode node = entry.node(); // CHAIN
-    return node != null && entry.contextName().equals(rule.reference()) ? node.stats() : null;
+    return node != null && entry.entrance().equals(rule.reference()) ? node.stats() : null;
   }
 
   /**
@@ -131,7 +131,7 @@ final class CompiledFlowRule {
   }
 
   /** Whether this rule applies to a call of this origin in the context of this name. */
-  boolean appliesTo(String origin, String contextName) {
+  boolean appliesTo(String origin, String entrance) {
     if (!forEveryone) {
       boolean applies = forOthers
           ? !origin.isEmpty() && !namedApps.contains(origin)
@@ -140,6 +140,6 @@ final class CompiledFlowRule {
         return false;
       }
     }
-    return strategy != FlowRule.Strategy.ENTRANCE || contextName.equals(rule.reference());
+    return strategy != FlowRule.Strategy.ENTRANCE || entrance.equals(rule.reference());
   }
 }

@@ -68,18 +68,18 @@ public final class FlowSlotKind implements SlotKind<FlowRule> {
    * @param resource the resource's statistics
    * @param contextNode the resource's node for the context, if it exists
    * @param origin the caller's origin
-   * @param contextName the context's name
+   * @param entrance the entrance's name
    * @param into where the budgets go
    */
   public static void budget(Chain chain, ClusterNode resource,
-      @Nullable DefaultNode contextNode, String origin, String contextName,
+      @Nullable DefaultNode contextNode, String origin, String entrance,
       List<LimitBudget> into) {
     if (!(chain.slotOf(INSTANCE) instanceof FlowSlot slot)) {
       return;
     }
     for (CompiledFlowRule compiled : slot.rules) {
       FlowRule rule = compiled.rule;
-      if (rule.metric() == FlowRule.Metric.QPS && compiled.appliesTo(origin, contextName)) {
+      if (rule.metric() == FlowRule.Metric.QPS && compiled.appliesTo(origin, entrance)) {
         slot.budgetsOf(compiled, resource, contextNode, origin, into);
       }
     }

@@ -20,7 +20,7 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PerValueSlotKind implements SlotKind<PerValueRule> {
 
-  /** The hot-parameter slot's position in the chain: after system protection, before flow. */
+  /** The per-value slot's position in the chain: after system protection, before flow. */
   public static final int ORDER = -3000;
 
   /** The one instance, so that chains can be asked for its slot. */
@@ -41,8 +41,8 @@ public final class PerValueSlotKind implements SlotKind<PerValueRule> {
     }
     List<RuleState> states = new ArrayList<>();
     for (CompiledPerValueRule compiled : slot.rules) {
-      states.add(new RuleState.HotValuesState(compiled.rule, compiled.table.size(),
-          compiled.table.limitedValues(RuleState.HotValuesState.MAX_LISTED, nowNanos)));
+      states.add(new RuleState.PerValueState(compiled.rule, compiled.table.size(),
+          compiled.table.limitedValues(RuleState.PerValueState.MAX_LISTED, nowNanos)));
     }
     return List.copyOf(states);
   }

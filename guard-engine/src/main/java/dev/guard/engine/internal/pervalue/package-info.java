@@ -1,5 +1,5 @@
 /**
- * Hot-parameter limits: the slot that limits a resource's calls per value of one argument, with a
+ * Per-value limits: the slot that limits a resource's calls per value of one argument, with a
  * token bucket, a pacing schedule or a concurrency counter per value, kept in bounded tables.
  */
 @NullMarked

@@ -145,10 +145,10 @@ public final class ResourceState {
     return created;
   }
 
-  public @Nullable DefaultNode existingNodeFor(String contextName) {
+  public @Nullable DefaultNode existingNodeFor(String entrance) {
     if (shared != null) {
-      return shared.existingNodeFor(contextName);
+      return shared.existingNodeFor(entrance);
     }
-    return contextNodes.get(contextName);
+    return contextNodes.get(entrance);
   }
 }

@@ -63,7 +63,7 @@ public record GuardWebProperties(
    * @param enabled whether the filter is registered
    * @param include the guarded path patterns
    * @param exclude the path patterns left alone
-   * @param entrance the context name
+   * @param entrance the entrance's name
    * @param originHeader the origin's header, or null
    * @param argumentHeaders the arguments' headers
    * @param maxResources the resource bound

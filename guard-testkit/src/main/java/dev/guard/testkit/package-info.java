@@ -8,7 +8,7 @@
  * dev.guard.testkit.TokenServiceContract} every token service passes; and the {@link
  * dev.guard.testkit.ArrivalSchedule} of simulated calls. The traffic simulator, the jqwik
  * arbitraries and the AssertJ assertions, which need the engine and the Guard DSL, are in {@code
- * dev.guard.testkit.traffic} (artifact guard-testkit, which brings this one along). The classes
+ * dev.guard.testkit.traffic} (artifact guard-testkit-traffic, which brings this one along). The classes
  * are public API under the same compatibility and documentation rules as the rest of guard, but
  * they belong on a test class path, never in production code.
  */

@@ -20,7 +20,7 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.ThreadParams;
 
 /**
- * Scenario 4: a per-argument QPS limit (hot parameter) with a huge count, called with arguments
+ * Scenario 4: a per-argument QPS limit (per value) with a huge count, called with arguments
  * that cycle through {@link #DISTINCT_VALUES} preallocated values, so every value keeps its own
  * token bucket. Only Sentinel has this feature among the peers; guard is measured next to it.
  */
@@ -29,9 +29,9 @@ import org.openjdk.jmh.infra.ThreadParams;
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 1)
 @Fork(2)
-public class HotParamBenchmark {
+public class PerValueBenchmark {
   /**
-   * guard: a hot-parameter rule on argument 0 whose per-value count is never reached, on its own
+   * guard: a per-value rule on argument 0 whose per-value count is never reached, on its own
    * engine, through {@code decorateFunction}.
    */
   @State(Scope.Benchmark)
@@ -40,10 +40,10 @@ public class HotParamBenchmark {
     static final int PER_VALUE = 10_000_000;
 
     final GuardEngine engine = GuardEngine.builder().build();
-    final Function<Object, Object> decorated = Guard.of("bench-hot-param")
+    final Function<Object, Object> decorated = Guard.of("bench-per-value")
         .perValue(0, PER_VALUE).on(engine)
         .decorateFunction(value -> Calls.BODY.get());
-    final Function<Object, Object> probe = Guard.of("bench-hot-param-probe")
+    final Function<Object, Object> probe = Guard.of("bench-per-value-probe")
         .perValue(0, 0).on(engine)
         .decorateFunction(value -> Calls.BODY.get());
 
@@ -51,8 +51,8 @@ public class HotParamBenchmark {
     @Setup
     public void check() {
       Arguments arguments = new Arguments();
-      Sanity.requireAllAdmitted("guard hot-param rule", () -> call(arguments));
-      Sanity.requireMostlyRefused("guard hot-param rule with count 0",
+      Sanity.requireAllAdmitted("guard per-value rule", () -> call(arguments));
+      Sanity.requireMostlyRefused("guard per-value rule with count 0",
           () -> refusedAsValue(probe, arguments.next()));
     }
 
@@ -144,10 +144,10 @@ public class HotParamBenchmark {
   /** A Sentinel {@code PerValueRule} on argument 0 with a huge per-value QPS count. */
   @State(Scope.Benchmark)
   public static class SentinelState {
-    static final String RESOURCE = "bench-hot-param";
+    static final String RESOURCE = "bench-per-value";
 
-    /** A resource whose hot-param rule refuses everything: proves the param slot is active. */
-    static final String PROBE = "bench-hot-param-probe";
+    /** A resource whose per-value rule refuses everything: proves the param slot is active. */
+    static final String PROBE = "bench-per-value-probe";
 
     public SentinelState() {
       Sentinel.addPerValueRule(paramRule(RESOURCE, Calls.HUGE_RATE));

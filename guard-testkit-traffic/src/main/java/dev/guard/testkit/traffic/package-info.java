@@ -6,7 +6,7 @@
  * clock starts ({@link dev.guard.testkit.traffic.FlowArbitraries}); and AssertJ assertions for
  * statistics and reports ({@link dev.guard.testkit.traffic.GuardAssertions}). They need the engine
  * and the Guard DSL; the clock and the fakes below them are in {@code dev.guard.testkit}
- * (guard-testkit-core), which this module brings along. Public API under the same rules as the
+ * (guard-testkit), which this module brings along. Public API under the same rules as the
  * rest of guard, for test class paths only.
  */
 @NullMarked
