@@ -4,7 +4,6 @@ import org.jspecify.annotations.NullMarked;
 @NullMarked
 module dev.guard.dsl {
   requires transitive dev.guard.engine;
-  requires transitive io.vavr;
 
   exports dev.guard;
   exports dev.guard.internal to dev.guard.reactor;

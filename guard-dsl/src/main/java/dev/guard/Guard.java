@@ -13,8 +13,6 @@ import dev.guard.api.rule.Rule;
 import dev.guard.engine.GuardEngine;
 import dev.guard.engine.GuardedResource.CheckedFunction;
 import dev.guard.internal.DetachedCalls;
-import io.vavr.control.Either;
-import io.vavr.control.Try;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

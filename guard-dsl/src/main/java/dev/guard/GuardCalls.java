@@ -1,8 +1,6 @@
 package dev.guard;
 
 import dev.guard.api.RefusedException;
-import io.vavr.control.Either;
-import io.vavr.control.Try;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -103,35 +101,6 @@ abstract sealed class GuardCalls permits GuardDecorators {
     Objects.requireNonNull(supplier, "supplier");
     Objects.requireNonNull(onRefused, "onRefused");
     return bound().run(null, supplier, Supplier<T>::get, onRefused);
-  }
-
-  /**
-   * Runs a supplier now and captures the outcome: a success, the {@link RefusedException} of a
-   * refusal, or the code's own exception.
-   *
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return the outcome
-   */
-  public <T extends @Nullable Object> Try<T> tryCall(Supplier<T> supplier) {
-    Objects.requireNonNull(supplier, "supplier");
-    return Try.of(() -> call(supplier));
-  }
-
-  /**
-   * Runs a supplier now: a refusal becomes a left value, a result a right value; the code's own
-   * exceptions propagate unchanged.
-   *
-   * @param supplier the protected code
-   * @param <T> the result type
-   * @return the refusal or the result
-   */
-  public <T extends @Nullable Object> Either<RefusedException, T> tryEither(Supplier<T> supplier) {
-    try {
-      return Either.right(call(supplier));
-    } catch (RefusedException refused) {
-      return Either.left(refused);
-    }
   }
 
   /** Runs a runnable as a body; a runnable has no result, and nothing reads this one. */

@@ -1,6 +1,7 @@
 package dev.guard.concurrency;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.guard.Guard;
 import dev.guard.api.RefusedException;
@@ -55,9 +56,9 @@ class BreakerConcurrencyTest {
       breaker = engine.breakers("flaky").isEmpty() ? null : engine.breakers("flaky").get(0);
       if (breaker == null || breaker.state() == CircuitBreaker.State.CLOSED) {
         bodies.incrementAndGet();
-        guard.tryCall(() -> {
+        assertThatThrownBy(() -> guard.call(() -> {
           throw new IllegalStateException("down");
-        });
+        })).isInstanceOf(IllegalStateException.class);
       }
       clock.advance(Duration.ofSeconds(1));
       CountDownLatch release = new CountDownLatch(1);

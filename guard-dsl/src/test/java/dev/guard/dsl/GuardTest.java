@@ -11,8 +11,6 @@ import dev.guard.api.rule.Rule;
 import dev.guard.spi.EngineListener;
 import dev.guard.engine.GuardEngine;
 import dev.guard.testkit.ManualClock;
-import io.vavr.control.Either;
-import io.vavr.control.Try;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -126,21 +124,6 @@ class GuardTest {
     counted.run();
     assertThatThrownBy(counted::run).isInstanceOf(RefusedException.Flow.class);
     assertThat(runs).hasValue(1);
-  }
-
-  @Test
-  void vavrVariants_reportRefusalsAsValues() {
-    Guard guard = Guard.of("r").qps(1).on(engine);
-
-    Try<String> first = guard.tryCall(() -> "a");
-    Try<String> second = guard.tryCall(() -> "b");
-    Either<RefusedException, String> third = guard.tryEither(() -> "c");
-
-    assertThat(first.get()).isEqualTo("a");
-    assertThat(second.getCause()).isInstanceOf(RefusedException.Flow.class);
-    assertThat(third.getLeft()).isInstanceOf(RefusedException.Flow.class);
-    clock.advance(Duration.ofSeconds(1));
-    assertThat(guard.tryEither(() -> "d").get()).isEqualTo("d");
   }
 
   @Test

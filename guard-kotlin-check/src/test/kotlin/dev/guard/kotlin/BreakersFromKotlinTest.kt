@@ -43,7 +43,7 @@ class BreakersFromKotlinTest {
     @Test
     fun refusal_tellsWhenToRetry_andRulesHaveNullableFields() {
         val mailer = Guard.of("mailer").errorCount(0).openFor(Duration.ofSeconds(30)).on(engine)
-        repeat(5) { mailer.tryCall { error("smtp down") } } // the default minimum is 5 calls
+        repeat(5) { runCatching { mailer.call { error("smtp down") } } } // the default minimum is 5 calls
         val rule: CircuitBreakerRule = engine.breakers("mailer").single().rule()
         val slowerThan: Duration? = rule.slowerThan()
         val probeTimeout: Duration? = rule.probeTimeout()

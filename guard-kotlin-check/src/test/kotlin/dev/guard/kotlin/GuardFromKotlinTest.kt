@@ -1,6 +1,7 @@
 package dev.guard.kotlin
 
 import dev.guard.Guard
+import dev.guard.vavr.VavrCalls
 import dev.guard.api.RefusedException
 import dev.guard.api.EntryType
 import dev.guard.api.rule.ClusterMode
@@ -86,8 +87,8 @@ class GuardFromKotlinTest {
     fun vavrResults_andFallbacks_matchOnTheRefusal() {
         val closed = Guard.of("closed").qps(0).on(engine)
 
-        val outcome = closed.tryCall { "never" }
-        val either = closed.tryEither { "never" }
+        val outcome = VavrCalls.tryCall(closed) { "never" }
+        val either = VavrCalls.tryEither(closed) { "never" }
         val answer = closed.callOrElse({ "never" }) { refused: RefusedException -> refused.resource() }
 
         assertThat(outcome.isFailure).isTrue()
