@@ -135,15 +135,22 @@ public final class GuardServerInterceptor implements ServerInterceptor {
         call.close(status, GrpcStatuses.trailers(refused));
         return new ServerCall.Listener<Q>() {};
       }
-      CallEnd end = new CallEnd(entry, errorCodes);
+      GuardedServerCall<Q, R> guarded = new GuardedServerCall<>(call,
+          new CallEnd(entry, errorCodes), refusalStatus);
       ServerCall.Listener<Q> listener;
       try {
-        listener = next.startCall(new GuardedServerCall<>(call, end), headers);
+        listener = next.startCall(guarded, headers);
+      } catch (RefusedException nested) {
+        if (guarded.answerRefusal(nested)) {
+          return new ServerCall.Listener<Q>() {};
+        }
+        guarded.end.failed(nested);
+        throw nested;
       } catch (RuntimeException | Error thrown) {
-        end.failed(thrown);
+        guarded.end.failed(thrown);
         throw thrown;
       }
-      return new GuardedServerCall.Listener<>(listener, resource, end,
+      return new GuardedServerCall.Listener<>(listener, resource, guarded,
           Context.current().getDeadline());
     } finally {
       scope.close();

@@ -51,6 +51,8 @@ final class EchoService {
 
   /** How many handlers were started, of every method. */
   final AtomicInteger started = new AtomicInteger();
+  /** What the unary handler does first (a guarded call of its own, say). */
+  volatile Runnable nested = () -> {};
   /** The calls a handler holds open ("hang"), for the test to end. */
   final BlockingQueue<ServerCallStreamObserver<String>> hanging = new LinkedBlockingQueue<>();
 
@@ -76,6 +78,7 @@ final class EchoService {
   /** "throw": the handler throws; "status:CODE": it answers that status; "hang": it holds on. */
   private void unary(String request, StreamObserver<String> out) {
     started.incrementAndGet();
+    nested.run();
     if (request.equals("throw")) {
       throw new IllegalStateException("the handler failed");
     }

@@ -178,4 +178,26 @@ class Issue38GrpcUnaryTest {
     assertThat(refused.getStatus().getDescription()).isEqualTo("busy");
     assertThat(Calls.pushback(refused)).isNotNull();
   }
+
+  @ParameterizedTest
+  @EnumSource(Transport.class)
+  void nestedRefusal_inTheHandler_isAnsweredAsARefusal_inTheCallsContext_withNoError(
+      Transport transport) {
+    GuardEngine contexts = GuardEngine.builder().clock(clock).contextStatistics(true).build();
+    Channel channel = guarded(transport, GuardServerInterceptor.builder(contexts)
+        .entrance("shop").build());
+    contexts.apply(contexts.ruleSet().withRulesOf("inventory",
+        List.of(FlowRule.qps("inventory", 0))));
+    servers.service.nested = () -> contexts.resource("inventory").enter().close();
+
+    StatusRuntimeException refused = Calls.failure(() -> Calls.unary(channel, "a"));
+
+    assertThat(refused.getStatus().getCode()).isEqualTo(Status.Code.RESOURCE_EXHAUSTED);
+    assertThat(refused.getStatus().getDescription()).isEqualTo("refused by guard (flow): inventory");
+    assertThat(contexts.stats("inventory").context("shop")).hasValueSatisfying(
+        stats -> assertThat(stats.totalRefused()).isEqualTo(1));
+    assertThat(contexts.stats(UNARY).totalPass()).isEqualTo(1);
+    assertThat(contexts.stats(UNARY).totalException()).isZero();
+    assertThat(contexts.stats(UNARY).concurrency()).isZero();
+  }
 }

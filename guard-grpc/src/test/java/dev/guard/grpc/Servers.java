@@ -66,6 +66,7 @@ final class Servers implements AutoCloseable {
     this.guard = interceptor;
     service.hanging.clear();
     service.started.set(0);
+    service.nested = () -> {};
   }
 
   /** Lets the service's calls through unguarded from now on. */
