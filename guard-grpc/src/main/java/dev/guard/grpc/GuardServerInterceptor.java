@@ -210,7 +210,7 @@ public final class GuardServerInterceptor implements ServerInterceptor {
      *     character a metadata key cannot have
      */
     public Builder originKey(String name) {
-      io.grpc.Metadata.Key<String> key = Options.asciiKey("originKey", name);
+      Metadata.Key<String> key = Options.asciiKey("originKey", name);
       this.origin = (call, headers) -> MetadataArguments.firstValue(headers, key);
       return this;
     }
