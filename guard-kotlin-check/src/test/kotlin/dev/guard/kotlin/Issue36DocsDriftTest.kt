@@ -13,6 +13,7 @@ import dev.guard.api.rule.RuleSet
 import dev.guard.api.rule.SystemRule
 import dev.guard.dashboard.GuardDashboard
 import dev.guard.engine.GuardEngine
+import dev.guard.grpc.GuardServerInterceptor
 import dev.guard.http.HttpInbound
 import dev.guard.micrometer.GuardMetrics
 import dev.guard.reactor.GuardedPublishers
@@ -46,6 +47,7 @@ class Issue36DocsDriftTest {
         TrafficSimulator::class.java, RuleFormat::class.java, RedisTokenService::class.java,
         HttpInbound::class.java, GuardMetrics::class.java, GuardDashboard::class.java,
         GuardedPublishers::class.java, VavrCalls::class.java,
+        GuardServerInterceptor::class.java,
     )
 
     @Test

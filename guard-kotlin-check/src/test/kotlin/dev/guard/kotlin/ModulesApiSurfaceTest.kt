@@ -1,6 +1,7 @@
 package dev.guard.kotlin
 
 import dev.guard.dashboard.GuardDashboard
+import dev.guard.grpc.GuardServerInterceptor
 import dev.guard.http.HttpInbound
 import dev.guard.micrometer.GuardMetrics
 import dev.guard.reactor.GuardedPublishers
@@ -19,7 +20,9 @@ class ModulesApiSurfaceTest {
 
     private val anchors = listOf(
         RuleFormat::class.java, RedisTokenService::class.java, HttpInbound::class.java,
-        GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java, VavrCalls::class.java,
+        GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java,
+        VavrCalls::class.java,
+        GuardServerInterceptor::class.java,
     )
 
     @Test
