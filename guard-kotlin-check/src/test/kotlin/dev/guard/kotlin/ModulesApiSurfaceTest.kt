@@ -6,6 +6,7 @@ import dev.guard.micrometer.GuardMetrics
 import dev.guard.reactor.GuardedPublishers
 import dev.guard.redis.RedisTokenService
 import dev.guard.rules.RuleFormat
+import dev.guard.spring.client.GuardClientInterceptor
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 
@@ -18,7 +19,7 @@ class ModulesApiSurfaceTest {
 
     private val anchors = listOf(
         RuleFormat::class.java, RedisTokenService::class.java, HttpInbound::class.java,
-        GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java,
+        GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java, GuardClientInterceptor::class.java,
     )
 
     @Test
