@@ -15,7 +15,7 @@ import org.springframework.boot.restclient.RestClientCustomizer;
 import org.springframework.boot.restclient.RestTemplateCustomizer;
 import org.springframework.boot.webclient.WebClientCustomizer;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 /**
  * Guards the calls of the HTTP clients an application builds from Spring Boot's builders, when
@@ -31,6 +31,8 @@ import org.springframework.context.annotation.Configuration;
 @ConditionalOnBean(GuardEngine.class)
 @ConditionalOnBooleanProperty(name = "guard.web.client.enabled")
 @EnableConfigurationProperties(GuardWebClientProperties.class)
+@Import({GuardWebClientAutoConfiguration.RestClients.class,
+    GuardWebClientAutoConfiguration.WebClients.class})
 public class GuardWebClientAutoConfiguration {
 
   /**
@@ -46,8 +48,11 @@ public class GuardWebClientAutoConfiguration {
     return OutboundGate.of(properties.outbound(engine));
   }
 
-  /** The interceptor on Boot's {@code RestClient.Builder} and {@code RestTemplateBuilder}. */
-  @Configuration(proxyBeanMethods = false)
+  /**
+   * The interceptor on Boot's {@code RestClient.Builder} and {@code RestTemplateBuilder}. Imported,
+   * not a {@code @Configuration}: an application's component scan over guard's packages must not
+   * find it on its own.
+   */
   @ConditionalOnClass(RestClientCustomizer.class)
   static class RestClients {
 
@@ -64,8 +69,7 @@ public class GuardWebClientAutoConfiguration {
     }
   }
 
-  /** The exchange filter on Boot's {@code WebClient.Builder}. */
-  @Configuration(proxyBeanMethods = false)
+  /** The exchange filter on Boot's {@code WebClient.Builder}; imported, as above. */
   @ConditionalOnClass({WebClientCustomizer.class, GuardExchangeFilter.class})
   static class WebClients {
 

@@ -34,6 +34,8 @@ import org.springframework.boot.restclient.autoconfigure.RestTemplateAutoConfigu
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.webclient.autoconfigure.WebClientAutoConfiguration;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Configuration;
 import org.springframework.web.client.RestClient;
 import org.springframework.web.client.RestTemplate;
 import org.springframework.web.reactive.function.client.WebClient;
@@ -131,6 +133,19 @@ class Issue38SpringClientsStarterTest {
           assertThat(context).doesNotHaveBean(OutboundGate.class);
         });
   }
+
+  @Test
+  void notEnabled_aComponentScanOverGuardsPackage_findsNothingToRegister() {
+    runner.withUserConfiguration(ScansGuardsPackage.class).run(context -> {
+      assertThat(context).hasNotFailed();
+      assertThat(context).doesNotHaveBean("guardRestClientCustomizer");
+    });
+  }
+
+  /** An application whose component scan covers guard's package, as a shop in dev.guard would. */
+  @Configuration(proxyBeanMethods = false)
+  @ComponentScan(basePackageClasses = GuardWebClientAutoConfiguration.class)
+  static class ScansGuardsPackage {}
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', value = {
