@@ -147,6 +147,13 @@ class SanityTest {
   }
 
   @Test
+  void springClients_plainAndGuarded_answer_andTheGuardedOnesEnterAndExit() {
+    var clients = new SpringClientBenchmark.Clients();
+    assertThatCode(clients::check).doesNotThrowAnyException();
+    assertThat(clients.gate()).isTrue();
+  }
+
+  @Test
   void requireAllAdmitted_oneRefusal_failsNamingTheScenario() {
     int[] calls = {0};
     Supplier<Object> refusesOnce = () -> ++calls[0] == 5_000 ? Calls.REFUSED : Calls.ADMITTED;

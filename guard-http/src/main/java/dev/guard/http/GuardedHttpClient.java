@@ -1,15 +1,11 @@
 package dev.guard.http;
 
 import dev.guard.api.RefusedException;
-import dev.guard.api.Entry;
-import dev.guard.http.internal.ResourceTable;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,18 +27,17 @@ import org.jspecify.annotations.Nullable;
  * settings count as an error (5xx by default) records an error naming the status and is still
  * returned; an exception of the send (an I/O error, a timeout, a failing body handler) is recorded
  * and passed on unchanged. An interrupt is not counted as an error. Cancelling the returned future
- * exits the entry at once, without an error, and cancels the send. Thread-safe.
+ * exits the entry at once, without an error, and cancels the send. Each call is admitted and
+ * finished through an {@link OutboundGate}, as every outbound adapter's is. Thread-safe.
  */
 public final class GuardedHttpClient {
 
   private final HttpClient client;
-  private final HttpOutbound settings;
-  private final ResourceTable resources;
+  private final OutboundGate gate;
 
-  GuardedHttpClient(HttpClient client, HttpOutbound settings, ResourceTable resources) {
+  GuardedHttpClient(HttpClient client, OutboundGate gate) {
     this.client = client;
-    this.settings = settings;
-    this.resources = resources;
+    this.gate = gate;
   }
 
   /**
@@ -59,19 +54,16 @@ public final class GuardedHttpClient {
    */
   public <T extends @Nullable Object> HttpResponse<T> send(HttpRequest request,
       HttpResponse.BodyHandler<T> handler) throws IOException, InterruptedException {
-    Entry entry = resources.handle(settings.resourceName(request)).enter();
+    OutboundCall call = gate.enter(request.method(), request.uri());
+    HttpResponse<T> response;
     try {
-      HttpResponse<T> response = client.send(request, handler);
-      recordStatus(entry, response.statusCode());
-      return response;
-    } catch (InterruptedException interrupted) {
-      throw interrupted;
+      response = client.send(request, handler);
     } catch (Throwable failure) {
-      entry.recordError(failure);
+      call.fail(failure); // an interrupt exits without an error
       throw failure;
-    } finally {
-      entry.close();
     }
+    call.finish(response.statusCode());
+    return response;
   }
 
   /**
@@ -86,9 +78,9 @@ public final class GuardedHttpClient {
   @SuppressWarnings("FutureReturnValueIgnored") // the dependent stages only exit and forward
   public <T extends @Nullable Object> CompletableFuture<HttpResponse<T>> sendAsync(
       HttpRequest request, HttpResponse.BodyHandler<T> handler) {
-    Entry entry;
+    OutboundCall call;
     try {
-      entry = resources.handle(settings.resourceName(request)).enterAsync();
+      call = gate.enter(request.method(), request.uri());
     } catch (RefusedException refused) {
       return CompletableFuture.failedFuture(refused);
     }
@@ -96,52 +88,26 @@ public final class GuardedHttpClient {
     try {
       sent = client.sendAsync(request, handler);
     } catch (RuntimeException | Error failure) {
-      entry.recordError(failure);
-      entry.close();
+      call.fail(failure);
       throw failure;
     }
     CompletableFuture<HttpResponse<T>> result = new CompletableFuture<>();
     sent.whenComplete((response, failure) -> {
-      try {
-        if (result.isCancelled()) {
-          return; // exited when the caller cancelled
-        }
-        if (failure != null) {
-          recordFailure(entry, failure);
-        } else {
-          recordStatus(entry, response.statusCode());
-        }
-      } finally {
-        entry.close();
-      }
       if (failure != null) {
+        call.fail(failure); // nothing when the caller cancelled first
         result.completeExceptionally(failure);
       } else {
+        call.finish(response.statusCode());
         result.complete(response);
       }
     });
     result.whenComplete((response, failure) -> {
       if (result.isCancelled()) {
-        entry.close();
+        call.cancel();
         sent.cancel(true);
       }
     });
     return result;
-  }
-
-  private void recordStatus(Entry entry, int status) {
-    if (settings.isErrorStatus(status)) {
-      entry.recordError(new HttpStatusException(entry.resource(), status));
-    }
-  }
-
-  private static void recordFailure(Entry entry, Throwable failure) {
-    Throwable cause = failure instanceof CompletionException && failure.getCause() != null
-        ? failure.getCause()
-        : failure;
-    if (!(cause instanceof CancellationException) && !(cause instanceof InterruptedException)) {
-      entry.recordError(cause);
-    }
   }
 
   /**
@@ -160,11 +126,11 @@ public final class GuardedHttpClient {
    * @return the count
    */
   public long overflows() {
-    return resources.overflows();
+    return gate.overflows();
   }
 
   @Override
   public String toString() {
-    return "GuardedHttpClient[" + settings + "]";
+    return "GuardedHttpClient[" + gate + "]";
   }
 }

@@ -3,18 +3,16 @@ package dev.guard.http;
 import dev.guard.api.internal.Checks;
 import dev.guard.api.EntryType;
 import dev.guard.engine.GuardEngine;
-import dev.guard.http.internal.ResourceTable;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.IntPredicate;
 import org.jspecify.annotations.Nullable;
 
 /**
- * How a {@link GuardedHttpClient} protects the calls it sends: an immutable value, every setting
- * method returns a new one.
+ * How a {@link GuardedHttpClient}, or any client adapter built on an {@link OutboundGate},
+ * protects the calls it sends: an immutable value, every setting method returns a new one.
  *
  * <pre>{@code
  * GuardedHttpClient payments = HttpOutbound.of(engine).decorate(HttpClient.newHttpClient());
@@ -78,7 +76,7 @@ public final class HttpOutbound {
   /**
    * Returns settings under which a client creates at most {@code max} resources (default 500):
    * further names map to {@value #OVERFLOW_RESOURCE}, and each such call is counted (see {@link
-   * GuardedHttpClient#overflows()}).
+   * OutboundGate#overflows()}).
    *
    * @param max the bound; {@code > 0}
    * @return the new settings
@@ -103,20 +101,27 @@ public final class HttpOutbound {
   }
 
   /**
-   * Decorates a client: the returned client sends through {@code client} under these settings.
-   * Each decorated client has its own bounded resource table.
+   * Decorates a client: the returned client sends through {@code client} under these settings,
+   * each call admitted by an {@link OutboundGate} of its own (its own bounded resource table).
    *
    * @param client the client that sends the requests
    * @return the guarded client
    */
   public GuardedHttpClient decorate(HttpClient client) {
     Objects.requireNonNull(client, "client");
-    return new GuardedHttpClient(client, this,
-        new ResourceTable(engine, EntryType.OUT, maxResources, OVERFLOW_RESOURCE));
+    return new GuardedHttpClient(client, OutboundGate.of(this));
   }
 
-  String resourceName(HttpRequest request) {
-    URI uri = request.uri();
+  GuardEngine engine() {
+    return engine;
+  }
+
+  int resourceBound() {
+    return maxResources;
+  }
+
+  /** The resource of a call: its host, or its method, host and cleaned path ({@link #perPath}). */
+  String resourceName(String method, URI uri) {
     int port = uri.getPort();
     String host = uri.getScheme() + "://" + uri.getHost() + (port < 0 ? "" : ":" + port);
     Function<String, String> cleaner = pathCleaner;
@@ -125,7 +130,7 @@ public final class HttpOutbound {
     }
     String path = uri.getRawPath();
     String cleaned = cleaner.apply(path == null || path.isEmpty() ? "/" : path);
-    return request.method() + " " + host + Objects.requireNonNull(cleaned, "cleaned path");
+    return method + " " + host + Objects.requireNonNull(cleaned, "cleaned path");
   }
 
   boolean isErrorStatus(int status) {

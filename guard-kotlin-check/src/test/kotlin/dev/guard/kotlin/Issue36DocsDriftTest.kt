@@ -20,6 +20,7 @@ import dev.guard.reactor.GuardedPublishers
 import dev.guard.redis.RedisTokenService
 import dev.guard.rules.RuleFormat
 import dev.guard.vavr.VavrCalls
+import dev.guard.spring.client.GuardClientInterceptor
 import dev.guard.testkit.ManualClock
 import dev.guard.testkit.traffic.TrafficSimulator
 import java.lang.reflect.Modifier
@@ -46,8 +47,10 @@ class Issue36DocsDriftTest {
         EntryType::class.java, GuardEngine::class.java, Guard::class.java, ManualClock::class.java,
         TrafficSimulator::class.java, RuleFormat::class.java, RedisTokenService::class.java,
         HttpInbound::class.java, GuardMetrics::class.java, GuardDashboard::class.java,
-        GuardedPublishers::class.java, VavrCalls::class.java,
+        GuardedPublishers::class.java,
+        VavrCalls::class.java,
         GuardServerInterceptor::class.java,
+        GuardClientInterceptor::class.java,
     )
 
     @Test

@@ -8,6 +8,7 @@ import dev.guard.reactor.GuardedPublishers
 import dev.guard.redis.RedisTokenService
 import dev.guard.rules.RuleFormat
 import dev.guard.vavr.VavrCalls
+import dev.guard.spring.client.GuardClientInterceptor
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 
@@ -20,9 +21,12 @@ class ModulesApiSurfaceTest {
 
     private val anchors = listOf(
         RuleFormat::class.java, RedisTokenService::class.java, HttpInbound::class.java,
-        GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java,
+        GuardMetrics::class.java,
+        GuardDashboard::class.java,
+        GuardedPublishers::class.java,
         VavrCalls::class.java,
         GuardServerInterceptor::class.java,
+        GuardClientInterceptor::class.java,
     )
 
     @Test
