@@ -12,6 +12,7 @@ import dev.guard.api.rule.Rule
 import dev.guard.api.rule.RuleSet
 import dev.guard.api.rule.SystemRule
 import dev.guard.dashboard.GuardDashboard
+import dev.guard.gateway.GuardGatewayFilterFactory
 import dev.guard.engine.GuardEngine
 import dev.guard.http.HttpInbound
 import dev.guard.micrometer.GuardMetrics
@@ -44,7 +45,7 @@ class Issue36DocsDriftTest {
         EntryType::class.java, GuardEngine::class.java, Guard::class.java, ManualClock::class.java,
         TrafficSimulator::class.java, RuleFormat::class.java, RedisTokenService::class.java,
         HttpInbound::class.java, GuardMetrics::class.java, GuardDashboard::class.java,
-        GuardedPublishers::class.java,
+        GuardedPublishers::class.java, GuardGatewayFilterFactory::class.java,
     )
 
     @Test

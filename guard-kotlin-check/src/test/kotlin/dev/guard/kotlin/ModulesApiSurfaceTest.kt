@@ -1,6 +1,7 @@
 package dev.guard.kotlin
 
 import dev.guard.dashboard.GuardDashboard
+import dev.guard.gateway.GuardGatewayFilterFactory
 import dev.guard.http.HttpInbound
 import dev.guard.micrometer.GuardMetrics
 import dev.guard.reactor.GuardedPublishers
@@ -12,13 +13,14 @@ import org.junit.jupiter.api.Test
 /**
  * The add-on modules' public surface grows only on purpose, as the core's does (guard-testkit-traffic's
  * PublicApiSurfaceTest): every public type in an exported package of rules, redis, http,
- * micrometer, dashboard and reactor is listed in `modules-api-surface.txt`, and every listed type exists.
+ * micrometer, dashboard, reactor and gateway is listed in `modules-api-surface.txt`, and every listed type exists.
  */
 class ModulesApiSurfaceTest {
 
     private val anchors = listOf(
         RuleFormat::class.java, RedisTokenService::class.java, HttpInbound::class.java,
         GuardMetrics::class.java, GuardDashboard::class.java, GuardedPublishers::class.java,
+        GuardGatewayFilterFactory::class.java,
     )
 
     @Test
