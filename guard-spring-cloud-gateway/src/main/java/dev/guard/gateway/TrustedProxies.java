@@ -22,6 +22,8 @@ final class TrustedProxies {
 
   private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
   private static final Pattern IPV6 = Pattern.compile("[0-9A-Fa-f:.]+");
+  private static final Pattern PAIRS = Pattern.compile(";");
+  private static final Pattern DOTS = Pattern.compile("\\.");
 
   /** No proxy is trusted: the client address is always the peer's. */
   static final TrustedProxies NONE = new TrustedProxies(List.of());
@@ -100,7 +102,7 @@ final class TrustedProxies {
     List<String> forwarded = headers.getValuesAsList("Forwarded");
     if (!forwarded.isEmpty()) {
       for (String element : forwarded) {
-        for (String pair : element.split(";")) {
+        for (String pair : PAIRS.split(element)) {
           String p = pair.trim();
           if (p.regionMatches(true, 0, "for=", 0, 4)) {
             chain.add(node(p.substring(4)));
@@ -132,7 +134,7 @@ final class TrustedProxies {
   /** The address a literal spells, or null for anything else; never a name lookup. */
   private static @Nullable InetAddress literal(String text) {
     if (IPV4.matcher(text).matches()) {
-      for (String octet : text.split("\\.")) {
+      for (String octet : DOTS.split(text)) {
         if (Integer.parseInt(octet) > 255) {
           return null;
         }
@@ -148,7 +150,14 @@ final class TrustedProxies {
   }
 
   /** A CIDR block: an address and how many leading bits of it a member shares. */
-  private record Block(byte[] network, int prefix) {
+  private static final class Block {
+    private final byte[] network;
+    private final int prefix;
+
+    Block(byte[] network, int prefix) {
+      this.network = network.clone();
+      this.prefix = prefix;
+    }
 
     boolean contains(byte[] address) {
       if (address.length != network.length) {
