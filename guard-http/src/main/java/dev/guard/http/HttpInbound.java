@@ -309,6 +309,25 @@ public final class HttpInbound {
     return arguments(HeaderArguments.of(names));
   }
 
+  /**
+   * Returns a value taken from a request as an argument keeps it, the way {@link
+   * #argumentHeaders} keeps header values: the value itself, or for one longer than 128
+   * characters {@code "sha256:"} and its SHA-256 digest in hex, so that remembered values stay
+   * small whatever a client sends. For {@link #arguments} functions that take values from
+   * elsewhere in the request (the query, a cookie, the host).
+   *
+   * <pre>{@code
+   * HttpInbound.of(engine).arguments(request -> new Object[] {
+   *     HttpInbound.boundedArgument(tenantOf(request))});
+   * }</pre>
+   *
+   * @param value the value as sent; the empty string for an absent one
+   * @return the value to enter with
+   */
+  public static String boundedArgument(String value) {
+    return HeaderArguments.bounded(Objects.requireNonNull(value, "value"));
+  }
+
   Function<? super Request, @Nullable Object[]> argumentsOf() {
     return arguments;
   }

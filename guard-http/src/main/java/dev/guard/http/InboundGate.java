@@ -3,6 +3,7 @@ package dev.guard.http;
 import dev.guard.api.Entry;
 import dev.guard.api.EntryType;
 import dev.guard.api.RefusedException;
+import dev.guard.api.internal.Checks;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.PerValueRule;
 import dev.guard.api.rule.Quota;
@@ -91,7 +92,36 @@ public final class InboundGate {
     if (routedPath == null) {
       return Admission.refused(this, new Admission.Refusal(AMBIGUOUS_PATH, null));
     }
-    GuardedResource resource = handle(request, method, routedPath);
+    return enter(request, handle(request, method, routedPath));
+  }
+
+  /**
+   * Admits or refuses a request under a resource name the adapter chooses instead of its method
+   * and path: a gateway's route id or API group, say. Everything else is as for {@link #admit}:
+   * the name is bounded as {@link HttpInbound} describes (beyond {@link
+   * HttpInbound#maxResources} new names map to {@value HttpInbound#OVERFLOW_RESOURCE}), the
+   * resource is entered inside the request's context with the request's arguments, and a refused
+   * request has its refusal response and rate-limit fields. An adapter may admit one request under
+   * several names, each admission finished on its own.
+   *
+   * <pre>{@code
+   * Admission route = gate.admitNamed(view, "orders-route");
+   * }</pre>
+   *
+   * @param request the request, for the origin and arguments functions
+   * @param resource the resource name; not blank
+   * @return the admission: a refusal to answer, or the admitted call to finish once
+   * @throws IllegalArgumentException if {@code resource} is blank
+   */
+  public Admission admitNamed(HttpInbound.Request request, String resource) {
+    Checks.notBlank("resource", resource);
+    String origin = Objects.requireNonNull(settings.originParser().apply(request), "origin");
+    return enter(request,
+        resources.handle(resource).context(settings.entranceName(), origin));
+  }
+
+  /** Enters a request's resource inside its context, for {@link #admit} and {@link #admitNamed}. */
+  private Admission enter(HttpInbound.Request request, GuardedResource resource) {
     @Nullable Object[] args = arguments(request);
     GuardedResource.ContextScope scope = resource.openContext();
     boolean admitted = false;

@@ -12,6 +12,7 @@ import dev.guard.api.rule.Rule
 import dev.guard.api.rule.RuleSet
 import dev.guard.api.rule.SystemRule
 import dev.guard.dashboard.GuardDashboard
+import dev.guard.gateway.GuardGatewayFilterFactory
 import dev.guard.engine.GuardEngine
 import dev.guard.grpc.GuardServerInterceptor
 import dev.guard.http.HttpInbound
@@ -51,6 +52,7 @@ class Issue36DocsDriftTest {
         VavrCalls::class.java,
         GuardServerInterceptor::class.java,
         GuardClientInterceptor::class.java,
+        GuardGatewayFilterFactory::class.java,
     )
 
     @Test

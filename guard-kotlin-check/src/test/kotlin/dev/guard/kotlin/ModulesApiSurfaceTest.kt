@@ -2,6 +2,7 @@ package dev.guard.kotlin
 
 import dev.guard.dashboard.GuardDashboard
 import dev.guard.grpc.GuardServerInterceptor
+import dev.guard.gateway.GuardGatewayFilterFactory
 import dev.guard.http.HttpInbound
 import dev.guard.micrometer.GuardMetrics
 import dev.guard.reactor.GuardedPublishers
@@ -15,7 +16,7 @@ import org.junit.jupiter.api.Test
 /**
  * The add-on modules' public surface grows only on purpose, as the core's does (guard-testkit-traffic's
  * PublicApiSurfaceTest): every public type in an exported package of rules, redis, http,
- * micrometer, dashboard and reactor is listed in `modules-api-surface.txt`, and every listed type exists.
+ * micrometer, dashboard, reactor and gateway is listed in `modules-api-surface.txt`, and every listed type exists.
  */
 class ModulesApiSurfaceTest {
 
@@ -27,6 +28,7 @@ class ModulesApiSurfaceTest {
         VavrCalls::class.java,
         GuardServerInterceptor::class.java,
         GuardClientInterceptor::class.java,
+        GuardGatewayFilterFactory::class.java,
     )
 
     @Test

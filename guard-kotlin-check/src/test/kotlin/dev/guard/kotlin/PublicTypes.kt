@@ -22,17 +22,36 @@ internal object PublicTypes {
     }
 
     private fun under(root: Path, loader: ClassLoader): List<String> {
-        val module = Files.newInputStream(root.resolve("module-info.class")).use { ModuleDescriptor.read(it) }
-        return module.exports().filter { !it.isQualified }.flatMap { exports ->
-            Files.list(root.resolve(exports.source().replace('.', '/'))).use { files ->
-                files.map { it.fileName.toString() }
-                    .filter { it.endsWith(".class") && it != "package-info.class" }
-                    .map { exports.source() + "." + it.removeSuffix(".class") }
-                    .filter { isPublic(Class.forName(it, false, loader)) }
-                    .toList()
-            }
+        val descriptor = root.resolve("module-info.class")
+        if (!Files.exists(descriptor)) {
+            return automatic(root, loader)
         }
+        val module = Files.newInputStream(descriptor).use { ModuleDescriptor.read(it) }
+        return module.exports().filter { !it.isQualified }.flatMap { exports -> inPackage(root, exports.source(), loader) }
     }
+
+    /**
+     * A module without a descriptor (the Spring modules, named by `Automatic-Module-Name`) exports
+     * every package it has; guard's convention keeps implementation out of the public types there.
+     */
+    private fun automatic(root: Path, loader: ClassLoader): List<String> {
+        val packages = Files.walk(root).use { paths ->
+            paths.filter { it.fileName?.toString()?.endsWith(".class") == true }
+                .map { root.relativize(it.parent).toString().replace('/', '.') }
+                .filter { it.isNotEmpty() && !it.startsWith("META-INF") }
+                .distinct().toList()
+        }
+        return packages.flatMap { inPackage(root, it, loader) }
+    }
+
+    private fun inPackage(root: Path, pkg: String, loader: ClassLoader): List<String> =
+        Files.list(root.resolve(pkg.replace('.', '/'))).use { files ->
+            files.map { it.fileName.toString() }
+                .filter { it.endsWith(".class") && it != "package-info.class" }
+                .map { "$pkg." + it.removeSuffix(".class") }
+                .filter { isPublic(Class.forName(it, false, loader)) }
+                .toList()
+        }
 
     private fun isPublic(type: Class<*>): Boolean {
         var c: Class<*>? = type
