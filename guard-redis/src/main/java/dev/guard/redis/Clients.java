@@ -5,6 +5,7 @@ import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
@@ -52,9 +53,16 @@ final class Clients {
     }
   }
 
-  static Made single(@Nullable Duration requestTimeout, Duration connectTimeout) {
+  /**
+   * A client for one server (or a Sentinel group's master).
+   *
+   * @param ssl how to trust a TLS server ({@code rediss://}); null for the JVM's trust store
+   */
+  static Made single(@Nullable SslOptions ssl, @Nullable Duration requestTimeout,
+      Duration connectTimeout) {
     RedisClient client = RedisClient.create();
     client.setOptions(ClientOptions.builder()
+        .sslOptions(tls(ssl, connectTimeout))
         .autoReconnect(false)
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
         .timeoutOptions(timeouts(requestTimeout))
@@ -63,8 +71,8 @@ final class Clients {
     return new Made(client, null);
   }
 
-  static Made cluster(List<RedisURI> seeds, @Nullable Duration requestTimeout, Duration connectTimeout,
-      Duration retry) {
+  static Made cluster(List<RedisURI> seeds, @Nullable SslOptions ssl,
+      @Nullable Duration requestTimeout, Duration connectTimeout, Duration retry) {
     Duration cap = retry.isZero() ? Duration.ofMillis(1) : retry;
     ClientResources resources = ClientResources.builder()
         .reconnectDelay(Delay.exponential(Duration.ofMillis(1), cap, 2, TimeUnit.MILLISECONDS))
@@ -73,6 +81,7 @@ final class Clients {
     // a node's connection is made on its first command: accept commands while it is being made
     // (each still fails after the request timeout when the node is down)
     client.setOptions(ClusterClientOptions.builder()
+        .sslOptions(tls(ssl, connectTimeout))
         .autoReconnect(true)
         .disconnectedBehavior(ClientOptions.DisconnectedBehavior.ACCEPT_COMMANDS)
         .timeoutOptions(timeouts(requestTimeout))
@@ -82,6 +91,15 @@ final class Clients {
             .build())
         .build());
     return new Made(client, resources);
+  }
+
+  /**
+   * The TLS settings (used for {@code rediss://} only): the given ones or the JVM's defaults, the
+   * handshake bounded by the connect timeout, since it is part of making the connection.
+   */
+  private static SslOptions tls(@Nullable SslOptions ssl, Duration connectTimeout) {
+    return (ssl == null ? SslOptions.builder() : ssl.mutate()).handshakeTimeout(connectTimeout)
+        .build();
   }
 
   /** Each command's bound on the client, or none (the callers wait their own). */

@@ -6,6 +6,7 @@ import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisServerCommands;
@@ -65,6 +66,7 @@ final class Connector {
 
   private final List<RedisURI> uris;
   private final boolean cluster;
+  private final @Nullable SslOptions ssl;
   private final @Nullable Duration requestTimeout;
   private final Duration connectTimeout;
   private final Duration retry;
@@ -73,6 +75,7 @@ final class Connector {
   private final List<Runnable> failed = new CopyOnWriteArrayList<>();
   private final List<LongSupplier> restored = new CopyOnWriteArrayList<>();
   private final EvictionWatch eviction;
+  private final AttemptLog failures;
   private final ThreadPoolExecutor own;
   /** The latest thread of {@link #own}, joined on close so that no attempt outlives it. */
   private volatile @Nullable Thread worker;
@@ -86,6 +89,8 @@ final class Connector {
   /**
    * Makes the connector; {@link #begin()} starts the first attempt in the background.
    *
+   * @param uris the servers; guard connects with its own copies of them
+   * @param ssl how a client guard makes trusts a TLS server; null for the JVM's defaults
    * @param requestTimeout the client's own bound on a command, or null for none (each user waits
    *     at most its own timeout)
    * @param retry the least time between two attempts, on {@code clock}
@@ -93,20 +98,19 @@ final class Connector {
    * @param borrowed the application's client to connect with, never shut down here; null to make
    *     one (and shut it down on {@link #close()})
    */
-  Connector(List<String> uris, boolean cluster, @Nullable Duration requestTimeout,
+  Connector(List<RedisURI> uris, boolean cluster, @Nullable SslOptions ssl,
+      @Nullable Duration requestTimeout,
       Duration connectTimeout,
       Duration retry, TimeSource clock, String clientName,
       @Nullable AbstractRedisClient borrowed) {
     this.uris = new ArrayList<>();
-    for (String uri : uris) {
-      RedisURI parsed = RedisURI.create(uri);
-      parsed.setTimeout(connectTimeout); // bounds the handshake and the topology discovery
-      parsed.setClientName(clientName);
-      this.uris.add(parsed);
+    for (RedisURI uri : uris) {
+      this.uris.add(Servers.copy(uri, connectTimeout, clientName));
     }
     this.borrowed = borrowed;
     this.client = borrowed == null ? null : new Clients.Made(borrowed, null);
     this.cluster = cluster;
+    this.ssl = ssl;
     this.requestTimeout = requestTimeout;
     this.connectTimeout = connectTimeout;
     this.retry = retry;
@@ -118,6 +122,7 @@ final class Connector {
       }
       return sum;
     });
+    this.failures = new AttemptLog(servers());
     this.own = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         task -> {
           Thread thread = new Thread(task, "guard-redis connect " + servers());
@@ -189,15 +194,7 @@ final class Connector {
 
   /** The servers as {@code host:port}, comma-separated (no credentials). */
   String servers() {
-    if (uris.isEmpty()) {
-      return "the application's Redis Cluster client";
-    }
-    StringBuilder out = new StringBuilder();
-    for (RedisURI uri : uris) {
-      out.append(out.length() == 0 ? "" : ",").append(uri.getHost()).append(':')
-          .append(uri.getPort());
-    }
-    return out.toString();
+    return uris.isEmpty() ? "the application's Redis Cluster client" : Servers.describe(uris);
   }
 
   /**
@@ -292,7 +289,10 @@ final class Connector {
     attemptStartedNanos = clock.nanoTime();
     CompletableFuture<@Nullable Link> started = new CompletableFuture<>();
     try {
-      own.execute(() -> connect().whenComplete((made, error) -> settle(started, made)));
+      own.execute(() -> connect().whenComplete((made, error) -> {
+        failures.attempted(error);
+        settle(started, made);
+      }));
     } catch (RejectedExecutionException closing) {
       return;
     }
@@ -338,8 +338,8 @@ final class Connector {
       Clients.Made made = client;
       if (made == null) {
         made = cluster
-            ? Clients.cluster(uris, requestTimeout, connectTimeout, retry)
-            : Clients.single(requestTimeout, connectTimeout);
+            ? Clients.cluster(uris, ssl, requestTimeout, connectTimeout, retry)
+            : Clients.single(ssl, requestTimeout, connectTimeout);
         client = made;
       }
       if (made.client() instanceof RedisClusterClient clusterClient) {
@@ -439,24 +439,6 @@ final class Connector {
     if (made != null && borrowed == null) {
       made.shutdown();
     }
-  }
-
-  /**
-   * The servers of a uri, separated by commas.
-   *
-   * @throws IllegalArgumentException if one is blank
-   */
-  static List<String> servers(String uri) {
-    Objects.requireNonNull(uri, "uri");
-    List<String> servers = new ArrayList<>();
-    for (String part : uri.split(",")) {
-      if (part.isBlank()) {
-        throw new IllegalArgumentException("uri must list servers separated by commas, was '"
-            + uri + "'");
-      }
-      servers.add(part.strip());
-    }
-    return servers;
   }
 
   /**

@@ -4,9 +4,10 @@ import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SslOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
@@ -29,6 +30,22 @@ import org.jspecify.annotations.Nullable;
  * ...
  * fleet.close(); rules.close(); tokens.close(); // they leave the shared connection open
  * redis.close();
+ * }</pre>
+ *
+ * <p>Where: one server ({@code redis://host:port}, or {@code rediss://host:port} over TLS, trusting
+ * the JVM's trust store unless {@link Builder#ssl} says otherwise), the master of a Redis Sentinel
+ * group ({@code redis-sentinel://host:port[,host:port...]#master}: each connection asks a sentinel
+ * for the current master, so one made after a failover goes to the new master), or a Redis
+ * Cluster ({@link Builder#cluster()}). A uri with credentials ({@code redis://user:password@host})
+ * or a Lettuce {@link RedisURI} built in code ({@link #builder(List)}) authenticates; credentials
+ * appear in no message, log line or {@link #toString()}.
+ *
+ * <pre>{@code
+ * RedisConnection tls = RedisConnection.builder("rediss://redis.internal:6380")
+ *     .ssl(SslOptions.builder().trustManager(new File("/etc/redis/ca.crt")).build())
+ *     .build();
+ * RedisConnection sentinel =
+ *     RedisConnection.of("redis-sentinel://10.0.0.1:26379,10.0.0.2:26379#shop");
  * }</pre>
  *
  * <p>The connection is made in the background and made again after a loss on the schedule of
@@ -60,12 +77,42 @@ public final class RedisConnection implements AutoCloseable {
   /**
    * Starts configuring a connection.
    *
-   * @param uri the server, e.g. {@code redis://localhost:6379}; for {@link Builder#cluster()} one
-   *     or more seed nodes separated by commas
+   * @param uri the server, e.g. {@code redis://localhost:6379}, {@code rediss://} for TLS, or a
+   *     Sentinel group {@code redis-sentinel://host:port[,host:port...]#master}; for {@link
+   *     Builder#cluster()} one or more seed nodes separated by commas
    * @return a builder
+   * @throws IllegalArgumentException if the uri is not a Redis uri (the message masks
+   *     credentials)
    */
   public static Builder builder(String uri) {
-    return new Builder(uri);
+    return new Builder(Servers.parse(Servers.split(uri)));
+  }
+
+  /**
+   * Starts configuring a connection to servers described in code, for settings a uri text cannot
+   * carry (a Sentinel group whose sentinels have credentials of their own, say). guard connects
+   * with copies: the uris stay as they are.
+   *
+   * <pre>{@code
+   * RedisURI master = RedisURI.Builder.sentinel("10.0.0.1", 26379, "shop")
+   *     .withAuthentication("guard", password)
+   *     .build();
+   * RedisConnection redis = RedisConnection.builder(List.of(master)).build();
+   * }</pre>
+   *
+   * @param servers one server or Sentinel group, or, for {@link Builder#cluster()}, seed nodes
+   * @return a builder
+   * @throws IllegalArgumentException if the list is empty
+   */
+  public static Builder builder(List<RedisURI> servers) {
+    Objects.requireNonNull(servers, "servers");
+    if (servers.isEmpty()) {
+      throw new IllegalArgumentException("servers must name at least one server, was empty");
+    }
+    for (RedisURI server : servers) {
+      Objects.requireNonNull(server, "servers");
+    }
+    return new Builder(servers);
   }
 
   /**
@@ -83,7 +130,7 @@ public final class RedisConnection implements AutoCloseable {
    */
   public static RedisConnection wrapping(RedisClient client, String uri) {
     Objects.requireNonNull(client, "client");
-    return new Builder(uri).borrow(client).build();
+    return builder(uri).borrow(client).build();
   }
 
   /**
@@ -95,7 +142,7 @@ public final class RedisConnection implements AutoCloseable {
    */
   public static RedisConnection wrapping(RedisClusterClient client) {
     Objects.requireNonNull(client, "client");
-    Builder b = new Builder(null);
+    Builder b = new Builder(List.of());
     b.cluster = true;
     return b.borrow(client).build();
   }
@@ -103,8 +150,8 @@ public final class RedisConnection implements AutoCloseable {
   /** A connection one user makes for itself from a uri, not yet connecting. */
   static RedisConnection own(List<String> uris, boolean cluster, Duration requestTimeout,
       Duration connectTimeout, Duration retry, TimeSource clock, String clientName) {
-    return new RedisConnection(new Connector(uris, cluster, requestTimeout, connectTimeout, retry,
-        clock, clientName, null));
+    return new RedisConnection(new Connector(Servers.parse(uris), cluster, null, requestTimeout,
+        connectTimeout, retry, clock, clientName, null));
   }
 
   Connector connector() {
@@ -141,17 +188,16 @@ public final class RedisConnection implements AutoCloseable {
 
   /** Settings of a {@link RedisConnection}; every option may be set once. */
   public static final class Builder {
-    private final List<String> uris = new ArrayList<>();
+    private final List<RedisURI> uris;
     private boolean cluster;
+    private @Nullable SslOptions ssl;
     private Duration connectTimeout = Duration.ofSeconds(1);
     private Duration retry = Duration.ofSeconds(1);
     private TimeSource clock = GuardEngine.systemTime();
     private @Nullable AbstractRedisClient borrowed;
 
-    private Builder(@Nullable String uri) {
-      if (uri != null) {
-        uris.addAll(Connector.servers(uri));
-      }
+    private Builder(List<RedisURI> uris) {
+      this.uris = List.copyOf(uris);
     }
 
     private Builder borrow(AbstractRedisClient client) {
@@ -166,6 +212,29 @@ public final class RedisConnection implements AutoCloseable {
      */
     public Builder cluster() {
       this.cluster = true;
+      return this;
+    }
+
+    /**
+     * Sets how the client trusts a TLS server ({@code rediss://}, or a {@link RedisURI} with SSL)
+     * and, if the server asks, which certificate it presents; without it the JVM's trust store
+     * decides. A server the client does not trust is no exception to guard's users: each attempt
+     * fails, shared limits decide as for an outage, and a warning says why.
+     *
+     * <pre>{@code
+     * builder.ssl(SslOptions.builder().trustManager(new File("ca.crt")).build());
+     * }</pre>
+     *
+     * @param options Lettuce's TLS settings
+     * @return this builder
+     * @throws IllegalStateException if set before
+     */
+    public Builder ssl(SslOptions options) {
+      Objects.requireNonNull(options, "ssl");
+      if (ssl != null) {
+        throw new IllegalStateException("ssl is set already");
+      }
+      this.ssl = options;
       return this;
     }
 
@@ -216,9 +285,9 @@ public final class RedisConnection implements AutoCloseable {
     public RedisConnection build() {
       if (uris.size() > 1 && !cluster) {
         throw new IllegalArgumentException(
-            "uri must name one server unless cluster() is set, was " + String.join(",", uris));
+            "uri must name one server unless cluster() is set, was " + Servers.describe(uris));
       }
-      Connector connector = new Connector(uris, cluster, null, connectTimeout, retry, clock,
+      Connector connector = new Connector(uris, cluster, ssl, null, connectTimeout, retry, clock,
           "guard", borrowed);
       connector.begin();
       return new RedisConnection(connector);

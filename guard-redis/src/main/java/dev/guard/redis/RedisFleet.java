@@ -521,7 +521,7 @@ public final class RedisFleet implements AutoCloseable {
     private Builder(GuardEngine engine, @Nullable String uri, String namespace) {
       this.engine = Objects.requireNonNull(engine, "engine");
       if (uri != null) {
-        uris.addAll(Connector.servers(uri));
+        uris.addAll(Servers.split(uri));
       }
       this.namespace = Connector.namespace(namespace);
     }
@@ -672,7 +672,8 @@ public final class RedisFleet implements AutoCloseable {
     public RedisFleet build() {
       if (uris.size() > 1 && !cluster) {
         throw new IllegalArgumentException(
-            "uri must name one server unless cluster() is set, was " + String.join(",", uris));
+            "uri must name one server unless cluster() is set, was "
+            + Servers.redact(String.join(",", uris)));
       }
       if (expiry.compareTo(heartbeat.multipliedBy(3)) < 0) {
         throw new IllegalArgumentException("expiry must be at least three heartbeats ("

@@ -359,7 +359,7 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
 
     private Builder(@Nullable String uri, String namespace) {
       if (uri != null) {
-        uris.addAll(Connector.servers(uri));
+        uris.addAll(Servers.split(uri));
       }
       this.namespace = Connector.namespace(namespace);
     }
@@ -549,7 +549,8 @@ public final class RedisTokenService implements TokenService, AutoCloseable {
     public RedisTokenService build() {
       if (uris.size() > 1 && !cluster) {
         throw new IllegalArgumentException(
-            "uri must name one server unless cluster() is set, was " + String.join(",", uris));
+            "uri must name one server unless cluster() is set, was "
+            + Servers.redact(String.join(",", uris)));
       }
       return new RedisTokenService(this);
     }

@@ -32,7 +32,8 @@ class Issue36RedisConnectionCountTest {
     /** Makes every user talk to Redis once. */
     Instance used() {
       assertThat(tokens.awaitConnected(PATIENCE)).as("tokens connected").isTrue();
-      assertThat(tokens.requestToken(RULE, 1, false).status())
+      // asks until answered: a busy machine may answer the first request after its 20 ms
+      assertThat(TokenRequests.firstAnswer(tokens, RULE).status())
           .isEqualTo(TokenService.Result.OK.status());
       engine.attach(rules, RulePart.all());
       assertThat(fleet.awaitConnected(PATIENCE)).as("fleet connected").isTrue();
@@ -97,7 +98,7 @@ class Issue36RedisConnectionCountTest {
         try (RedisConnection connection = RedisConnection.wrapping(application, redis.uri());
             RedisTokenService tokens = RedisTokenService.builder(connection, "shop").build()) {
           assertThat(tokens.awaitConnected(PATIENCE)).as("connected").isTrue();
-          assertThat(tokens.requestToken(RULE, 1, false).status())
+          assertThat(TokenRequests.firstAnswer(tokens, RULE).status())
               .isEqualTo(TokenService.Result.OK.status());
         }
         try (StatefulRedisConnection<String, String> after =

@@ -55,13 +55,38 @@ public final class RedisServer implements AutoCloseable {
   /** Keeps a port and its cluster bus port (port + 10000) below the ephemeral range. */
   private static final int HIGHEST_PORT = 22_767;
 
+  /**
+   * How a kind of server is started on a port: its command line, given the port and a fresh,
+   * empty directory of its own (for its files), and what it logs once it is ready.
+   */
+  interface Shape {
+    /** The command line, the executable first; it must bind {@code port} on 127.0.0.1. */
+    List<String> command(int port, Path dir) throws IOException;
+
+    /** What the server logs once it listens. */
+    default String ready() {
+      return READY;
+    }
+  }
+
+  /** A plain server, its configuration given as arguments after the defaults. */
+  static Shape plain(List<String> config) {
+    return (port, dir) -> {
+      List<String> command = new ArrayList<>(List.of(executable("redis-server"),
+          "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
+          "--appendonly", "no", "--dir", dir.toString()));
+      command.addAll(config);
+      return command;
+    };
+  }
+
   private final int port;
-  private final List<String> config;
+  private final Shape shape;
   private Launch launch;
 
-  private RedisServer(int port, List<String> config, Launch launch) {
+  private RedisServer(int port, Shape shape, Launch launch) {
     this.port = port;
-    this.config = config;
+    this.shape = shape;
     this.launch = launch;
   }
 
@@ -94,13 +119,22 @@ public final class RedisServer implements AutoCloseable {
   /** Starts a server on the first of {@code ports} it can bind, trying at most {@link #TRIES}. */
   static RedisServer start(List<String> config, IntSupplier ports)
       throws IOException, InterruptedException {
-    List<String> arguments = List.copyOf(config);
+    return start(plain(List.copyOf(config)), ports);
+  }
+
+  /** Starts a server of any shape on a port of its own (see {@link #start(List)}). */
+  static RedisServer start(Shape shape) throws IOException, InterruptedException {
+    return start(shape, () -> ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT + 1));
+  }
+
+  private static RedisServer start(Shape shape, IntSupplier ports)
+      throws IOException, InterruptedException {
     List<String> taken = new ArrayList<>();
     for (int attempt = 0; attempt < TRIES; attempt++) {
       int port = ports.getAsInt();
-      Launch launch = Launch.of(port, arguments);
+      Launch launch = Launch.of(shape, port);
       if (launch.ready()) {
-        return new RedisServer(port, arguments, launch);
+        return new RedisServer(port, shape, launch);
       }
       if (!launch.log().contains(ADDRESS_IN_USE)) {
         throw new IllegalStateException("redis-server did not start on port " + port + ": "
@@ -151,7 +185,7 @@ public final class RedisServer implements AutoCloseable {
     if (launch.process.isAlive()) {
       throw new IllegalStateException("redis-server on port " + port + " is still running");
     }
-    Launch again = Launch.of(port, config);
+    Launch again = Launch.of(shape, port);
     if (!again.ready()) {
       throw new IllegalStateException("redis-server did not start again on port " + port
           + (again.log().contains(ADDRESS_IN_USE) ? ", which was taken since it stopped" : "")
@@ -265,7 +299,8 @@ public final class RedisServer implements AutoCloseable {
       }
     }
     throw new IllegalStateException(name + " is not installed: guard's tests run against a real "
-        + "Redis (install it with 'apt-get install -y redis-server'; .ci/run does this)");
+        + "Redis (install it with 'apt-get install -y " + (name.startsWith("redis") ? "redis-server"
+        : name) + "'; .ci/run does this)");
   }
 
   /**
@@ -278,18 +313,18 @@ public final class RedisServer implements AutoCloseable {
     private final StringBuffer log = new StringBuffer();
     private final CompletableFuture<Boolean> ready = new CompletableFuture<>();
 
-    private Launch(Process process) {
+    private final String readyLine;
+
+    private Launch(Process process, String readyLine) {
       this.process = process;
+      this.readyLine = readyLine;
     }
 
-    static Launch of(int port, List<String> config) throws IOException {
+    static Launch of(Shape shape, int port) throws IOException {
       Path dir = Files.createTempDirectory("guard-redis");
-      List<String> command = new ArrayList<>(List.of(executable("redis-server"),
-          "--port", Integer.toString(port), "--bind", "127.0.0.1", "--save", "",
-          "--appendonly", "no", "--dir", dir.toString()));
-      command.addAll(config);
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Launch launch = new Launch(process);
+      Process process = new ProcessBuilder(shape.command(port, dir)).redirectErrorStream(true)
+          .start();
+      Launch launch = new Launch(process, shape.ready());
       Thread reader = new Thread(launch::readOutput, "redis-server-" + port + "-log");
       reader.setDaemon(true);
       reader.start();
@@ -301,7 +336,7 @@ public final class RedisServer implements AutoCloseable {
           new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
         for (String line = lines.readLine(); line != null; line = lines.readLine()) {
           log.append(line).append('\n');
-          if (line.contains(READY)) {
+          if (line.contains(readyLine)) {
             ready.complete(true);
           }
         }
@@ -326,7 +361,7 @@ public final class RedisServer implements AutoCloseable {
       } catch (TimeoutException silent) {
         process.destroyForcibly();
         throw new IllegalStateException("waited " + PATIENCE.toSeconds() + " s for redis-server "
-            + "to log '" + READY + "' or to exit; it did neither: " + log());
+            + "to log '" + readyLine + "' or to exit; it did neither: " + log());
       } catch (ExecutionException impossible) {
         throw new IllegalStateException(impossible);
       }

@@ -16,6 +16,8 @@ import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -37,7 +39,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
  * {@link SystemStatus} and {@link TokenService} beans when there are such (a test's manual clock,
  * say), and every {@link EngineListener} bean.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName =
+    "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "guard.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(GuardProperties.class)
 public class GuardAutoConfiguration {
@@ -148,22 +151,42 @@ public class GuardAutoConfiguration {
     }
   }
 
-  /** Redis as the home of the rules, of the cluster token budget and of the fleet. */
+  /**
+   * Redis as the home of the rules, of the cluster token budget and of the fleet: the Redis of
+   * {@code guard.redis.uri}, else the application's own (Spring Boot's connection details).
+   */
   @Configuration(proxyBeanMethods = false)
   @ConditionalOnClass(RedisRuleSource.class)
-  @ConditionalOnProperty("guard.redis.uri")
+  @Conditional(RedisConfiguration.RedisConfigured.class)
   static class RedisConfiguration {
+
+    /** The type of Boot's Redis connection details, named: spring-boot-data-redis is optional. */
+    static final String BOOT_DETAILS =
+        "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails";
 
     /**
      * The one connection the rule source, the token service and the fleet share: one client, one
-     * command connection, and the rule source's pub/sub connection.
+     * command connection, and the rule source's pub/sub connection. To {@code guard.redis.uri}
+     * when it is set, else to the Redis the application configured for Spring Boot.
      */
     @Bean(destroyMethod = "close")
     @Lazy // made for the first of them that is configured
-    RedisConnection guardRedisConnection(GuardProperties properties) {
+    RedisConnection guardRedisConnection(GuardProperties properties, BeanFactory beans,
+        Environment environment) {
       GuardProperties.Redis redis = properties.redis();
-      RedisConnection.Builder builder =
-          RedisConnection.builder(required(redis.uri(), "guard.redis.uri"));
+      if (redis.uri() == null || redis.uri().isBlank()) {
+        // no uri: by RedisConfigured, Boot's details exist (and so does BootRedis's class path)
+        return BootRedis.connection(beans.getBean(
+            org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.class),
+            environment.getProperty("spring.data.redis.url"));
+      }
+      RedisConnection.Builder builder;
+      try {
+        builder = RedisConnection.builder(redis.uri());
+      } catch (IllegalArgumentException invalid) {
+        throw new InvalidGuardSettingsException(
+            java.util.List.of("guard.redis.uri: " + invalid.getMessage()), invalid);
+      }
       if (redis.cluster()) {
         builder.cluster();
       }
@@ -203,6 +226,19 @@ public class GuardAutoConfiguration {
       set("guard.redis.fleet.name", name == null || name.isBlank() ? null : name, builder::name);
       set("guard.redis.fleet.heartbeat", fleet.heartbeat(), builder::heartbeat);
       return builder.build().start(); // Redis away: the heartbeat retries, the app starts
+    }
+
+    /** guard.redis.uri is set, or the application configured Redis for Spring Boot. */
+    static final class RedisConfigured extends AnyNestedCondition {
+      RedisConfigured() {
+        super(ConfigurationPhase.REGISTER_BEAN);
+      }
+
+      @ConditionalOnProperty("guard.redis.uri")
+      static final class GuardsOwn {}
+
+      @ConditionalOnBean(type = BOOT_DETAILS)
+      static final class BootsDetails {}
     }
 
     /** A fleet is joined unless turned off, once it has a namespace (its own or the tokens'). */

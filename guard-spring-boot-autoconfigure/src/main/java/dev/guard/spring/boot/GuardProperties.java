@@ -65,8 +65,10 @@ public record GuardProperties(
   /**
    * Redis as the home of the rules and of the cluster-mode token budget (needs guard-redis).
    *
-   * @param uri the server, such as {@code redis://localhost:6379}, or a cluster's nodes separated
-   *     by commas
+   * @param uri the server, such as {@code redis://localhost:6379} ({@code rediss://} for TLS,
+   *     {@code redis-sentinel://host:port#master} for a Sentinel group), or a cluster's nodes
+   *     separated by commas; when not set, guard uses the Redis the application configured for
+   *     Spring Boot ({@code spring.data.redis.*}), if any
    * @param rulesKey the key holding the rules document; when set, the engine's rules come from it
    * @param rulesPollInterval how often the key is read when no change notice arrives (default 5s)
    * @param tokenNamespace the namespace of the token service; when set, the engine decides
