@@ -8,5 +8,6 @@ module dev.guard.api {
   exports dev.guard.api;
   exports dev.guard.api.rule;
   exports dev.guard.spi;
-  exports dev.guard.api.internal to dev.guard.engine, dev.guard.dsl, dev.guard.http, dev.guard.rules;
+  exports dev.guard.api.internal to dev.guard.engine, dev.guard.dsl, dev.guard.http, dev.guard.rules,
+      dev.guard.redis, dev.guard.dashboard;
 }

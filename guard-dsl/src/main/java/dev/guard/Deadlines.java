@@ -1,5 +1,6 @@
 package dev.guard;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
 import java.lang.invoke.MethodHandles;
@@ -144,9 +145,7 @@ final class Deadlines {
   private synchronized Thread start() {
     Thread running = thread;
     if (running == null) {
-      running = new Thread(this::loop, "guard-deadlines");
-      running.setDaemon(true);
-      running.start();
+      running = Threads.start(Threads.shared(), "guard-deadlines", this::loop);
       thread = running;
     }
     return running;

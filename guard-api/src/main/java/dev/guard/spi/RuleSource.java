@@ -1,5 +1,6 @@
 package dev.guard.spi;
 
+import java.util.concurrent.ThreadFactory;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
@@ -68,6 +69,17 @@ public interface RuleSource extends AutoCloseable {
      * @return the engine's time source
      */
     TimeSource clock();
+
+    /**
+     * Returns where the source's threads come from: the engine's ({@code GuardEngine.threads()}),
+     * so that a poller or a listener runs on the threads the application chose for guard. The
+     * default makes platform threads.
+     *
+     * @return the thread factory
+     */
+    default ThreadFactory threads() {
+      return Thread::new;
+    }
 
     /**
      * Returns the part of the engine's rule set the source owns, as attached ({@code

@@ -109,14 +109,15 @@ public final class GuardDashboard {
 
   /**
    * Serves this dashboard on the JDK's HTTP server at the configured address and port, on up to
-   * 64 daemon worker threads, each request with the {@linkplain Builder#requestTimeout deadline}
+   * 64 daemon worker threads from the engine's {@linkplain GuardEngine#threads() thread factory},
+   * each request with the {@linkplain Builder#requestTimeout deadline}
    * (docs/DASHBOARD.md, "Slow clients").
    *
    * @return the running server
    * @throws UncheckedIOException if the address cannot be bound
    */
   public Server start() {
-    return new Server(JdkServer.start(core, bindAddress, port, requestTimeout),
+    return new Server(JdkServer.start(core, bindAddress, port, requestTimeout, engine.threads()),
         access.loginToken());
   }
 

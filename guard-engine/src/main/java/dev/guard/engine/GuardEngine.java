@@ -1,5 +1,6 @@
 package dev.guard.engine;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.api.Entry;
 import dev.guard.api.PeriodStats;
 import dev.guard.api.rule.RuleSet;
@@ -29,6 +30,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import java.util.Optional;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
@@ -78,14 +80,16 @@ public final class GuardEngine implements AutoCloseable {
 
   private final EngineCore core;
   private final boolean shared;
+  private final ThreadFactory threads;
 
   GuardEngine(EngineCore core) {
-    this(core, false);
+    this(core, false, Threads.daemons());
   }
 
-  private GuardEngine(EngineCore core, boolean shared) {
+  private GuardEngine(EngineCore core, boolean shared, ThreadFactory threads) {
     this.core = core;
     this.shared = shared;
+    this.threads = threads;
   }
 
   /**
@@ -314,18 +318,19 @@ public final class GuardEngine implements AutoCloseable {
     String name = Objects.requireNonNull(source.name(), "source.name()");
     Optional<RulePart> before = core.ruleBook().attach(part, source, name);
     if (before.isPresent()) { // attached before: the source refuses a second start
-      source.start(new EngineSink(core, name, before.get()));
+      source.start(new EngineSink(core, threads, name, before.get()));
       throw new IllegalStateException(name + " is attached already");
     }
     try {
-      source.start(new EngineSink(core, name, part));
+      source.start(new EngineSink(core, threads, name, part));
     } catch (IllegalStateException notStarted) {
       core.ruleBook().detach(part);
       throw notStarted;
     }
   }
 
-  private record EngineSink(EngineCore core, String name, RulePart part) implements RuleSource.Sink {
+  private record EngineSink(EngineCore core, ThreadFactory threads, String name, RulePart part)
+      implements RuleSource.Sink {
 
     @Override
     public TimeSource clock() {
@@ -417,6 +422,17 @@ public final class GuardEngine implements AutoCloseable {
    */
   public long overflows(Cap cap) {
     return core.overflows(Objects.requireNonNull(cap, "cap"));
+  }
+
+  /**
+   * Returns where the engine's background threads come from ({@link Builder#threads}), for the
+   * add-ons built on the engine (its metrics log, fleet, dashboard), which take their threads from
+   * it unless given a factory of their own.
+   *
+   * @return the thread factory
+   */
+  public ThreadFactory threads() {
+    return threads;
   }
 
   /**
@@ -546,7 +562,8 @@ public final class GuardEngine implements AutoCloseable {
   }
 
   private static final class SharedEngine {
-    static final GuardEngine INSTANCE = new GuardEngine(builder().build().core, true);
+    static final GuardEngine INSTANCE =
+        new GuardEngine(builder().build().core, true, Threads.daemons());
   }
 
   /**
@@ -578,6 +595,7 @@ public final class GuardEngine implements AutoCloseable {
     private System.@Nullable Logger refusalLogger;
     private int refusalLogLines;
     private @Nullable TokenService tokenService;
+    private @Nullable ThreadFactory threads;
     private final List<EngineListener> listeners = new ArrayList<>();
 
     Builder() {}
@@ -592,6 +610,25 @@ public final class GuardEngine implements AutoCloseable {
     public Builder clock(TimeSource timeSource) {
       Objects.requireNonNull(timeSource, "clock");
       clock = once("clock", clock, timeSource);
+      return this;
+    }
+
+    /**
+     * Sets where the engine's background threads come from (default: platform threads made by
+     * guard), for an application server's managed threads or a platform's virtual threads. guard
+     * names each thread for its role ({@code guard-metrics-log}, ...) and makes it a daemon. The
+     * add-ons built on the engine take their threads from it too ({@link GuardEngine#threads()}),
+     * and so do the loops one process shares between its engines (the coarse clock's ticker, the
+     * metrics recorder, the host status sampler, the DSL's call deadlines), which take the factory
+     * of the first engine built with one (docs/BEHAVIOUR.md, "Background threads").
+     *
+     * @param factory makes an unstarted thread for a task; never returns null
+     * @return this builder
+     * @throws IllegalStateException if already set
+     */
+    public Builder threads(ThreadFactory factory) {
+      Objects.requireNonNull(factory, "threads");
+      threads = once("threads", threads, factory);
       return this;
     }
 
@@ -829,12 +866,14 @@ public final class GuardEngine implements AutoCloseable {
           refusalLogger,
           refusalLogLines);
       TimeSource time = clock == null ? SystemTimeSource.INSTANCE : clock;
+      ThreadFactory factory = threads == null ? Threads.daemons() : threads;
+      Threads.offerShared(factory);
       EngineCore core = new EngineCore(time, config, listeners,
           systemStatus == null ? HostSystemStatus.shared() : systemStatus, tokenService);
       if (time == SystemTimeSource.INSTANCE) {
         MetricsRecorder.watch(core); // a manual clock's engine records when its test says so
       }
-      return new GuardEngine(core);
+      return new GuardEngine(core, false, factory);
     }
 
     private static <T> T once(String option, @Nullable T current, T value) {

@@ -1,5 +1,6 @@
 package dev.guard.engine;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.api.PeriodStats;
 import dev.guard.api.internal.Checks;
 import java.io.IOException;
@@ -277,8 +278,7 @@ public final class MetricsLog implements AutoCloseable {
   }
 
   private void startThread() {
-    Thread t = new Thread(this::run, "guard-metrics-log");
-    t.setDaemon(true);
+    Thread t = Threads.make(engine.threads(), "guard-metrics-log", this::run);
     thread = t;
     t.start();
   }

@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
@@ -162,8 +163,7 @@ public final class RedisFleet implements AutoCloseable {
         throw new IllegalStateException("the fleet of " + id + " is "
             + (closed ? "closed" : "started already"));
       }
-      Thread beat = new Thread(this::beat, "guard-redis fleet " + namespace);
-      beat.setDaemon(true);
+      Thread beat = Threads.make(engine.threads(), "guard-redis fleet " + namespace, this::beat);
       thread = beat;
       beat.start();
     }

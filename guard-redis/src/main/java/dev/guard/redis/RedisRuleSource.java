@@ -1,5 +1,6 @@
 package dev.guard.redis;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.RulePart;
 import dev.guard.spi.TimeSource;
@@ -74,10 +75,11 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
     super("redis:" + b.key + "@" + connection.connector().servers(), b.pollInterval);
     this.link = new RuleKeyLink(name(), connection, b.connection == null, b.key,
         b.connectTimeout, this::noticed);
+    // the thread is made at the first notice, after the source is attached to its engine
     this.notices = Executors.newSingleThreadExecutor(task -> {
-      Thread thread = new Thread(task, "guard-redis-rules notices " + b.key);
-      thread.setDaemon(true);
-      return thread;
+      RuleSource.Sink sink = sink();
+      return Threads.make(sink == null ? Threads.daemons() : sink.threads(),
+          "guard-redis-rules notices " + b.key, task);
     });
   }
 

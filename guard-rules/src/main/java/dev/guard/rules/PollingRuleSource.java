@@ -1,5 +1,6 @@
 package dev.guard.rules;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.spi.TimeSource;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
@@ -85,8 +86,7 @@ public abstract class PollingRuleSource implements RuleSource {
       }
       sink = target;
       lookReporting(true);
-      thread = new Thread(() -> poll(target.clock()), "guard-rules " + name);
-      thread.setDaemon(true);
+      thread = Threads.make(target.threads(), "guard-rules " + name, () -> poll(target.clock()));
       poller = thread;
     }
     thread.start();

@@ -1,5 +1,6 @@
 package dev.guard.dashboard.internal;
 
+import java.util.concurrent.ThreadFactory;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,11 +32,12 @@ public final class JdkServer implements AutoCloseable {
    * @param bindAddress the address to listen on
    * @param port the port; 0 for a free one
    * @param requestTimeout each request's deadline
+   * @param threads where the worker threads come from
    * @return the running server
    * @throws UncheckedIOException if the address cannot be bound
    */
   public static JdkServer start(DashboardCore core, InetAddress bindAddress, int port,
-      Duration requestTimeout) {
+      Duration requestTimeout, ThreadFactory threads) {
     HttpServer server;
     try {
       server = HttpServer.create(new InetSocketAddress(bindAddress, port), 0);
@@ -43,7 +45,7 @@ public final class JdkServer implements AutoCloseable {
       throw new UncheckedIOException("cannot serve the dashboard on "
           + bindAddress.getHostAddress() + ":" + port, failed);
     }
-    RequestWorkers workers = new RequestWorkers(requestTimeout);
+    RequestWorkers workers = new RequestWorkers(requestTimeout, threads);
     server.setExecutor(workers);
     server.createContext("/", new JdkHandler(core, bindAddress.isLoopbackAddress(), workers));
     server.start();

@@ -1,5 +1,6 @@
 package dev.guard.dashboard.internal;
 
+import dev.guard.api.internal.Threads;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.time.Duration;
@@ -10,7 +11,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -48,24 +48,18 @@ public final class RequestWorkers implements Executor, AutoCloseable {
    * Creates the pool.
    *
    * @param deadline how long reading a request, and then writing its response, may take
+   * @param threads where the threads come from
    */
-  public RequestWorkers(Duration deadline) {
+  public RequestWorkers(Duration deadline, ThreadFactory threads) {
     this.deadlineNanos = deadline.toNanos();
     this.pool = new ThreadPoolExecutor(WORKERS, WORKERS, 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(QUEUED), daemons("guard-dashboard-"));
+        new ArrayBlockingQueue<>(QUEUED), Threads.named(threads, "guard-dashboard-"));
     pool.allowCoreThreadTimeOut(true);
-    this.timer = new ScheduledThreadPoolExecutor(1, daemons("guard-dashboard-deadlines-"));
+    this.timer = new ScheduledThreadPoolExecutor(1,
+        Threads.named(threads, "guard-dashboard-deadlines-"));
     timer.setRemoveOnCancelPolicy(true);
   }
 
-  private static ThreadFactory daemons(String prefix) {
-    AtomicInteger count = new AtomicInteger();
-    return task -> {
-      Thread thread = new Thread(task, prefix + count.incrementAndGet());
-      thread.setDaemon(true);
-      return thread;
-    };
-  }
 
   @Override
   public void execute(Runnable exchange) {

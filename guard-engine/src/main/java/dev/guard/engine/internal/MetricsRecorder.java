@@ -1,5 +1,6 @@
 package dev.guard.engine.internal;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.engine.internal.host.SystemTimeSource;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
@@ -164,8 +165,6 @@ public final class MetricsRecorder {
   }
 
   private static void daemon(Runnable loop) {
-    Thread thread = new Thread(loop, "guard-metrics-recorder");
-    thread.setDaemon(true);
-    thread.start();
+    Threads.start(Threads.shared(), "guard-metrics-recorder", loop);
   }
 }

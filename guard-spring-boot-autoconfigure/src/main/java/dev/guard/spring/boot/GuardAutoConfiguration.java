@@ -23,6 +23,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.thread.Threading;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
@@ -30,6 +31,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.core.env.Environment;
+import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.core.env.ConfigurableEnvironment;
 
@@ -62,14 +64,19 @@ public class GuardAutoConfiguration {
    * @param systemStatus the application's system status, if it has one
    * @param tokenService the application's token service, if it has one
    * @param listeners the application's engine listeners
+   * @param environment the application's environment, for {@code spring.threads.virtual.enabled}
    * @return the application's engine
    */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   public GuardEngine guardEngine(GuardProperties properties, ObjectProvider<TimeSource> clock,
       ObjectProvider<SystemStatus> systemStatus, ObjectProvider<TokenService> tokenService,
-      ObjectProvider<EngineListener> listeners) {
+      ObjectProvider<EngineListener> listeners, Environment environment) {
     GuardEngine.Builder builder = GuardEngine.builder();
+    if (Threading.VIRTUAL.isActive(environment)) {
+      // the platform's choice: guard's background threads are virtual too
+      builder.threads(new VirtualThreadTaskExecutor("guard-").getVirtualThreadFactory());
+    }
     clock.ifUnique(builder::clock);
     systemStatus.ifUnique(builder::systemStatus);
     tokenService.ifUnique(builder::tokenService);

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.host;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.spi.SystemStatus;
 import dev.guard.spi.TimeSource;
 import java.nio.file.Path;
@@ -135,8 +136,7 @@ public final class HostSystemStatus implements SystemStatus {
       return;
     }
     try {
-      Thread thread = new Thread(this::sampleWhileRead, "guard-system-status");
-      thread.setDaemon(true);
+      Thread thread = Threads.make(Threads.shared(), "guard-system-status", this::sampleWhileRead);
       sampler = thread;
       thread.start();
     } catch (RuntimeException | Error failed) {

@@ -1,5 +1,6 @@
 package dev.guard.engine.internal.host;
 
+import dev.guard.api.internal.Threads;
 import dev.guard.spi.TimeSource;
 import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
@@ -33,9 +34,7 @@ public final class SystemTimeSource implements TimeSource {
   private SystemTimeSource() {}
 
   private static void daemon(Runnable loop) {
-    Thread thread = new Thread(loop, "guard-clock-ticker");
-    thread.setDaemon(true);
-    thread.start();
+    Threads.start(Threads.shared(), "guard-clock-ticker", loop);
   }
 
   @Override
