@@ -123,6 +123,7 @@ final class Subscriptions {
   }
 
   /** The last user of a channel unsubscribes it, without waiting for the answer. */
+  @SuppressWarnings("FutureReturnValueIgnored") // a lost connection holds no subscription anyway
   private void leave(String channel, Listener listener) {
     connection.removeListener(listener);
     synchronized (this) {
