@@ -155,8 +155,8 @@ public class GuardAutoConfiguration {
   static class RedisConfiguration {
 
     /**
-     * The one connection the rule source, the token service and the fleet share: one client, one
-     * command connection, and the rule source's pub/sub connection.
+     * The one connection the rule source, the token service and the fleet share: one client and
+     * one connection, which the rule source subscribes on too (RESP3; see RedisConnection).
      */
     @Bean(destroyMethod = "close")
     @Lazy // made for the first of them that is configured
