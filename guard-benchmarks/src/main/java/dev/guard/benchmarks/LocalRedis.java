@@ -1,65 +1,49 @@
 package dev.guard.benchmarks;
 
 import dev.guard.redis.RedisTokenService;
-import java.io.File;
+import dev.guard.testing.Await;
+import dev.guard.testing.RedisServer;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * A {@code redis-server} that a Redis benchmark starts on a free loopback port (no persistence)
- * and kills at the end, and the token service connected to it.
+ * A {@code redis-server} that a Redis benchmark starts on loopback (no persistence) and kills at
+ * the end, and the token service connected to it. The server is guard-test-support's {@link
+ * RedisServer}: it binds its port itself, trying another one when the port is taken, so no port
+ * is probed and released before the server binds it.
  */
 final class LocalRedis {
 
-  private final Process server;
-  private final Path dir;
-  private final int port;
+  /** The longest wait for the first request Redis decides. */
+  private static final Duration PATIENCE = Duration.ofSeconds(20);
 
-  private LocalRedis(Process server, Path dir, int port) {
+  private final RedisServer server;
+
+  private LocalRedis(RedisServer server) {
     this.server = server;
-    this.dir = dir;
-    this.port = port;
   }
 
-  /** Starts a server on a free port. */
-  static LocalRedis start() throws IOException {
-    int port;
-    try (ServerSocket probe = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = probe.getLocalPort();
-    }
-    Path dir = Files.createTempDirectory("guard-bench-redis");
-    Process server = new ProcessBuilder(List.of(redisServer(), "--port", Integer.toString(port),
-            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString()))
-        .redirectErrorStream(true)
-        .redirectOutput(dir.resolve("redis.log").toFile())
-        .start();
-    return new LocalRedis(server, dir, port);
+  /** Starts a server on a port it binds itself; returns once it accepts connections. */
+  static LocalRedis start() throws IOException, InterruptedException {
+    return new LocalRedis(RedisServer.start());
   }
 
   /** A service on this server, plain or leased ({@code lease(64)}), with a 1 s request timeout. */
   RedisTokenService service(String mode) {
-    RedisTokenService.Builder builder =
-        RedisTokenService.builder("redis://127.0.0.1:" + port, "bench")
-            .requestTimeout(Duration.ofSeconds(1));
+    RedisTokenService.Builder builder = RedisTokenService.builder(server.uri(), "bench")
+        .requestTimeout(Duration.ofSeconds(1));
     return (mode.equals("leased") ? builder.lease(64) : builder).build();
   }
 
   /** Waits (at most 20 s) until {@code decided} says that Redis decided a request. */
-  void awaitDecisions(BooleanSupplier decided) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!decided.getAsBoolean()) {
-      if (System.nanoTime() - deadline > 0 || !server.isAlive()) {
-        throw new IllegalStateException("redis-server did not answer on port " + port + ": "
-            + Files.readString(dir.resolve("redis.log")));
-      }
-      TimeUnit.MILLISECONDS.sleep(20);
+  void awaitDecisions(BooleanSupplier decided) {
+    try {
+      Await.until("redis-server at " + server.uri() + " to decide a request", PATIENCE,
+          decided::getAsBoolean);
+    } catch (AssertionError undecided) {
+      throw new IllegalStateException(undecided.getMessage() + "; its log: " + server.log(),
+          undecided);
     }
   }
 
@@ -70,17 +54,6 @@ final class LocalRedis {
           + "decided by Redis");
     }
     service.close();
-    server.destroyForcibly();
-    server.waitFor(10, TimeUnit.SECONDS);
-  }
-
-  private static String redisServer() {
-    for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      File candidate = new File(d, "redis-server");
-      if (candidate.canExecute()) {
-        return candidate.getPath();
-      }
-    }
-    throw new IllegalStateException("redis-server is not installed");
+    server.close();
   }
 }

@@ -8,7 +8,6 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
 import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisServerCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -50,19 +49,24 @@ import org.jspecify.annotations.Nullable;
  * when it ends (on the connector's thread). An attempt under way is no failure: a slow start does
  * not look like an outage.
  *
- * <p>On Redis Cluster, Lettuce routes a script to the node of its first key's hash slot; every key
- * of one script call shares that slot by its {@code {..}} hash tag.
+ * <p>On one server the connection is a pub/sub connection: where it speaks RESP3, a rule source
+ * subscribes on it as well, so the instance holds one connection ({@link Subscriptions}). On Redis
+ * Cluster, Lettuce routes a script to the node of its first key's hash slot; every key of one
+ * script call shares that slot by its {@code {..}} hash tag.
  */
 final class Connector {
 
   /**
-   * The commands the service uses, from a connection to one server or to a cluster, and the
-   * server commands of each primary (one for a single server), for the eviction check.
+   * The commands the service uses, from a connection to one server or to a cluster, the server
+   * commands of each primary (one for a single server), for the eviction check, and the channels
+   * subscribed on the connection itself when it can subscribe (null: each subscriber needs a
+   * pub/sub connection of its own).
    */
   record Link(
       StatefulConnection<String, String> connection,
       RedisClusterAsyncCommands<String, String> commands,
-      Supplier<List<RedisServerCommands<String, String>>> primaries) {}
+      Supplier<List<RedisServerCommands<String, String>>> primaries,
+      @Nullable Subscriptions subscriptions) {}
 
   private final List<RedisURI> uris;
   private final boolean cluster;
@@ -159,11 +163,29 @@ final class Connector {
   }
 
   /**
+   * Subscribes to a channel: on the link's own connection when it can subscribe (one server,
+   * RESP3), else on a pub/sub connection of the subscriber's own on the same client.
+   *
+   * @param link the connection {@link #link()} gave
+   * @param onMessage told of each message on the channel, on the client's I/O thread
+   * @param timeout the longest wait for the subscription (and the connection) to be made
+   * @throws RuntimeException if it could not be made; nothing is left subscribed
+   */
+  Subscriptions.Subscription subscribe(Link link, String channel, Runnable onMessage,
+      Duration timeout) {
+    Subscriptions shared = link.subscriptions();
+    if (shared != null) {
+      return shared.subscribe(channel, onMessage, timeout);
+    }
+    return Subscriptions.own(connectPubSub(), channel, onMessage, timeout);
+  }
+
+  /**
    * Makes a connection for pub/sub on the same client, once {@link #awaitConnected} succeeded.
    *
    * @throws IllegalStateException if the connector has no client yet, or is closed
    */
-  StatefulRedisPubSubConnection<String, String> connectPubSub() {
+  private StatefulRedisPubSubConnection<String, String> connectPubSub() {
     Clients.Made made = client;
     synchronized (lock) {
       if (made == null || closed) {
@@ -348,7 +370,8 @@ final class Connector {
             .thenCompose(topology -> clusterClient.connectAsync(StringCodec.UTF8))
             .thenApply(Connector::clusterLink);
       }
-      return ((RedisClient) made.client()).connectAsync(StringCodec.UTF8, uris.get(0))
+      // a pub/sub connection, so that a rule source can subscribe on it too (where it speaks RESP3)
+      return ((RedisClient) made.client()).connectPubSubAsync(StringCodec.UTF8, uris.get(0))
           .toCompletableFuture().thenApply(Connector::singleLink);
     } catch (RuntimeException failure) {
       return CompletableFuture.failedFuture(failure);
@@ -364,11 +387,11 @@ final class Connector {
         }
       }
       return nodes;
-    });
+    }, null);
   }
 
-  private static Link singleLink(StatefulRedisConnection<String, String> c) {
-    return new Link(c, c.async(), () -> List.of(c.sync()));
+  private static Link singleLink(StatefulRedisPubSubConnection<String, String> c) {
+    return new Link(c, c.async(), () -> List.of(c.sync()), Subscriptions.on(c));
   }
 
   private static List<RedisServerCommands<String, String>> primaries(Link link) {

@@ -16,11 +16,15 @@ import org.jspecify.annotations.Nullable;
  * One connection to Redis that a {@link RedisTokenService}, a {@link RedisRuleSource} and a
  * {@link RedisFleet} of one instance share, instead of one client and connection each.
  *
- * <p>What "one" means: one Lettuce client, one command connection that every user sends its
- * commands and scripts over (each waits for its answers at most its own request timeout), and, when
- * a rule source listens for notices, one pub/sub connection on the same client (Lettuce needs a
- * connection of its own for a subscription). An instance using all three therefore holds two
- * connections, where the three built from a uri hold four.
+ * <p>What "one" means: one Lettuce client and one connection that every user sends its commands
+ * and scripts over (each waits for its answers at most its own request timeout), and that a rule
+ * source listening for notices subscribes on too. An instance using all three therefore holds one
+ * connection, where the three built from a uri hold three. A subscribed connection runs other
+ * commands only under RESP3 (Redis 6 and later, which Lettuce negotiates by default), so the rule
+ * source makes a pub/sub connection of its own on the same client, as a second connection, when
+ * RESP2 was negotiated (an older server, or a {@link #wrapping wrapped} client configured with
+ * {@code ProtocolVersion.RESP2}) and on Redis Cluster (whose pub/sub connection is not the routed
+ * command connection).
  *
  * <pre>{@code
  * RedisConnection redis = RedisConnection.of("redis://redis:6379");

@@ -108,8 +108,9 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
 
   /**
    * Creates a source for a key on a connection it shares with the instance's other Redis users,
-   * with the default settings; it subscribes (a pub/sub connection of its own on the same client)
-   * when attached, and leaves the shared connection open when it stops.
+   * with the default settings; it subscribes when attached (on the shared connection itself where
+   * it speaks RESP3, else on a pub/sub connection of its own on the same client), and when it stops
+   * it unsubscribes and leaves the shared connection open.
    *
    * <pre>{@code
    * RedisConnection redis = RedisConnection.of("redis://redis:6379");

@@ -2,8 +2,6 @@ package dev.guard.redis;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.ScriptOutputType;
-import io.lettuce.core.pubsub.RedisPubSubAdapter;
-import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -11,13 +9,15 @@ import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
- * What a {@link RedisRuleSource} uses of Redis: the command connection of its {@link
- * RedisConnection} (read the key, store a document), shared with the instance's other Redis users
- * or its own, and a pub/sub connection of its own on the same client, subscribed to the key's
- * channel. A failed command drops the subscription (and the store script's load); the next look
- * waits for the command connection (made again after a loss, at once when the source asks),
- * loads the script and subscribes again, so that when the server is back the key is read and the
- * channel subscribed again in one step. Not thread-safe: the source calls it under its lock.
+ * What a {@link RedisRuleSource} uses of Redis: the connection of its {@link RedisConnection}
+ * (read the key, store a document), shared with the instance's other Redis users or its own, and a
+ * subscription to the key's channel: on that same connection where it speaks RESP3, else on a
+ * pub/sub connection of its own on the same client ({@link Connector#subscribe}). A failed command
+ * drops the subscription (and the store script's load): it unsubscribes, or closes the source's
+ * own pub/sub connection, and never closes the shared one. The next look waits for the connection
+ * (made again after a loss, at once when the source asks), loads the script and subscribes again,
+ * so that when the server is back the key is read and the channel subscribed again in one step.
+ * Not thread-safe: the source calls it under its lock.
  */
 final class RuleKeyLink {
 
@@ -34,7 +34,7 @@ final class RuleKeyLink {
   private final Duration timeout;
   private final Runnable onNotice;
   private Connector.@Nullable Link commands;
-  private @Nullable StatefulRedisPubSubConnection<String, String> subscription;
+  private Subscriptions.@Nullable Subscription subscription;
 
   /**
    * Makes the link; it connects at the first call.
@@ -71,7 +71,7 @@ final class RuleKeyLink {
   }
 
   /**
-   * Makes sure both connections are up, connecting and subscribing if needed.
+   * Makes sure the connection and the subscription are up, connecting and subscribing if needed.
    *
    * @throws UncheckedIOException if Redis could not be reached
    */
@@ -121,7 +121,7 @@ final class RuleKeyLink {
 
   private Connector.Link connected() {
     Connector.Link open = commands;
-    StatefulRedisPubSubConnection<String, String> listening = subscription;
+    Subscriptions.Subscription listening = subscription;
     if (open != null && open.connection().isOpen() && listening != null && listening.isOpen()) {
       return open;
     }
@@ -139,30 +139,18 @@ final class RuleKeyLink {
     // a store sent while Redis stalls must be the command Redis runs when it resumes, not an
     // EVALSHA answered NOSCRIPT after the writer gave up waiting
     Scripts.preload(made.commands(), timeout, Scripts.RULES_STORE);
-    StatefulRedisPubSubConnection<String, String> pubSub = connector.connectPubSub();
-    subscription = pubSub;
-    pubSub.addListener(new RedisPubSubAdapter<>() {
-      @Override
-      public void message(String channel, String message) {
-        onNotice.run();
-      }
-    });
-    pubSub.sync().subscribe(key);
+    subscription = connector.subscribe(made, key, onNotice, timeout);
     commands = made;
     return made;
   }
 
-  /** Closes the subscription, quietly; the command connection is the connector's. */
+  /** Ends the subscription, quietly; the connection is the connector's. */
   void drop() {
-    StatefulRedisPubSubConnection<String, String> listening = subscription;
+    Subscriptions.Subscription listening = subscription;
     commands = null;
     subscription = null;
     if (listening != null) {
-      try {
-        listening.close();
-      } catch (RuntimeException ignored) {
-        // closing a broken connection may fail; it is gone either way
-      }
+      listening.close();
     }
   }
 

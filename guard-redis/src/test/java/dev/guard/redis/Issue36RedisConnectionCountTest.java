@@ -22,6 +22,8 @@ import org.junit.jupiter.api.Test;
 class Issue36RedisConnectionCountTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(10);
+  /** The token services' request timeout: a first call on a cold JVM may take more than 20 ms. */
+  private static final Duration COLD_CALL = Duration.ofSeconds(1);
   private static final FlowRule RULE =
       FlowRule.qps("R", 10).withCluster(ClusterMode.global("orders"));
 
@@ -51,13 +53,14 @@ class Issue36RedisConnectionCountTest {
   }
 
   @Test
-  void anInstanceUsingAllThree_holdsTwoConnectionsOnASharedOne_andFourOnTheirOwn()
+  void anInstanceUsingAllThree_holdsOneConnectionOnASharedOne_andThreeOnTheirOwn()
       throws Exception {
     try (RedisServer redis = RedisServer.start()) {
       RedisClient direct = RedisClient.create(redis.uri());
       try (StatefulRedisConnection<String, String> mine = direct.connect()) {
         long own;
-        RedisTokenService ownTokens = RedisTokenService.of(redis.uri(), "shop");
+        RedisTokenService ownTokens = RedisTokenService.builder(redis.uri(), "shop")
+            .requestTimeout(COLD_CALL).build();
         GuardEngine ownEngine = engine(ownTokens);
         try (Instance instance = new Instance(ownTokens, RedisRuleSource.of(redis.uri(), "rules"),
             RedisFleet.builder(ownEngine, redis.uri(), "shop").build(), ownEngine).used()) {
@@ -68,7 +71,8 @@ class Issue36RedisConnectionCountTest {
 
         long shared;
         try (RedisConnection connection = RedisConnection.of(redis.uri())) {
-          RedisTokenService tokens = RedisTokenService.builder(connection, "shop").build();
+          RedisTokenService tokens = RedisTokenService.builder(connection, "shop")
+              .requestTimeout(COLD_CALL).build();
           GuardEngine engine = engine(tokens);
           try (Instance instance = new Instance(tokens, RedisRuleSource.of(connection, "rules"),
               RedisFleet.builder(engine, connection, "shop").build(), engine).used()) {
@@ -80,10 +84,10 @@ class Issue36RedisConnectionCountTest {
         }
         System.out.println("connections of an instance using token service, rule source and fleet:"
             + " " + own + " on their own, " + shared + " sharing one RedisConnection");
-        assertThat(own).as("token service 1, rule source 2 (commands, pub/sub), fleet 1")
-            .isEqualTo(4);
-        assertThat(shared).as("one command connection and the rule source's pub/sub")
-            .isEqualTo(2);
+        assertThat(own).as("token service, rule source (subscribed on its one), fleet")
+            .isEqualTo(3);
+        assertThat(shared).as("one connection, which the rule source subscribes on too")
+            .isEqualTo(1);
       } finally {
         direct.shutdown();
       }
@@ -96,7 +100,8 @@ class Issue36RedisConnectionCountTest {
       RedisClient application = RedisClient.create();
       try {
         try (RedisConnection connection = RedisConnection.wrapping(application, redis.uri());
-            RedisTokenService tokens = RedisTokenService.builder(connection, "shop").build()) {
+            RedisTokenService tokens = RedisTokenService.builder(connection, "shop")
+                .requestTimeout(COLD_CALL).build()) {
           assertThat(tokens.awaitConnected(PATIENCE)).as("connected").isTrue();
           assertThat(TokenRequests.firstAnswer(tokens, RULE).status())
               .isEqualTo(TokenService.Result.OK.status());

@@ -172,9 +172,10 @@ public class GuardAutoConfiguration {
         "org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails";
 
     /**
-     * The one connection the rule source, the token service and the fleet share: one client, one
-     * command connection, and the rule source's pub/sub connection. To {@code guard.redis.uri}
-     * when it is set, else to the Redis the application configured for Spring Boot.
+     * The one connection the rule source, the token service and the fleet share: one client and
+     * one connection, which the rule source subscribes on too (RESP3; see RedisConnection). To
+     * {@code guard.redis.uri} when it is set, else to the Redis the application configured for
+     * Spring Boot.
      */
     @Bean(destroyMethod = "close")
     @Lazy // made for the first of them that is configured
