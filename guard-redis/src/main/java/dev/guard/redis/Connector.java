@@ -1,5 +1,7 @@
 package dev.guard.redis;
 
+import java.util.concurrent.ThreadFactory;
+import dev.guard.api.internal.Threads;
 import dev.guard.spi.TimeSource;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
@@ -101,12 +103,13 @@ final class Connector {
    * @param clientName the name the connections give the server ({@code CLIENT SETNAME})
    * @param borrowed the application's client to connect with, never shut down here; null to make
    *     one (and shut it down on {@link #close()})
+   * @param threads where the connector's own thread comes from
    */
   Connector(List<RedisURI> uris, boolean cluster, @Nullable SslOptions ssl,
       @Nullable Duration requestTimeout,
       Duration connectTimeout,
       Duration retry, TimeSource clock, String clientName,
-      @Nullable AbstractRedisClient borrowed) {
+      @Nullable AbstractRedisClient borrowed, ThreadFactory threads) {
     this.uris = new ArrayList<>();
     for (RedisURI uri : uris) {
       this.uris.add(Servers.copy(uri, connectTimeout, clientName));
@@ -129,8 +132,7 @@ final class Connector {
     this.failures = new AttemptLog(servers());
     this.own = new ThreadPoolExecutor(1, 1, 5, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
         task -> {
-          Thread thread = new Thread(task, "guard-redis connect " + servers());
-          thread.setDaemon(true);
+          Thread thread = Threads.make(threads, "guard-redis connect " + servers(), task);
           worker = thread;
           return thread;
         });

@@ -1,5 +1,7 @@
 package dev.guard.redis;
 
+import java.util.concurrent.ThreadFactory;
+import dev.guard.api.internal.Threads;
 import dev.guard.engine.GuardEngine;
 import dev.guard.spi.TimeSource;
 import io.lettuce.core.AbstractRedisClient;
@@ -155,7 +157,7 @@ public final class RedisConnection implements AutoCloseable {
   static RedisConnection own(List<String> uris, boolean cluster, Duration requestTimeout,
       Duration connectTimeout, Duration retry, TimeSource clock, String clientName) {
     return new RedisConnection(new Connector(Servers.parse(uris), cluster, null, requestTimeout,
-        connectTimeout, retry, clock, clientName, null));
+        connectTimeout, retry, clock, clientName, null, Threads.daemons()));
   }
 
   Connector connector() {
@@ -199,6 +201,7 @@ public final class RedisConnection implements AutoCloseable {
     private Duration retry = Duration.ofSeconds(1);
     private TimeSource clock = GuardEngine.systemTime();
     private @Nullable AbstractRedisClient borrowed;
+    private ThreadFactory threads = Threads.daemons();
 
     private Builder(List<RedisURI> uris) {
       this.uris = List.copyOf(uris);
@@ -281,6 +284,19 @@ public final class RedisConnection implements AutoCloseable {
     }
 
     /**
+     * Sets where the connection's own thread (its connect attempts and eviction checks) comes from
+     * (default: a platform thread); guard names it and makes it a daemon. Lettuce's I/O threads
+     * are the client's.
+     *
+     * @param factory makes an unstarted thread for a task
+     * @return this builder
+     */
+    public Builder threads(ThreadFactory factory) {
+      this.threads = Objects.requireNonNull(factory, "threads");
+      return this;
+    }
+
+    /**
      * Creates the connection and starts connecting in the background.
      *
      * @return the connection
@@ -292,7 +308,7 @@ public final class RedisConnection implements AutoCloseable {
             "uri must name one server unless cluster() is set, was " + Servers.describe(uris));
       }
       Connector connector = new Connector(uris, cluster, ssl, null, connectTimeout, retry, clock,
-          "guard", borrowed);
+          "guard", borrowed, threads);
       connector.begin();
       return new RedisConnection(connector);
     }

@@ -1,5 +1,6 @@
 package dev.guard.spring.boot;
 
+import java.util.concurrent.ThreadFactory;
 import dev.guard.redis.RedisConnection;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.SslOptions;
@@ -27,10 +28,13 @@ final class BootRedis {
    *
    * @param details Boot's connection details
    * @param url {@code spring.data.redis.url}, whose {@code rediss://} turns TLS on as in Boot
+   * @param threads the platform's threads for the connection's own thread, or null for guard's
+   * @return the connection
    * @throws InvalidGuardSettingsException for a static master/replica setup, which names no
    *     master guard could write to
    */
-  static RedisConnection connection(DataRedisConnectionDetails details, @Nullable String url) {
+  static RedisConnection connection(DataRedisConnectionDetails details, @Nullable String url,
+      @Nullable ThreadFactory threads) {
     SslBundle bundle = details.getSslBundle();
     boolean tls = bundle != null || url != null && url.strip().startsWith("rediss:");
     RedisConnection.Builder builder;
@@ -68,6 +72,9 @@ final class BootRedis {
     }
     if (bundle != null) {
       builder.ssl(sslOptions(bundle));
+    }
+    if (threads != null) {
+      builder.threads(threads);
     }
     return builder.build();
   }

@@ -1,5 +1,6 @@
 package dev.guard.spring.boot;
 
+import java.util.concurrent.ThreadFactory;
 import dev.guard.engine.GuardEngine;
 import dev.guard.redis.RedisConnection;
 import dev.guard.redis.RedisFleet;
@@ -73,9 +74,9 @@ public class GuardAutoConfiguration {
       ObjectProvider<SystemStatus> systemStatus, ObjectProvider<TokenService> tokenService,
       ObjectProvider<EngineListener> listeners, Environment environment) {
     GuardEngine.Builder builder = GuardEngine.builder();
-    if (Threading.VIRTUAL.isActive(environment)) {
-      // the platform's choice: guard's background threads are virtual too
-      builder.threads(new VirtualThreadTaskExecutor("guard-").getVirtualThreadFactory());
+    ThreadFactory threads = platformThreads(environment);
+    if (threads != null) {
+      builder.threads(threads);
     }
     clock.ifUnique(builder::clock);
     systemStatus.ifUnique(builder::systemStatus);
@@ -107,6 +108,15 @@ public class GuardAutoConfiguration {
           n -> builder.refusalLog(System.getLogger("dev.guard.refusals"), n));
     }
     return builder.build();
+  }
+
+  /**
+   * The platform's threads for guard's background work: virtual threads when the application runs
+   * on them ({@code spring.threads.virtual.enabled} on Java 21+), else none (guard's default).
+   */
+  static @Nullable ThreadFactory platformThreads(Environment environment) {
+    return Threading.VIRTUAL.isActive(environment)
+        ? new VirtualThreadTaskExecutor("guard-").getVirtualThreadFactory() : null;
   }
 
   /**
@@ -186,7 +196,7 @@ public class GuardAutoConfiguration {
         // no uri: by RedisConfigured, Boot's details exist (and so does BootRedis's class path)
         return BootRedis.connection(beans.getBean(
             org.springframework.boot.data.redis.autoconfigure.DataRedisConnectionDetails.class),
-            environment.getProperty("spring.data.redis.url"));
+            environment.getProperty("spring.data.redis.url"), platformThreads(environment));
       }
       RedisConnection.Builder builder;
       try {
@@ -197,6 +207,10 @@ public class GuardAutoConfiguration {
       }
       if (redis.cluster()) {
         builder.cluster();
+      }
+      ThreadFactory threads = platformThreads(environment);
+      if (threads != null) {
+        builder.threads(threads);
       }
       return builder.build();
     }
