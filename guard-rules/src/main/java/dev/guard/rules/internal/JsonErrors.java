@@ -98,7 +98,8 @@ public final class JsonErrors {
     String path = aboutName && context != null && context.inObject()
         ? path(context.getParent(), root) // the object's own path, not its last field's
         : path(context, root);
-    TokenStreamLocation location = parser != null ? parser.currentLocation() : unreadable.getLocation();
+    TokenStreamLocation location =
+        parser != null ? parser.currentLocation() : unreadable.getLocation();
     return new InvalidRulesException.Error(path, message + where(location));
   }
 
