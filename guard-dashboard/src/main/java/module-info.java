@@ -12,7 +12,7 @@ module dev.guard.dashboard {
   requires transitive jdk.httpserver;
   requires static jakarta.servlet;
   requires static dev.guard.redis;
-  requires com.fasterxml.jackson.databind;
+  requires tools.jackson.databind;
 
   exports dev.guard.dashboard;
 }

@@ -7,7 +7,7 @@ import org.jspecify.annotations.NullMarked;
 @NullMarked
 module dev.guard.rules {
   requires transitive dev.guard.engine;
-  requires com.fasterxml.jackson.databind;
+  requires tools.jackson.databind;
 
   exports dev.guard.rules;
 }

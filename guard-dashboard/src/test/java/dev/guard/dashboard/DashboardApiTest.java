@@ -2,8 +2,6 @@ package dev.guard.dashboard;
 
 import dev.guard.spi.RulePart;
 import static org.assertj.core.api.Assertions.assertThat;
-
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.ClusterMode;
@@ -24,6 +22,7 @@ import java.util.List;
 import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /** Every JSON endpoint over HTTP, on an engine driven by a manual clock. */
 class DashboardApiTest {
@@ -145,13 +144,13 @@ class DashboardApiTest {
     assertThat(rules).hasSize(3);
     JsonNode flow = find(rules, "flow");
     assertThat(flow.get("rule").get("qps").asDouble()).isEqualTo(10.0);
-    assertThat(flow.get("state").get("type").asText()).isEqualTo("warmUp");
+    assertThat(flow.get("state").get("type").asString()).isEqualTo("warmUp");
     assertThat(flow.get("state").get("cold").asBoolean()).isTrue();
     JsonNode degrade = find(rules, "circuitBreakers");
-    assertThat(degrade.get("state").get("state").asText()).isEqualTo("FORCED_OPEN");
+    assertThat(degrade.get("state").get("state").asString()).isEqualTo("FORCED_OPEN");
     assertThat(degrade.get("state").get("probeInMs").asLong()).isEqualTo(10_000);
     JsonNode hot = find(rules, "perValue");
-    assertThat(hot.get("state").get("limitedValues").get(0).asText()).isEqualTo("alice");
+    assertThat(hot.get("state").get("limitedValues").get(0).asString()).isEqualTo("alice");
   }
 
   @Test
@@ -162,7 +161,7 @@ class DashboardApiTest {
         "adaptiveConcurrency");
 
     assertThat(rule.get("rule").get("initialLimit").asInt()).isEqualTo(7);
-    assertThat(rule.get("state").get("type").asText()).isEqualTo("adaptiveConcurrency");
+    assertThat(rule.get("state").get("type").asString()).isEqualTo("adaptiveConcurrency");
     assertThat(rule.get("state").get("limit").asInt()).isEqualTo(7);
     assertThat(rule.get("state").get("inFlight").asInt()).isZero();
   }
@@ -174,11 +173,11 @@ class DashboardApiTest {
 
     JsonNode rule = fixture.get("api/resource/rules?name=orders").get("rules").get(0);
 
-    assertThat(rule.get("cluster").get("flowId").asText()).isEqualTo("orders");
-    assertThat(rule.get("cluster").get("threshold").asText()).isEqualTo("GLOBAL");
+    assertThat(rule.get("cluster").get("flowId").asString()).isEqualTo("orders");
+    assertThat(rule.get("cluster").get("threshold").asString()).isEqualTo("GLOBAL");
     assertThat(rule.get("cluster").get("instances").asInt()).isEqualTo(2);
-    assertThat(rule.get("cluster").get("service").asText()).isNotBlank();
-    assertThat(fixture.get("api/overview").get("tokenService").asText()).isNotBlank();
+    assertThat(rule.get("cluster").get("service").asString()).isNotBlank();
+    assertThat(fixture.get("api/overview").get("tokenService").asString()).isNotBlank();
   }
 
   @Test
@@ -199,7 +198,7 @@ class DashboardApiTest {
         "{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": 2}]}");
 
     assertThat(response.statusCode()).isEqualTo(200);
-    assertThat(Fixture.json(response.body()).get("source").asText()).isEqualTo("memory:dashboard");
+    assertThat(Fixture.json(response.body()).get("source").asString()).isEqualTo("memory:dashboard");
     assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 2));
     assertThat(fixture.call("orders", 5)).isEqualTo(2);
     assertThat(fixture.engine.ruleHistory()).last()
@@ -216,7 +215,7 @@ class DashboardApiTest {
     HttpResponse<String> stale = fixture.send(putWithTag(tag, 2));
 
     assertThat(stale.statusCode()).isEqualTo(412);
-    assertThat(Fixture.json(stale.body()).get("error").asText())
+    assertThat(Fixture.json(stale.body()).get("error").asString())
         .contains("the rules changed since they were read", tag);
     assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 50));
 
@@ -242,9 +241,9 @@ class DashboardApiTest {
 
     assertThat(response.statusCode()).isEqualTo(422);
     JsonNode errors = Fixture.json(response.body());
-    assertThat(errors.get(0).get("path").asText()).isEqualTo("rules.flow[0].qps");
-    assertThat(errors.get(0).get("message").asText()).contains("-5");
-    assertThat(errors.get(1).get("path").asText()).isEqualTo("rules.flow[1].resource");
+    assertThat(errors.get(0).get("path").asString()).isEqualTo("rules.flow[0].qps");
+    assertThat(errors.get(0).get("message").asString()).contains("-5");
+    assertThat(errors.get(1).get("path").asString()).isEqualTo("rules.flow[1].resource");
     assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 100));
   }
 
@@ -255,7 +254,7 @@ class DashboardApiTest {
         + "{\"resource\": \"admin\", \"denyOrigins\": [\"bot\"]}]}");
 
     assertThat(response.statusCode()).isEqualTo(422);
-    assertThat(Fixture.json(response.body()).get(0).get("message").asText()).isNotBlank();
+    assertThat(Fixture.json(response.body()).get(0).get("message").asString()).isNotBlank();
     assertThat(fixture.engine.rules("admin")).isEmpty();
   }
 
@@ -273,7 +272,7 @@ class DashboardApiTest {
               "{\"version\": 1, \"flow\": [{\"resource\": \"orders\", \"qps\": 3}]}")));
 
       assertThat(response.statusCode()).isEqualTo(200);
-      assertThat(Fixture.json(response.body()).get("source").asText()).isEqualTo("memory:ops");
+      assertThat(Fixture.json(response.body()).get("source").asString()).isEqualTo("memory:ops");
       assertThat(fixture.engine.ruleHistory().get(fixture.engine.ruleHistory().size() - 1).source())
           .isEqualTo("memory:ops");
       assertThat(fixture.engine.rules("orders")).containsExactly(FlowRule.qps("orders", 3));
@@ -294,7 +293,7 @@ class DashboardApiTest {
         .POST(HttpRequest.BodyPublishers.noBody()));
 
     assertThat(history).hasSize(2);
-    assertThat(history.get(0).get("source").asText()).isEqualTo("memory:dashboard");
+    assertThat(history.get(0).get("source").asString()).isEqualTo("memory:dashboard");
     assertThat(history.get(1).get("number").asLong()).isEqualTo(first);
     assertThat(older.get("flow").get(0).get("qps").asDouble()).isEqualTo(100.0);
     assertThat(rolledBack.statusCode()).isEqualTo(200);
@@ -316,7 +315,7 @@ class DashboardApiTest {
     try (Entry ignored = fixture.engine.resource("orders").enter()) {
       JsonNode overview = fixture.get("api/overview");
 
-      assertThat(overview.get("ruleSource").asText()).isEqualTo("memory:dashboard");
+      assertThat(overview.get("ruleSource").asString()).isEqualTo("memory:dashboard");
       assertThat(overview.get("revision").asLong()).isEqualTo(1);
       assertThat(overview.get("inbound").get("concurrency").asLong()).isZero();
     }
@@ -356,9 +355,9 @@ class DashboardApiTest {
       HttpResponse<String> response = fixture.send(fixture.authorized(bad[0]));
       softly.assertThat(response.statusCode()).as(bad[0]).isEqualTo(400);
       JsonNode error = Fixture.json(response.body());
-      softly.assertThat(error.get("parameter").asText()).as(bad[0]).isEqualTo(bad[1]);
-      softly.assertThat(error.get("value").asText()).as(bad[0]).isEqualTo(bad[2]);
-      softly.assertThat(error.get("error").asText()).as(bad[0]).contains(bad[1])
+      softly.assertThat(error.get("parameter").asString()).as(bad[0]).isEqualTo(bad[1]);
+      softly.assertThat(error.get("value").asString()).as(bad[0]).isEqualTo(bad[2]);
+      softly.assertThat(error.get("error").asString()).as(bad[0]).contains(bad[1])
           .contains("\"" + bad[2] + "\"");
     }
     softly.assertAll();
@@ -370,9 +369,9 @@ class DashboardApiTest {
 
     assertThat(response.statusCode()).isEqualTo(400);
     JsonNode error = Fixture.json(response.body());
-    assertThat(error.get("parameter").asText()).isEqualTo("revision");
+    assertThat(error.get("parameter").asString()).isEqualTo("revision");
     assertThat(error.get("value").isNull()).isTrue();
-    assertThat(error.get("error").asText()).contains("revision", "missing");
+    assertThat(error.get("error").asString()).contains("revision", "missing");
   }
 
   @Test
@@ -382,12 +381,12 @@ class DashboardApiTest {
     assertThat(fixture.get("api/resource/rules?name=orders").get("rules")).hasSize(1);
     assertThat(fixture.get("api/resource/metrics?name=orders&seconds=3600").get("points"))
         .isEmpty();
-    assertThat(fixture.get("api/resources?sort=name").get("sort").asText()).isEqualTo("name");
+    assertThat(fixture.get("api/resources?sort=name").get("sort").asString()).isEqualTo("name");
   }
 
   private static JsonNode find(JsonNode rules, String kind) {
     for (JsonNode rule : rules) {
-      if (rule.get("kind").asText().equals(kind)) {
+      if (rule.get("kind").asString().equals(kind)) {
         return rule;
       }
     }
@@ -396,7 +395,7 @@ class DashboardApiTest {
 
   private static List<String> names(JsonNode rows) {
     List<String> names = new ArrayList<>();
-    rows.forEach(row -> names.add(row.get("name").asText()));
+    rows.forEach(row -> names.add(row.get("name").asString()));
     return names;
   }
 }

@@ -2,7 +2,6 @@ package dev.guard.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
 import io.lettuce.core.RedisClient;
@@ -12,6 +11,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * {@code GET api/fleet} over HTTP: three instances of one JVM on a real redis-server, the sums
@@ -40,7 +40,7 @@ class DashboardFleetTest {
 
   private static JsonNode instance(JsonNode fleet, String id) {
     for (JsonNode instance : fleet.get("instances")) {
-      if (instance.get("id").asText().equals(id)) {
+      if (instance.get("id").asString().equals(id)) {
         return instance;
       }
     }
@@ -62,11 +62,11 @@ class DashboardFleetTest {
       JsonNode fleet = fleet(world);
 
       assertThat(fleet.get("problem").isNull()).isTrue();
-      assertThat(fleet.get("self").asText()).isEqualTo("shop-a");
+      assertThat(fleet.get("self").asString()).isEqualTo("shop-a");
       assertThat(fleet.get("instances")).hasSize(3);
       assertThat(fleet.get("rulesAgree").asBoolean()).isTrue();
       JsonNode checkout = fleet.get("resources").get(0);
-      assertThat(checkout.get("name").asText()).isEqualTo("checkout");
+      assertThat(checkout.get("name").asString()).isEqualTo("checkout");
       long pass = 0;
       long refused = 0;
       for (int i = 0; i < 3; i++) {
@@ -101,7 +101,7 @@ class DashboardFleetTest {
       assertThat(fleet.get("rulesAgree").asBoolean()).isTrue();
       for (JsonNode instance : fleet.get("instances")) {
         assertThat(instance.get("rulesAppliedAtMs").asLong()).isEqualTo(appliedAt);
-        assertThat(instance.get("ruleSource").asText()).startsWith("redis:" + FleetWorld.RULES_KEY);
+        assertThat(instance.get("ruleSource").asString()).startsWith("redis:" + FleetWorld.RULES_KEY);
       }
 
       // an instance that leaves is no longer listed
@@ -114,7 +114,7 @@ class DashboardFleetTest {
   void fleet_saysWhetherRedisMayEvictGuardsKeys() throws Exception {
     try (FleetWorld world = new FleetWorld(1, b -> b.accessToken(Fixture.TOKEN))) {
       world.beat();
-      assertThat(fleet(world).get("eviction").get("risk").asText()).isEqualTo("NONE");
+      assertThat(fleet(world).get("eviction").get("risk").asString()).isEqualTo("NONE");
 
       RedisClient client = RedisClient.create(world.redis.uri());
       try (StatefulRedisConnection<String, String> connection = client.connect()) {
@@ -125,9 +125,9 @@ class DashboardFleetTest {
       }
 
       JsonNode eviction = fleet(world).get("eviction");
-      assertThat(eviction.get("risk").asText()).isEqualTo("MAY_EVICT");
-      assertThat(eviction.get("policy").asText()).isEqualTo("allkeys-lru");
-      assertThat(eviction.get("detail").asText()).contains("allkeys-lru");
+      assertThat(eviction.get("risk").asString()).isEqualTo("MAY_EVICT");
+      assertThat(eviction.get("policy").asString()).isEqualTo("allkeys-lru");
+      assertThat(eviction.get("detail").asString()).contains("allkeys-lru");
     }
   }
 
@@ -140,7 +140,7 @@ class DashboardFleetTest {
       HttpResponse<String> page = get(world, "fleet.html", true);
       assertThat(page.statusCode()).isEqualTo(200);
       assertThat(page.headers().firstValue("Content-Security-Policy")).isPresent();
-      assertThat(Fixture.json(get(world, "api/overview", true).body()).get("fleet").asText())
+      assertThat(Fixture.json(get(world, "api/overview", true).body()).get("fleet").asString())
           .contains("namespace=shop");
     }
   }

@@ -60,7 +60,7 @@ class DashboardServletTest {
 
     assertThat(refused.statusCode()).isEqualTo(401);
     assertThat(listed.statusCode()).isEqualTo(200);
-    assertThat(Fixture.json(listed.body()).get("resources").get(0).get("name").asText())
+    assertThat(Fixture.json(listed.body()).get("resources").get(0).get("name").asString())
         .isEqualTo("orders");
   }
 

@@ -1,7 +1,5 @@
 package dev.guard.dashboard;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.RefusedException;
 import dev.guard.api.Entry;
 import dev.guard.engine.GuardEngine;
@@ -16,6 +14,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.function.UnaryOperator;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * An engine on a manual clock with a dashboard served on a free loopback port, traffic helpers
@@ -113,7 +114,7 @@ final class Fixture implements AutoCloseable {
   static JsonNode json(String body) {
     try {
       return JSON.readTree(body);
-    } catch (IOException malformed) {
+    } catch (JacksonException malformed) {
       throw new AssertionError("not JSON: " + body, malformed);
     }
   }

@@ -2,7 +2,6 @@ package dev.guard.dashboard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.RuleSet;
 import java.net.http.HttpResponse;
@@ -12,6 +11,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import tools.jackson.databind.JsonNode;
 
 /**
  * A rule edit with a value beyond its documented range (docs/RULES.md, "Value ranges") is a bad
@@ -53,8 +53,8 @@ class RuleEditBoundsTest {
     assertThat(response.statusCode()).isEqualTo(422);
     JsonNode errors = Fixture.json(response.body());
     assertThat(errors).hasSize(1);
-    assertThat(errors.get(0).get("path").asText()).isEqualTo(path);
-    assertThat(errors.get(0).get("message").asText())
+    assertThat(errors.get(0).get("path").asString()).isEqualTo(path);
+    assertThat(errors.get(0).get("message").asString())
         .isEqualTo("must be at most PT24H, was \"" + HUGE + "\"");
     assertThat(fixture.engine.ruleSet()).isEqualTo(before);
   }

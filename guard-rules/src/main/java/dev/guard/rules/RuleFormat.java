@@ -1,18 +1,5 @@
 package dev.guard.rules;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.StreamReadConstraints;
-import com.fasterxml.jackson.core.util.DefaultIndenter;
-import com.fasterxml.jackson.core.util.DefaultPrettyPrinter;
-import com.fasterxml.jackson.core.util.Separators;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
@@ -25,12 +12,25 @@ import dev.guard.rules.internal.NonFiniteNumbers;
 import dev.guard.rules.internal.Problems;
 import dev.guard.rules.internal.ReadBack;
 import dev.guard.rules.internal.SchemaText;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.core.util.DefaultIndenter;
+import tools.jackson.core.util.DefaultPrettyPrinter;
+import tools.jackson.core.util.Separators;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectWriter;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The JSON rule format: one document describes an engine's whole rule set, every kind in its own
@@ -100,7 +100,7 @@ public final class RuleFormat {
   /** The document field that names a schema for editors; read past, never written. */
   private static final String SCHEMA_FIELD = "$schema";
 
-  private static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+  private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
           .streamReadConstraints(StreamReadConstraints.builder()
               .maxDocumentLength(MAX_DOCUMENT_CHARS)
               .maxNestingDepth(MAX_NESTING)
@@ -109,16 +109,19 @@ public final class RuleFormat {
               .maxNumberLength(64)
               .build())
           .build())
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+      .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
       .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
       .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+      // an error shows a decimal as read, without trailing zeros (1e12 and 1000000000000.0 are
+      // both 1E+12), as it always has
+      .enable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
       .build();
 
-  private static final DefaultPrettyPrinter PRETTY = new DefaultPrettyPrinter()
+  private static final ObjectWriter PRETTY = MAPPER.writer().with(new DefaultPrettyPrinter()
       .withSeparators(Separators.createDefaultInstance()
-          .withObjectFieldValueSpacing(Separators.Spacing.AFTER))
+          .withObjectNameValueSpacing(Separators.Spacing.AFTER))
       .withObjectIndenter(new DefaultIndenter("  ", "\n"))
-      .withArrayIndenter(new DefaultIndenter("  ", "\n"));
+      .withArrayIndenter(new DefaultIndenter("  ", "\n")));
 
   private RuleFormat() {}
 
@@ -265,7 +268,7 @@ public final class RuleFormat {
     problems.throwIfAny();
     String document;
     try {
-      document = MAPPER.writer(PRETTY).writeValueAsString(root) + "\n";
+      document = PRETTY.writeValueAsString(root) + "\n";
     } catch (JacksonException impossible) {
       throw new IllegalStateException("a JSON tree could not be written", impossible);
     }
@@ -295,8 +298,6 @@ public final class RuleFormat {
       return MAPPER.readTree(parser);
     } catch (JacksonException unreadable) {
       throw new InvalidRulesException(List.of(JsonErrors.describe(unreadable, parser, ROOT)));
-    } catch (IOException impossible) { // a string is read without I/O
-      throw new UncheckedIOException(impossible);
     }
   }
 

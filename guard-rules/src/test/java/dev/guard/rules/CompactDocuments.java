@@ -1,16 +1,13 @@
 package dev.guard.rules;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Rule documents written without spaces, as a hand or a tool may write them: shorter than {@link
@@ -28,8 +25,7 @@ final class CompactDocuments {
     ObjectNode root = JSON.createObjectNode().put("version", RuleFormat.VERSION);
     for (Rule rule : rules) {
       JsonNode one = tree(RuleFormat.write(RuleSet.of(rule)));
-      for (Iterator<Map.Entry<String, JsonNode>> it = one.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> field = it.next();
+      for (Map.Entry<String, JsonNode> field : one.properties()) {
         if (field.getValue().isArray()) {
           ArrayNode list = root.has(field.getKey()) ? (ArrayNode) root.get(field.getKey())
               : root.putArray(field.getKey());
@@ -46,10 +42,6 @@ final class CompactDocuments {
   }
 
   private static JsonNode tree(String document) {
-    try {
-      return JSON.readTree(document);
-    } catch (IOException impossible) {
-      throw new UncheckedIOException(impossible);
-    }
+    return JSON.readTree(document);
   }
 }

@@ -3,7 +3,6 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.InvalidRulesException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Every rule document the project's documentation shows (a {@code ```json} refused of README.md or

@@ -1,10 +1,5 @@
 package dev.guard.rules;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.CircuitBreakerRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -16,7 +11,6 @@ import dev.guard.api.rule.RuleSet;
 import dev.guard.api.rule.SystemRule;
 import dev.guard.testkit.traffic.FlowArbitraries;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,6 +21,11 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.Tuple;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.JsonNodeFactory;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Rule documents for properties: written from generated rule sets of every kind, then mutated:
@@ -125,7 +124,7 @@ final class RuleDocuments {
     if (NAME_FIELDS.contains(field) && pick % 3 == 0) {
       return NODES.textNode(NAMES.get(pick % NAMES.size()));
     }
-    if (otherwise.isContainerNode()) {
+    if (otherwise.isContainer()) {
       return otherwise.deepCopy();
     }
     return NODES.textNode(RAW + NUMBERS.get(pick % NUMBERS.size()));
@@ -141,18 +140,13 @@ final class RuleDocuments {
   }
 
   private static String mutate(String document, List<Mutation> changes) {
-    JsonNode root;
-    try {
-      root = JSON.readTree(document);
-    } catch (IOException impossible) {
-      throw new UncheckedIOException(impossible);
-    }
+    JsonNode root = JSON.readTree(document);
     for (Mutation change : changes) {
       List<ObjectNode> objects = new ArrayList<>();
       collect(root, objects);
       ObjectNode target = objects.get(change.target() % objects.size());
       List<String> names = new ArrayList<>();
-      target.fieldNames().forEachRemaining(names::add);
+      names.addAll(target.propertyNames());
       String existing =
           names.isEmpty() ? change.field() : names.get(change.target() % names.size());
       switch (change.what()) {
@@ -173,7 +167,7 @@ final class RuleDocuments {
     if (node instanceof ObjectNode object) {
       objects.add(object);
     }
-    node.elements().forEachRemaining(child -> collect(child, objects));
+    node.values().forEach(child -> collect(child, objects));
   }
 
   private static JsonNode deep(JsonNode value, int depth) {

@@ -3,7 +3,6 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.OriginRule;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -20,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.ObjectMapper;
 
 /** Golden examples of every rule kind: the document, the rules it means, and back. */
 class RuleFormatTest {

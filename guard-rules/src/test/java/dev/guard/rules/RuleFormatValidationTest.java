@@ -275,6 +275,8 @@ class RuleFormatValidationTest {
             List.of(at + "slowerThan: must be at most PT24H, was \"PT2562048H\"")),
         Arguments.of("{\"resource\": \"r\", \"errorCount\": 1e12}",
             List.of(at + "errorCount: must be at most 1000000000, was 1E+12")),
+        Arguments.of("{\"resource\": \"r\", \"errorCount\": 1000000000000.0}",
+            List.of(at + "errorCount: must be at most 1000000000, was 1E+12")),
         Arguments.of("{\"resource\": \"r\", \"errorRatio\": 0.5, \"window\": \"PT20S\", "
                 + "\"buckets\": 20000}",
             List.of(at + "buckets: must be at most 1000, was 20000")),

@@ -2,7 +2,6 @@ package dev.guard.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import dev.guard.api.rule.InvalidRulesException;
 import java.math.BigDecimal;
@@ -19,6 +18,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The JSON Schema and {@link RuleFormat} agree on generated and mutated documents ({@link
@@ -131,10 +131,11 @@ class RuleSchemaAgreementProperties {
       if (value == null || !value.isNumber() || bound == null || !bound.isNumber()) {
         return null;
       }
-      double read = value.doubleValue() + 0.0;
+      // as the format reads a number: the nearest double, infinite beyond a double's range
+      double read = value.numberValue().doubleValue() + 0.0;
       boolean insideAsDouble = switch (error.getKeyword()) {
-        case "minimum" -> read >= bound.doubleValue();
-        case "maximum" -> read <= bound.doubleValue();
+        case "minimum" -> read >= bound.numberValue().doubleValue();
+        case "maximum" -> read <= bound.numberValue().doubleValue();
         default -> false;
       };
       return insideAsDouble ? NUMBER_ROUNDED_ONTO_A_BOUND : null;

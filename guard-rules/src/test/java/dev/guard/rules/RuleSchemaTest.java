@@ -3,7 +3,6 @@ package dev.guard.rules;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
@@ -21,6 +20,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The rule document's JSON Schema: a valid draft 2020-12 schema with its {@code $id}, that a
@@ -37,9 +37,9 @@ class RuleSchemaTest {
         .getSchema(SchemaLocation.of("https://json-schema.org/draft/2020-12/schema"));
 
     assertThat(metaSchema.validate(RuleFormat.schema(), InputFormat.JSON)).isEmpty();
-    assertThat(SCHEMA.get("$schema").asText())
+    assertThat(SCHEMA.get("$schema").asString())
         .isEqualTo("https://json-schema.org/draft/2020-12/schema");
-    assertThat(SCHEMA.get("$id").asText()).isEqualTo(RuleFormat.SCHEMA_ID);
+    assertThat(SCHEMA.get("$id").asString()).isEqualTo(RuleFormat.SCHEMA_ID);
     assertThat(RuleFormat.class.getClassLoader().getResource(RuleFormat.SCHEMA_RESOURCE))
         .isNotNull();
   }
@@ -74,7 +74,7 @@ class RuleSchemaTest {
   private static boolean describedByRef(JsonNode schema) {
     JsonNode ref = schema.get("$ref");
     return ref != null
-        && SCHEMA.at(ref.asText().substring(1)).has("description");
+        && SCHEMA.at(ref.asString().substring(1)).has("description");
   }
 
   @Test
@@ -102,7 +102,7 @@ class RuleSchemaTest {
 
   @Test
   void namePattern_findsANonBlankCharacterExactlyWhereJavaDoes() {
-    Pattern name = Pattern.compile(SCHEMA.at("/$defs/name/pattern").asText());
+    Pattern name = Pattern.compile(SCHEMA.at("/$defs/name/pattern").asString());
 
     for (char c = 0; c < Character.MAX_VALUE; c++) {
       String text = String.valueOf(c);
@@ -112,8 +112,8 @@ class RuleSchemaTest {
 
   @Property(tries = 3000)
   void durationPattern_matchesExactlyWhatDurationParseReads(@ForAll("durationTexts") String text) {
-    Pattern duration = Pattern.compile(SCHEMA.at("/$defs/duration/pattern").asText());
-    Pattern lineBreak = Pattern.compile(SCHEMA.at("/$defs/duration/not/pattern").asText());
+    Pattern duration = Pattern.compile(SCHEMA.at("/$defs/duration/pattern").asString());
+    Pattern lineBreak = Pattern.compile(SCHEMA.at("/$defs/duration/not/pattern").asString());
     boolean schemaReads = duration.matcher(text).find() && !lineBreak.matcher(text).find();
 
     assertThat(schemaReads).as(text).isEqualTo(javaReads(text) != Reading.SYNTAX);

@@ -1,6 +1,5 @@
 package dev.guard.dashboard.internal;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
@@ -15,6 +14,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The one request-handling core of both servers: routes a {@link DashboardRequest} to a page, a

@@ -1,10 +1,10 @@
 package dev.guard.dashboard.internal;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * One HTTP response from the core: status, headers (the content type among them) and body. The
@@ -46,7 +46,7 @@ public record DashboardResponse(int status, Map<String, String> headers, byte[] 
   static DashboardResponse json(int status, Object body) {
     try {
       return of(status, JSON, WRITER.writeValueAsBytes(body));
-    } catch (JsonProcessingException impossible) {
+    } catch (JacksonException impossible) {
       return of(500, JSON, "{\"error\":\"could not write JSON\"}".getBytes(StandardCharsets.UTF_8));
     }
   }

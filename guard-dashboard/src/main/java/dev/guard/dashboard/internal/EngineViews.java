@@ -1,7 +1,5 @@
 package dev.guard.dashboard.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -16,7 +14,6 @@ import dev.guard.spi.TokenService;
 import dev.guard.rules.RuleFormat;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +21,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.TreeMap;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The read side of the JSON API: plain maps and lists built from the engine's public API, which
@@ -221,15 +221,13 @@ final class EngineViews {
     Map<String, Object> row = new LinkedHashMap<>();
     try {
       JsonNode document = json.readTree(RuleFormat.write(RuleSet.of(List.of(rule))));
-      Iterator<Map.Entry<String, JsonNode>> fields = document.fields();
-      while (fields.hasNext()) {
-        Map.Entry<String, JsonNode> field = fields.next();
+      for (Map.Entry<String, JsonNode> field : document.properties()) {
         if (field.getValue().isArray()) {
           row.put("kind", field.getKey());
           row.put("rule", field.getValue().get(0));
         }
       }
-    } catch (IllegalArgumentException | java.io.IOException unwritable) {
+    } catch (IllegalArgumentException | JacksonException unwritable) {
       row.put("kind", rule.getClass().getSimpleName());
       row.put("text", rule.toString());
     }

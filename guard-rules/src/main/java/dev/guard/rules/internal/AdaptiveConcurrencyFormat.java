@@ -1,14 +1,13 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Adaptive concurrency limits, named as the DSL's {@code adaptiveConcurrency()} stage names its
@@ -85,8 +84,7 @@ final class AdaptiveConcurrencyFormat implements KindFormat<AdaptiveConcurrencyR
       return shares;
     }
     boolean valid = true;
-    for (Iterator<String> names = raw.fieldNames(); names.hasNext(); ) {
-      String origin = names.next();
+    for (String origin : raw.propertyNames()) {
       if (raw.get(origin).isNull()) {
         continue; // null is the same as absent
       }

@@ -1,10 +1,10 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.CircuitBreakerRule;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Circuit breakers, named as the DSL's breaker steps ({@code errorRatio(..).openFor(..)}) name them:

@@ -1,17 +1,16 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.DateTimeException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Reads the fields of one JSON object of a rules document, recording every problem with its path
@@ -89,11 +88,11 @@ public final class Fields {
     if (value == null) {
       return null;
     }
-    if (!value.isTextual()) {
+    if (!value.isString()) {
       error(field, "must be a string, was " + show(value));
       return null;
     }
-    return value.textValue();
+    return value.stringValue();
   }
 
   /** A number field; null when absent or of the wrong type. -0 reads as 0. */
@@ -106,7 +105,15 @@ public final class Fields {
       error(field, "must be a number, was " + show(value));
       return null;
     }
-    return value.doubleValue() + 0.0;
+    return toDouble(value) + 0.0;
+  }
+
+  /**
+   * A number node's value as the nearest {@code double}, infinite beyond a double's range ({@code
+   * 1e400}); Jackson's own {@code doubleValue()} throws there instead.
+   */
+  static double toDouble(JsonNode number) {
+    return number.numberValue().doubleValue();
   }
 
   /** A whole-number field that fits an int; null when absent or invalid. */
@@ -128,9 +135,9 @@ public final class Fields {
     if (value == null) {
       return null;
     }
-    if (value.isTextual()) {
+    if (value.isString()) {
       try {
-        return Duration.parse(value.textValue());
+        return Duration.parse(value.stringValue());
       } catch (DateTimeException | ArithmeticException unreadable) {
         // reported below
       }
@@ -149,10 +156,10 @@ public final class Fields {
     List<String> items = new ArrayList<>();
     if (value.isArray()) {
       for (JsonNode item : value) {
-        if (!item.isTextual()) {
+        if (!item.isString()) {
           break;
         }
-        items.add(item.textValue());
+        items.add(item.stringValue());
       }
       if (items.size() == value.size()) {
         return items;
@@ -266,8 +273,7 @@ public final class Fields {
 
   /** Reports every field of the object that was not read. */
   public void finish() {
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      String name = it.next().getKey();
+    for (String name : node.propertyNames()) {
       if (!known.contains(name)) {
         problems.add(path(name), "is not a field here; the fields are " + known);
       }
@@ -291,7 +297,7 @@ public final class Fields {
 
   /** A JSON value as the document wrote it, shortened if long. */
   public static String show(JsonNode value) {
-    String text = value.isNumber() ? value.asText() : value.toString();
+    String text = value.isNumber() ? value.asString() : value.toString();
     return text.length() <= MAX_VALUE_CHARS ? text : text.substring(0, MAX_VALUE_CHARS) + "...";
   }
 }

@@ -1,7 +1,5 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.api.rule.Quota;
@@ -9,6 +7,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Flow rules, named as the DSL names them:

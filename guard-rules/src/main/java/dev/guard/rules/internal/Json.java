@@ -1,7 +1,7 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
+import tools.jackson.databind.node.ObjectNode;
 
 /** Small helpers for writing values the way the format reads them. */
 public final class Json {

@@ -1,14 +1,14 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.core.JacksonException;
-import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonStreamContext;
 import dev.guard.api.rule.InvalidRulesException;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.TokenStreamContext;
+import tools.jackson.core.TokenStreamLocation;
 
 /**
  * Says in the rule format's own words why Jackson could not read a document: which limit it
@@ -46,7 +46,8 @@ public final class JsonErrors {
           "a field name must be at most %2$s characters long, was %1$s", true),
       wording("^Number value length " + LIMIT,
           "a number must be at most %2$s characters long, was %1$s"),
-      wording("^Duplicate field '(.*)'", "must not repeat the field \"%s\" in one object"),
+      wording("^Duplicate Object property \"(.*)\"",
+          "must not repeat the field \"%s\" in one object"),
       wording("^Non-standard token '(-?\\w+)'", "must be a finite number, was %s"),
       syntax("comment", "comments are not JSON"),
       new Wording(Pattern.compile(
@@ -93,15 +94,16 @@ public final class JsonErrors {
         break;
       }
     }
-    JsonStreamContext context = parser == null ? null : parser.getParsingContext();
+    TokenStreamContext context = parser == null ? null : parser.streamReadContext();
     String path = aboutName && context != null && context.inObject()
         ? path(context.getParent(), root) // the object's own path, not its last field's
         : path(context, root);
-    JsonLocation location = parser != null ? parser.currentLocation() : unreadable.getLocation();
+    TokenStreamLocation location =
+        parser != null ? parser.currentLocation() : unreadable.getLocation();
     return new InvalidRulesException.Error(path, message + where(location));
   }
 
-  private static String path(@Nullable JsonStreamContext context, String root) {
+  private static String path(@Nullable TokenStreamContext context, String root) {
     if (context == null || context.inRoot()) {
       return root;
     }
@@ -110,11 +112,11 @@ public final class JsonErrors {
       int index = context.getCurrentIndex();
       return index < 0 ? parent : parent + "[" + index + "]";
     }
-    String name = context.getCurrentName();
+    String name = context.currentName();
     return name == null ? parent : parent + "." + name;
   }
 
-  private static String where(@Nullable JsonLocation location) {
+  private static String where(@Nullable TokenStreamLocation location) {
     if (location == null || location.getLineNr() < 1) {
       return "";
     }

@@ -1,9 +1,9 @@
 package dev.guard.rules.internal;
 
 import dev.guard.api.internal.RuleLimits;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.Rule;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * The JSON form of one rule kind: the document's list under {@link #key()} holds one object per

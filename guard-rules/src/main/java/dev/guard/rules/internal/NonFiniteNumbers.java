@@ -1,8 +1,7 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import java.util.Iterator;
 import java.util.Map;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Refuses every number of a document that no {@code double} can hold ({@code 1e400} and the like):
@@ -22,15 +21,14 @@ public final class NonFiniteNumbers {
    * @param problems where the errors go
    */
   public static void refuse(JsonNode node, String path, Problems problems) {
-    if (node.isNumber() && !Double.isFinite(node.doubleValue())) {
+    if (node.isNumber() && !Double.isFinite(Fields.toDouble(node))) {
       problems.refuse(path, "must be a finite number, was " + Fields.show(node));
     } else if (node.isArray()) {
       for (int i = 0; i < node.size(); i++) {
         refuse(node.get(i), path + "[" + i + "]", problems);
       }
     } else if (node.isObject()) {
-      for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> field = it.next();
+      for (Map.Entry<String, JsonNode> field : node.properties()) {
         refuse(field.getValue(), path + "." + field.getKey(), problems);
       }
     }

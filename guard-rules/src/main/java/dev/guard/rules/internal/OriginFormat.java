@@ -1,7 +1,5 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.OriginRule;
 import java.util.LinkedHashSet;
@@ -9,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Origin rules, named as the DSL names them ({@code allowOrigins}, {@code

@@ -1,8 +1,5 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.internal.RuleLimits;
 import dev.guard.api.rule.ClusterMode;
 import dev.guard.api.rule.FlowRule;
@@ -14,6 +11,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.node.ArrayNode;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * Per-value rules (a limit per argument value), named as the DSL names them ({@code
@@ -252,15 +252,15 @@ final class PerValueFormat implements KindFormat<PerValueRule> {
       return null;
     }
     Object value = null;
-    if (valueType == String.class || valueType == Object.class && node.isTextual()) {
-      value = node.isTextual() ? node.textValue() : null;
+    if (valueType == String.class || valueType == Object.class && node.isString()) {
+      value = node.isString() ? node.stringValue() : null;
     } else if (valueType == Integer.class || valueType == Object.class && node.canConvertToInt()
         && node.isIntegralNumber()) {
       value = node.isIntegralNumber() && node.canConvertToInt() ? node.intValue() : null;
     } else if (valueType == Long.class || valueType == Object.class && node.isIntegralNumber()) {
       value = node.isIntegralNumber() && node.canConvertToLong() ? node.longValue() : null;
     } else if (valueType == Double.class || valueType == Object.class && node.isNumber()) {
-      value = node.isNumber() && Double.isFinite(node.doubleValue()) ? node.doubleValue() : null;
+      value = node.isNumber() && Double.isFinite(Fields.toDouble(node)) ? node.doubleValue() : null;
     } else if (valueType == Boolean.class || valueType == Object.class && node.isBoolean()) {
       value = node.isBoolean() ? node.booleanValue() : null;
     }

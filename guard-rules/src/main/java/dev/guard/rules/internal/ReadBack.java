@@ -1,12 +1,11 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.guard.api.rule.Rule;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The limits a rule set must keep so that its written document reads back, checked on the same
@@ -53,15 +52,14 @@ public final class ReadBack {
    * characters, at its path ({@code rules.flow[3].resource}).
    */
   public static void longStrings(JsonNode node, String path, int max, Problems problems) {
-    if (node.isTextual() && node.textValue().length() > max) {
+    if (node.isString() && node.stringValue().length() > max) {
       problems.add(path, tooLong("must be at most " + max + " characters long",
-          node.textValue().length()));
+          node.stringValue().length()));
     }
     for (int i = 0; node.isArray() && i < node.size(); i++) {
       longStrings(node.get(i), path + "[" + i + "]", max, problems);
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> field = it.next();
+    for (Map.Entry<String, JsonNode> field : node.properties()) {
       String fieldPath = path + "." + field.getKey();
       if (field.getKey().length() > max) {
         problems.add(fieldPath, tooLong("must be named in at most " + max + " characters",

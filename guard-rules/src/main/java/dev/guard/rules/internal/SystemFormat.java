@@ -1,10 +1,10 @@
 package dev.guard.rules.internal;
 
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.guard.api.rule.SystemRule;
 import java.time.Duration;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.node.ObjectNode;
 
 /**
  * System rules: engine-wide limits on inbound traffic, without a resource, named as {@link

@@ -1,6 +1,5 @@
 package dev.guard.spring.boot;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.rules.RuleFormat;
@@ -21,6 +20,8 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.core.env.EnumerablePropertySource;
 import org.springframework.core.env.PropertySource;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Reads {@code guard.rules} from the environment as a JSON rule document and hands it to {@link
@@ -77,7 +78,7 @@ final class EnvironmentRules {
     String json;
     try {
       json = Json.MAPPER.writeValueAsString(properties.json());
-    } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+    } catch (JacksonException e) {
       throw new IllegalStateException("guard.rules could not be written as JSON", e);
     }
     try {
@@ -232,9 +233,9 @@ final class EnvironmentRules {
       Map<String, String> fields = new HashMap<>();
       try {
         Json.MAPPER.readTree(RuleFormat.schema()).findValues("properties").forEach(
-            properties -> properties.fieldNames().forEachRemaining(
+            properties -> properties.propertyNames().forEach(
                 name -> fields.put(name.toLowerCase(Locale.ROOT), name)));
-      } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+      } catch (JacksonException e) {
         throw new IllegalStateException("guard-rules' schema could not be read", e);
       }
       return Map.copyOf(fields);

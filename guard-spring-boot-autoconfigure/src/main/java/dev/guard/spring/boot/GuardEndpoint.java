@@ -1,7 +1,5 @@
 package dev.guard.spring.boot;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.CircuitBreaker;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.api.rule.RuleSet;
@@ -22,6 +20,8 @@ import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
 import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * The actuator endpoint {@code guard}: resources and their live figures, the rules in force, the
@@ -243,7 +243,7 @@ public class GuardEndpoint {
     }
     try {
       return Json.MAPPER.readValue(written, Map.class);
-    } catch (JsonProcessingException e) {
+    } catch (JacksonException e) {
       return written;
     }
   }

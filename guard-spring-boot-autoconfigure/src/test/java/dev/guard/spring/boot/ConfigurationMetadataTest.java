@@ -2,13 +2,13 @@ package dev.guard.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.rules.RuleFormat;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /** IDE completion: the generated and additional metadata name every property the starter reads. */
 class ConfigurationMetadataTest {
@@ -20,8 +20,8 @@ class ConfigurationMetadataTest {
     JsonNode metadata = read("META-INF/spring-configuration-metadata.json");
     List<String> names = new ArrayList<>();
     for (JsonNode property : metadata.get("properties")) {
-      names.add(property.get("name").asText());
-      assertThat(property.path("description").asText()).as(property.toString()).isNotBlank();
+      names.add(property.get("name").asString());
+      assertThat(property.path("description").asString()).as(property.toString()).isNotBlank();
     }
     assertThat(names).contains("guard.enabled", "guard.max-resources", "guard.rule-history",
         "guard.second-window.buckets", "guard.rules-file", "guard.redis.uri",
@@ -35,8 +35,8 @@ class ConfigurationMetadataTest {
     JsonNode schema = JSON.readTree(RuleFormat.schema());
     List<String> names = new ArrayList<>();
     read("META-INF/spring-configuration-metadata.json").get("properties")
-        .forEach(property -> names.add(property.get("name").asText()));
-    schema.get("properties").fieldNames().forEachRemaining(field -> {
+        .forEach(property -> names.add(property.get("name").asString()));
+    schema.get("properties").propertyNames().forEach(field -> {
       if (!field.equals("$schema")) {
         assertThat(names).contains("guard.rules." + kebab(field));
       }

@@ -3,8 +3,6 @@ package dev.guard.spring.boot;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.rule.InvalidRulesException;
 import dev.guard.rules.RuleFormat;
 import java.nio.file.Files;
@@ -27,6 +25,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.MapPropertySource;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * Issue 36: a number no double holds ({@code .nan}, {@code .inf}, {@code 1.0e+400} in YAML,
@@ -133,7 +133,7 @@ class Issue36NumbersTest {
   private static List<String> numericFields() throws Exception {
     JsonNode schema = new ObjectMapper().readTree(RuleFormat.schema());
     List<String> fields = new ArrayList<>();
-    schema.get("properties").fields().forEachRemaining(kind -> {
+    schema.get("properties").properties().forEach(kind -> {
       if (!kind.getKey().equals("version") && !kind.getKey().startsWith("$")) {
         walk(schema, kind.getValue(), kind.getKey(), fields);
       }
@@ -144,14 +144,14 @@ class Issue36NumbersTest {
   private static void walk(JsonNode schema, JsonNode node, String path, List<String> fields) {
     boolean duration = false;
     if (node.has("$ref")) {
-      String name = node.get("$ref").asText().substring("#/$defs/".length());
+      String name = node.get("$ref").asString().substring("#/$defs/".length());
       duration = name.equals("duration");
       node = schema.get("$defs").get(name);
     }
     String types = String.valueOf(node.get("type"));
     if (types.contains("object") && node.has("properties")) {
       JsonNode object = node;
-      object.get("properties").fields().forEachRemaining(
+      object.get("properties").properties().forEach(
           field -> walk(schema, field.getValue(), path + "." + field.getKey(), fields));
     } else if (types.contains("array") && node.has("items")) {
       walk(schema, node.get("items"), path + "[0]", fields);

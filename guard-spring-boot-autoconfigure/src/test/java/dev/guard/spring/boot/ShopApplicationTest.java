@@ -2,8 +2,6 @@ package dev.guard.spring.boot;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.guard.api.RefusedException;
 import dev.guard.api.rule.FlowRule;
 import dev.guard.engine.GuardEngine;
@@ -31,6 +29,8 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectMapper;
 
 /**
  * A shop on a real Tomcat with Spring Security, its rules in YAML, hit with the JDK's HTTP client:
@@ -93,31 +93,31 @@ class ShopApplicationTest {
     assertThat(response.statusCode()).isEqualTo(200);
     JsonNode view = JSON.readTree(response.body());
     assertThat(view.at("/resources/quote/totalPassed").asLong()).isPositive();
-    assertThat(view.at("/rules/flow").findValuesAsText("resource")).contains("quote", "checkout");
-    assertThat(view.at("/source").asText()).isEqualTo("spring:guard.rules");
-    assertThat(view.at("/history/0/source").asText()).isEqualTo("spring:guard.rules");
+    assertThat(view.at("/rules/flow").findValuesAsString("resource")).contains("quote", "checkout");
+    assertThat(view.at("/source").asString()).isEqualTo("spring:guard.rules");
+    assertThat(view.at("/history/0/source").asString()).isEqualTo("spring:guard.rules");
 
     JsonNode payments = JSON.readTree(get("/actuator/guard/payments", ADMIN).body());
-    assertThat(payments.at("/breakers/0/state").asText()).isEqualTo("closed");
+    assertThat(payments.at("/breakers/0/state").asString()).isEqualTo("closed");
   }
 
   @Test
   void writes_force_breakers_and_apply_and_roll_back_rules() throws Exception {
     HttpResponse<String> forced = post("/actuator/guard/payments", "{\"breaker\":\"open\"}", ADMIN);
     assertThat(forced.statusCode()).isEqualTo(200);
-    assertThat(JSON.readTree(forced.body()).at("/breakers/0/state").asText())
+    assertThat(JSON.readTree(forced.body()).at("/breakers/0/state").asString())
         .isEqualTo("forced-open");
     assertThat(get("/pay", null).body()).isEqualTo("payments are paused (circuit-breaker)");
 
     JsonNode health = JSON.readTree(get("/actuator/health", null).body());
-    assertThat(health.at("/components/guard/status").asText()).isEqualTo("DEGRADED");
-    assertThat(health.at("/components/guard/details/open/0/resource").asText())
+    assertThat(health.at("/components/guard/status").asString()).isEqualTo("DEGRADED");
+    assertThat(health.at("/components/guard/details/open/0/resource").asString())
         .isEqualTo("payments");
 
     post("/actuator/guard/payments", "{\"breaker\":\"reset\"}", ADMIN);
     assertThat(get("/pay", null).body()).isEqualTo("paid");
     assertThat(JSON.readTree(get("/actuator/health", null).body())
-        .at("/components/guard/status").asText()).isEqualTo("UP");
+        .at("/components/guard/status").asString()).isEqualTo("UP");
 
     long before = engine.ruleHistory().get(engine.ruleHistory().size() - 1).number();
     HttpResponse<String> applied = post("/actuator/guard",
@@ -129,7 +129,7 @@ class ShopApplicationTest {
     HttpResponse<String> invalid = post("/actuator/guard",
         "{\"action\":\"apply\",\"rules\":\"{\\\"version\\\":1,\\\"flow\\\":[{\\\"resource\\\":\\\"quote\\\",\\\"qps\\\":-5}]}\"}",
         ADMIN);
-    assertThat(JSON.readTree(invalid.body()).at("/errors/0").asText())
+    assertThat(JSON.readTree(invalid.body()).at("/errors/0").asString())
         .isEqualTo("rules.flow[0].qps: must be finite and >= 0, was -5");
     assertThat(engine.rules("quote")).containsExactly(FlowRule.qps("quote", 9));
 

@@ -20,7 +20,9 @@ import org.springframework.context.annotation.Bean;
  * manual clock: the README's curl lines give five 200s, then 429s with the rate-limit fields; and
  * each API key may place three orders a minute.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+// the same configuration as Issue39Jackson3Test, so that both run in one application context
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    classes = {ShopApplication.class, ShopApplicationTest.StoppedClock.class})
 class ShopApplicationTest {
 
   static final ManualClock CLOCK = new ManualClock();
