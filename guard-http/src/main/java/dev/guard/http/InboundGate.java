@@ -85,6 +85,23 @@ public final class InboundGate {
   }
 
   /**
+   * Admits or refuses a request, as {@link #admit} does, by the path its server has already
+   * decoded and normalized, as a servlet container routes by (context path, servlet path and path
+   * info, {@code docs/HTTP.md}, "Which path"): a dot segment left is removed; a control
+   * character, a backslash, the replacement character or a {@code ..} above the root makes the
+   * path ambiguous, refused with {@link #AMBIGUOUS_PATH}. For adapters that run inside such a
+   * server's dispatch, after the server parsed the request (guard's Spring MVC interceptor).
+   *
+   * @param request the request, for the origin, path template and arguments functions
+   * @param method the request method as sent
+   * @param decodedPath the decoded path the server routes the request by
+   * @return the admission: a refusal to answer, or the admitted call to finish once
+   */
+  public Admission admitDecoded(HttpInbound.Request request, String method, String decodedPath) {
+    return admitRouted(request, method, RoutedPath.ofDecoded(decodedPath));
+  }
+
+  /**
    * Admits or refuses a request by the path its server routes it by (null when that is
    * ambiguous), as {@link #admit} does.
    */

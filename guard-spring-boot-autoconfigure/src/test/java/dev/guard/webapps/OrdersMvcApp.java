@@ -1,13 +1,19 @@
 package dev.guard.webapps;
 
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.HandlerExecutionChain;
+import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.function.RouterFunction;
 import org.springframework.web.servlet.function.RouterFunctions;
 import org.springframework.web.servlet.function.ServerResponse;
@@ -26,6 +32,33 @@ import org.springframework.web.servlet.function.ServerResponse;
     "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration"})
 @Import({StoppedClockEngine.class, OrdersMvcApp.Orders.class, Quotes.class})
 public class OrdersMvcApp {
+
+  /** Asked first by the dispatcher for every request; counts the lookups and maps nothing. */
+  @Bean
+  CountingMapping countingMapping() {
+    return new CountingMapping();
+  }
+
+  /** A handler mapping that counts how often a handler is looked up, and has none. */
+  public static final class CountingMapping implements HandlerMapping, Ordered {
+    private final AtomicLong lookups = new AtomicLong();
+
+    /** The lookups so far. */
+    public long lookups() {
+      return lookups.get();
+    }
+
+    @Override
+    public @Nullable HandlerExecutionChain getHandler(HttpServletRequest request) {
+      lookups.incrementAndGet();
+      return null;
+    }
+
+    @Override
+    public int getOrder() {
+      return Ordered.HIGHEST_PRECEDENCE;
+    }
+  }
 
   @Bean
   RouterFunction<ServerResponse> shelves() {
@@ -62,6 +95,11 @@ public class OrdersMvcApp {
     @GetMapping("/users/{name}")
     String user(@PathVariable String name) {
       return "user " + name;
+    }
+
+    @GetMapping("/boom")
+    String boom() {
+      throw new IllegalStateException("boom");
     }
 
     @GetMapping("/health/live")

@@ -31,6 +31,7 @@ import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
 import org.springframework.core.task.VirtualThreadTaskExecutor;
 import org.springframework.core.type.AnnotatedTypeMetadata;
@@ -143,16 +144,27 @@ public class GuardAutoConfiguration {
   }
 
   /**
-   * Returns the post-processor that guards the {@link Guarded} methods of beans.
+   * Returns the post-processor that guards the {@link Guarded} methods of beans, at {@code
+   * guard.advice-order} among the post-processors of other method annotations (read from the
+   * environment: a post-processor is created before configuration properties are bound).
    *
    * @param engine the engine, looked up at the first call
    * @param observers told of each refusal
+   * @param environment the environment, for {@code guard.advice-order}
    * @return the post-processor
    */
   @Bean
   static GuardedMethods guardedMethods(ObjectProvider<GuardEngine> engine,
-      ObjectProvider<GuardedMethods.RefusalObserver> observers) {
-    return new GuardedMethods(engine, observers);
+      ObjectProvider<GuardedMethods.RefusalObserver> observers, Environment environment) {
+    String order = environment.getProperty("guard.advice-order");
+    int adviceOrder;
+    try {
+      adviceOrder = order == null ? Ordered.LOWEST_PRECEDENCE : Integer.parseInt(order.trim());
+    } catch (NumberFormatException notANumber) {
+      throw InvalidGuardSettingsException.of("guard.advice-order",
+          "must be a whole number, was '" + order + "'");
+    }
+    return new GuardedMethods(engine, observers, adviceOrder);
   }
 
   /** Sets an option; a value the builder refuses fails with the property's name. */

@@ -30,6 +30,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param refusalLogLinesPerSecond when set, refusals are logged on the logger "dev.guard.refusals",
  *     at most this many lines a second
  * @param rulesFile a JSON rules document that is watched and applied on every change
+ * @param adviceOrder the order of {@code @Guarded} advice among the advice of other method
+ *     annotations (Spring's {@code @Retryable} and {@code @ConcurrencyLimit}, ...): the highest
+ *     order runs outermost (default {@code Ordered.LOWEST_PRECEDENCE}: guard runs first)
  * @param redis a Redis rule source and token service
  * @param observations Micrometer Observation events for refusals and breaker transitions
  * @param actuator the actuator endpoint {@code guard}
@@ -49,6 +52,7 @@ public record GuardProperties(
     @DefaultValue SecondWindow secondWindow,
     @Nullable Integer refusalLogLinesPerSecond,
     @Nullable Path rulesFile,
+    @Nullable Integer adviceOrder,
     @DefaultValue Redis redis,
     @DefaultValue Observations observations,
     @DefaultValue Actuator actuator,

@@ -42,8 +42,15 @@ final class GuardedMethods extends AbstractBeanFactoryAwareAdvisingPostProcessor
   @SuppressWarnings("serial")
   private final Map<Method, GuardedMethod> plans = new ConcurrentHashMap<>();
 
-  GuardedMethods(ObjectProvider<GuardEngine> engine, ObjectProvider<RefusalObserver> observers) {
+  /**
+   * Guards the methods; {@code order} places this post-processor among those of other method
+   * annotations. Each one that finds a bean already proxied puts its advice first, so the one
+   * applied last, the highest order, runs outermost.
+   */
+  GuardedMethods(ObjectProvider<GuardEngine> engine, ObjectProvider<RefusalObserver> observers,
+      int order) {
     setProxyTargetClass(true);
+    setOrder(order);
     setBeforeExistingAdvisors(true);
     this.advisor = new DefaultPointcutAdvisor(
         AnnotationMatchingPointcut.forMethodAnnotation(Guarded.class),

@@ -15,7 +15,7 @@ import org.springframework.web.util.pattern.PathPattern;
 import org.springframework.web.util.pattern.PathPatternParser;
 
 /**
- * The {@code guard.web.*} properties: how the Spring MVC filter and the WebFlux filter protect the
+ * The {@code guard.web.*} properties: how the Spring MVC interceptor and the WebFlux filter protect the
  * application's requests. Checked when the context starts; a bad value fails the start-up naming
  * its property.
  *
@@ -40,8 +40,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
  *     overflow}} (default 500)
  * @param rateLimitHeaders whether responses carry the {@code RateLimit-Policy} and {@code
  *     RateLimit} fields of the limiting QPS rule (default false)
- * @param filterOrder the servlet filter's order (MVC only; default {@code
- *     Ordered.HIGHEST_PRECEDENCE + 10}, inside the request observation, before Spring Security)
+ * @param filterOrder the WebFlux filter's order (default {@code Ordered.HIGHEST_PRECEDENCE + 10});
+ *     Spring MVC has an interceptor inside the dispatcher instead
  * @param refusal the response to a refused request
  */
 @ConfigurationProperties("guard.web")
@@ -68,7 +68,7 @@ public record GuardWebProperties(
    * @param argumentHeaders the arguments' headers
    * @param maxResources the resource bound
    * @param rateLimitHeaders whether to send the rate-limit fields
-   * @param filterOrder the servlet filter's order
+   * @param filterOrder the WebFlux filter's order
    * @param refusal the refusal response
    * @throws InvalidGuardSettingsException if a pattern does not parse, a name is blank or a number
    *     is out of range

@@ -1,7 +1,8 @@
 /**
- * guard in a Spring MVC application: the request filter, registered automatically, that names each
- * request's resource after its handler's pattern ({@code GET /orders/{id}}), and the {@code
- * guard.web.*} properties it and the WebFlux filter share.
+ * guard in a Spring MVC application: the handler interceptor, registered automatically, that
+ * admits each request into the resource named after its handler's pattern ({@code GET
+ * /orders/{id}}), the exception resolver that answers a refusal escaping a controller, and the
+ * {@code guard.web.*} properties they and the WebFlux filter share.
  */
 @NullMarked
 package dev.guard.spring.boot.web;

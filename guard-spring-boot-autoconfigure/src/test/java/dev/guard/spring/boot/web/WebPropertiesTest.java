@@ -8,9 +8,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
-import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.web.servlet.handler.MappedInterceptor;
 
-/** The MVC filter's registration and a bad {@code guard.web.*} value failing the start-up. */
+/** The MVC interceptor's registration and a bad {@code guard.web.*} value failing the start-up. */
 class WebPropertiesTest {
 
   private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
@@ -18,19 +18,19 @@ class WebPropertiesTest {
           GuardWebMvcAutoConfiguration.class));
 
   @Test
-  void filter_isRegisteredForEveryPath_atTheConfiguredOrder() {
-    runner.withPropertyValues("guard.web.filter-order=42").run(context -> {
-      FilterRegistrationBean<?> registration =
-          context.getBean("guardWebFilter", FilterRegistrationBean.class);
-      assertThat(registration.getUrlPatterns()).containsExactly("/*");
-      assertThat(registration.getOrder()).isEqualTo(42);
+  void interceptor_isMappedToEveryPath_andTheRefusalResolverRegistered() {
+    runner.run(context -> {
+      MappedInterceptor mapped = context.getBean("guardWebInterceptor", MappedInterceptor.class);
+      assertThat(mapped.getInterceptor()).isInstanceOf(GuardMvcInterceptor.class);
+      assertThat(mapped.getIncludePathPatterns()).isNull();
+      assertThat(context.getBean("guardRefusalResolver")).isInstanceOf(RefusalResolver.class);
     });
   }
 
   @Test
-  void guardWebEnabledFalse_registersNoFilter() {
-    runner.withPropertyValues("guard.web.enabled=false")
-        .run(context -> assertThat(context).doesNotHaveBean("guardWebFilter"));
+  void guardWebEnabledFalse_registersNeither() {
+    runner.withPropertyValues("guard.web.enabled=false").run(context -> assertThat(context)
+        .doesNotHaveBean("guardWebInterceptor").doesNotHaveBean("guardRefusalResolver"));
   }
 
   @ParameterizedTest
