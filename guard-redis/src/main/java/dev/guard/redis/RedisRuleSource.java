@@ -75,12 +75,10 @@ public final class RedisRuleSource extends PollingRuleSource implements RuleSour
     super("redis:" + b.key + "@" + connection.connector().servers(), b.pollInterval);
     this.link = new RuleKeyLink(name(), connection, b.connection == null, b.key,
         b.connectTimeout, this::noticed);
-    // the thread is made at the first notice, after the source is attached to its engine
-    this.notices = Executors.newSingleThreadExecutor(task -> {
-      RuleSource.Sink sink = sink();
-      return Threads.make(sink == null ? Threads.daemons() : sink.threads(),
-          "guard-redis-rules notices " + b.key, task);
-    });
+    // the thread is made at the first notice (on the client's I/O thread, which must not wait
+    // for the source's monitor: a writer holding it waits for that thread's answer)
+    this.notices = Executors.newSingleThreadExecutor(
+        task -> Threads.make(threads(), "guard-redis-rules notices " + b.key, task));
   }
 
   /**

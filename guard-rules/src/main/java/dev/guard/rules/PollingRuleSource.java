@@ -9,6 +9,7 @@ import dev.guard.spi.RuleSource;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ThreadFactory;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,6 +48,7 @@ public abstract class PollingRuleSource implements RuleSource {
   private final String name;
   private final long pollNanos;
   private RuleSource.@Nullable Sink sink;
+  private volatile ThreadFactory threads = Threads.daemons(); // the sink's, once attached
   private @Nullable Thread poller;
   private boolean closed;
 
@@ -85,6 +87,7 @@ public abstract class PollingRuleSource implements RuleSource {
         throw new IllegalStateException(name + " is " + (closed ? "closed" : "attached already"));
       }
       sink = target;
+      threads = target.threads();
       lookReporting(true);
       thread = Threads.make(target.threads(), "guard-rules " + name, () -> poll(target.clock()));
       poller = thread;
@@ -176,6 +179,17 @@ public abstract class PollingRuleSource implements RuleSource {
    */
   protected final synchronized RuleSource.@Nullable Sink sink() {
     return sink;
+  }
+
+  /**
+   * Returns where the source's threads come from: its engine's once attached ({@link
+   * RuleSource.Sink#threads()}), guard's default before. Takes no lock, so a Redis client's I/O
+   * thread may ask while a writer holds the source's monitor and waits for that thread.
+   *
+   * @return the thread factory
+   */
+  protected final ThreadFactory threads() {
+    return threads;
   }
 
   /**
