@@ -28,8 +28,8 @@ import org.springframework.web.util.pattern.PathPattern;
  *
  * <p>The admitted call's context stays open on the request thread until the handler is done, and
  * the call finishes once: after the handler when the response is complete, or, for a handler that
- * started asynchronous processing, when the asynchronous cycle completes (an {@link
- * AsyncListener}). A refusal that escapes the handler is answered by {@link RefusalResolver}.
+ * started asynchronous processing, when the asynchronous cycle completes ({@link
+ * ServletCompletion}). A refusal that escapes the handler is answered by {@link RefusalResolver}.
  */
 final class GuardMvcInterceptor implements AsyncHandlerInterceptor {
 
