@@ -1,8 +1,6 @@
 package dev.guard.http;
 
 import dev.guard.api.RefusedException;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.Filter;
 import jakarta.servlet.FilterChain;
@@ -33,7 +31,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>The request's entry exits when its response is complete: when the filter chain returns, or,
  * for a request put into asynchronous mode, when the asynchronous cycle completes (through an
- * {@link AsyncListener}). It exits exactly once, also when the handler throws or the client goes
+ * {@link ServletCompletion}). It exits exactly once, also when the handler throws or the client goes
  * away. An exception escaping the chain, and a response status the settings count as an error
  * (5xx by default), are recorded on the entry for statistics and circuit breakers. A {@link
  * RefusedException} escaping the chain (a guarded call inside the handler was refused) is answered
@@ -159,7 +157,7 @@ public final class GuardServletFilter implements Filter {
   private static void redispatched(HttpServletRequest request, HttpServletResponse response,
       FilterChain chain) throws IOException, ServletException {
     if (request.getDispatcherType() != DispatcherType.ASYNC
-        || !(request.getAttribute(COMPLETION_ATTRIBUTE) instanceof Completion completion)) {
+        || !(request.getAttribute(COMPLETION_ATTRIBUTE) instanceof ServletCompletion completion)) {
       chain.doFilter(request, response);
       return;
     }
@@ -179,7 +177,7 @@ public final class GuardServletFilter implements Filter {
   private static void complete(HttpServletRequest request, HttpServletResponse response,
       Admission admission) {
     if (request.isAsyncStarted()) {
-      Completion completion = new Completion(admission, response);
+      ServletCompletion completion = new ServletCompletion(admission, response);
       request.setAttribute(COMPLETION_ATTRIBUTE, completion);
       request.getAsyncContext().addListener(completion);
     } else {
@@ -195,33 +193,5 @@ public final class GuardServletFilter implements Filter {
     response.setContentType(refusal.response().contentType());
     response.setContentLength(body.length);
     response.getOutputStream().write(body);
-  }
-
-  /** Finishes a request's admission when its asynchronous cycle completes, following restarts. */
-  private record Completion(Admission admission, HttpServletResponse response)
-      implements AsyncListener {
-
-    @Override
-    public void onComplete(AsyncEvent event) {
-      admission.finish(response.getStatus());
-    }
-
-    @Override
-    public void onError(AsyncEvent event) {
-      Throwable error = event.getThrowable();
-      if (error != null) {
-        admission.failed(error);
-      }
-    }
-
-    @Override
-    public void onTimeout(AsyncEvent event) {
-      // the container dispatches the timeout as an error and completes: onComplete exits
-    }
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {
-      event.getAsyncContext().addListener(this);
-    }
   }
 }

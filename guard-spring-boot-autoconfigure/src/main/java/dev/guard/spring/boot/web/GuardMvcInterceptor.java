@@ -3,8 +3,7 @@ package dev.guard.spring.boot.web;
 import dev.guard.http.Admission;
 import dev.guard.http.HttpInbound;
 import dev.guard.http.InboundGate;
-import jakarta.servlet.AsyncEvent;
-import jakarta.servlet.AsyncListener;
+import dev.guard.http.ServletCompletion;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -29,8 +28,8 @@ import org.springframework.web.util.pattern.PathPattern;
  *
  * <p>The admitted call's context stays open on the request thread until the handler is done, and
  * the call finishes once: after the handler when the response is complete, or, for a handler that
- * started asynchronous processing, when the asynchronous cycle completes (an {@link
- * AsyncListener}). A refusal that escapes the handler is answered by {@link RefusalResolver}.
+ * started asynchronous processing, when the asynchronous cycle completes ({@link
+ * ServletCompletion}). A refusal that escapes the handler is answered by {@link RefusalResolver}.
  */
 final class GuardMvcInterceptor implements AsyncHandlerInterceptor {
 
@@ -97,7 +96,7 @@ final class GuardMvcInterceptor implements AsyncHandlerInterceptor {
     if (request.getDispatcherType() == DispatcherType.REQUEST
         && request.getAttribute(ADMISSION) instanceof Admission admission) {
       try {
-        request.getAsyncContext().addListener(new Completion(admission, response));
+        request.getAsyncContext().addListener(new ServletCompletion(admission, response));
       } finally {
         admission.close(); // the context, on this thread; the call goes on
       }
@@ -156,33 +155,5 @@ final class GuardMvcInterceptor implements AsyncHandlerInterceptor {
     HttpServletRequest servlet = request.unwrap(HttpServletRequest.class).orElse(null);
     return servlet != null && servlet.getAttribute(PATTERN) instanceof String pattern
         ? pattern : null;
-  }
-
-  /** Finishes the call when its asynchronous cycle completes, following restarts. */
-  private record Completion(Admission admission, HttpServletResponse response)
-      implements AsyncListener {
-
-    @Override
-    public void onComplete(AsyncEvent event) {
-      admission.finish(response.getStatus());
-    }
-
-    @Override
-    public void onError(AsyncEvent event) {
-      Throwable error = event.getThrowable();
-      if (error != null) {
-        admission.failed(error);
-      }
-    }
-
-    @Override
-    public void onTimeout(AsyncEvent event) {
-      // the container dispatches the timeout as an error and completes: onComplete finishes
-    }
-
-    @Override
-    public void onStartAsync(AsyncEvent event) {
-      event.getAsyncContext().addListener(this);
-    }
   }
 }
