@@ -152,7 +152,7 @@ class ErrorTracingTest {
         .decorateOrRecover(throwing(down), failure -> "cached after " + failure.getClass().getSimpleName());
 
     assertThat(guarded.get()).isEqualTo("cached after IllegalStateException");
-    assertThat(guarded.get()).isEqualTo("cached after CircuitBreaker");
+    assertThat(guarded.get()).isEqualTo("cached after Breaker");
     clock.advance(Duration.ofSeconds(10));
     assertThat(guarded.get()).as("the failed probe recovers too")
         .isEqualTo("cached after IllegalStateException");

@@ -35,7 +35,7 @@ class BreakersFromKotlinTest {
         }
 
         assertThat(stock.get()).isEqualTo("cached after IllegalStateException")
-        assertThat(stock.get()).isEqualTo("cached after CircuitBreaker")
+        assertThat(stock.get()).isEqualTo("cached after Breaker")
         assertThat(engine.breakers("inventory").single().state()).isEqualTo(CircuitBreaker.State.OPEN)
         assertThat(changes.map { it.to() }).containsExactly(CircuitBreaker.State.OPEN)
     }
