@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -37,6 +38,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * a manual clock, so every figure the page must show is known exactly; the test only waits for
  * the page to show it (the pages refresh every second).
  */
+@Tag("process")
 class DashboardBrowserTest {
 
   private static final Path CHROMIUM = Path.of("/usr/bin/chromium");

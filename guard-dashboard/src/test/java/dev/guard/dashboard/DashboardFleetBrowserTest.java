@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
@@ -30,6 +31,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * so every figure the page must show is known exactly; the test waits only for the page to show
  * it (it refreshes every second).
  */
+@Tag("process")
 class DashboardFleetBrowserTest {
 
   private FleetWorld world;

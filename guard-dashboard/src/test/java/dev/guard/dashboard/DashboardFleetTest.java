@@ -10,6 +10,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
@@ -18,6 +19,7 @@ import tools.jackson.databind.JsonNode;
  * equal to each engine's own totals, the disagreement flags, rule edits through the Redis rule
  * source applied by every instance, and the dashboard's security.
  */
+@Tag("process")
 class DashboardFleetTest {
 
   private final HttpClient http = HttpClient.newHttpClient();

@@ -13,6 +13,7 @@ import java.util.concurrent.Callable;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * measured (three times) with the per-thread allocation counter, which reads exactly 0 for an
  * empty measurement, so the assertion needs no slack.
  */
+@Tag("process")
 class DecoratorAllocationTest {
 
   private static final int WARM_UP = 300_000;

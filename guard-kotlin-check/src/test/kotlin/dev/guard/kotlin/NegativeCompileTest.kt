@@ -6,6 +6,7 @@ import java.nio.file.Files
 import org.assertj.core.api.Assertions.assertThat
 import org.jetbrains.kotlin.cli.common.ExitCode
 import org.jetbrains.kotlin.cli.jvm.K2JVMCompiler
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 
 /**
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Test
  * is a compile error, not a run-time NullPointerException. The snippets are compiled here with the
  * same settings as this module's own Kotlin code.
  */
+@Tag("process")
 class NegativeCompileTest {
 
     private fun compile(snippet: String): Pair<ExitCode, String> {

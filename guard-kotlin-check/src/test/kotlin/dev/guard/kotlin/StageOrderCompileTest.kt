@@ -12,6 +12,7 @@ import javax.tools.ToolProvider
 import org.assertj.core.api.Assertions.assertThat
 import org.jetbrains.kotlin.cli.common.ExitCode
 import org.jetbrains.kotlin.cli.jvm.K2JVMCompiler
+import org.junit.jupiter.api.Tag
 import org.junit.jupiter.api.Test
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test
  * its stage does not offer; the valid orders compile (from Kotlin they also compile as this
  * module's own code, in [StagesFromKotlinTest]).
  */
+@Tag("process")
 class StageOrderCompileTest {
 
     /** Invalid orders, written the same in Kotlin and Java, with the step that is missing. */

@@ -27,12 +27,14 @@ import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Issue 36, finding 6: a Redis that evicts keys (here {@code maxmemory 4mb} with {@code
  * allkeys-lru}, a real {@code redis-server}) pushes guard's keys out when other keys fill it.
  */
+@Tag("process")
 class Issue36EvictionTest {
 
   private static final List<String> EVICTING =

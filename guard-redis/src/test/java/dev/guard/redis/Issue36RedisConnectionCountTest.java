@@ -13,12 +13,14 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * One connection per instance: the connections an instance using the token service, the rule
  * source and the fleet holds on a real redis-server, counted with {@code CLIENT LIST}.
  */
+@Tag("process")
 class Issue36RedisConnectionCountTest {
 
   private static final Duration PATIENCE = Duration.ofSeconds(10);

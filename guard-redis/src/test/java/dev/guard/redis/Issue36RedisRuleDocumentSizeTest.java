@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * then got no rules. Such a set is now refused before Redis or the engine sees it; a set within
  * the limit reaches an engine that attaches later.
  */
+@Tag("process")
 class Issue36RedisRuleDocumentSizeTest {
 
   private static final String KEY = "shop:guard-rules";

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * server's clock written once), run by its SHA-1 and loaded again when the server lost it; and one
  * rule for an instance's id.
  */
+@Tag("process")
 class Issue36RedisScriptsTest {
 
   private static final Duration WAIT = Duration.ofSeconds(10);

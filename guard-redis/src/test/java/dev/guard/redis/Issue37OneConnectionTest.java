@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * source's poll waits on a parking manual clock that is only advanced where a test says so, so a
  * rule set applied otherwise came by a notice over the subscription.
  */
+@Tag("process")
 class Issue37OneConnectionTest {
 
   /** A bound, not a timing: the first Lettuce client of a cold JVM on a busy machine is slow. */

@@ -10,6 +10,7 @@ import dev.guard.spi.TokenService;
 import dev.guard.testing.Await;
 import dev.guard.testing.RedisSentinelServers;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -21,6 +22,7 @@ import org.junit.jupiter.api.Test;
  * (docs/CLUSTER.md, "Redis Sentinel", reports it); the test asserts only that it comes, within a
  * generous bound.
  */
+@Tag("process")
 class Issue39RedisSentinelTest {
 
   /** 100 permits in a 10 s window shared through Redis. */

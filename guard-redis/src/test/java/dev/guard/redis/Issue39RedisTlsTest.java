@@ -19,6 +19,7 @@ import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.Test;
  * through Redis; a client that trusts another authority only degrades as for an outage (no exception reaches
  * the guarded code) and a warning says why.
  */
+@Tag("process")
 class Issue39RedisTlsTest {
 
   /** 10 permits in a 10 s window shared through Redis; local fallback when Redis is away. */

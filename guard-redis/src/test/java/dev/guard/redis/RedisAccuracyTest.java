@@ -19,6 +19,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * thread at the same time, and the clock moves on when all have returned. Every decision is still
  * made by the script on the real server, atomically.
  */
+@Tag("process")
 class RedisAccuracyTest {
 
   private static final int BUCKETS_PER_SECOND = 10;

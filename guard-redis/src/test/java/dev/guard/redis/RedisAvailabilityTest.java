@@ -15,12 +15,14 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * How the Redis token service reports its backend: a slow first connection is not an outage, a
  * failed one is, and every change reaches the engine's listeners once.
  */
+@Tag("process")
 class RedisAvailabilityTest {
 
   private static final FlowRule RULE =

@@ -18,12 +18,14 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The fleet on a real three-node Redis Cluster: each instance's keys share one hash slot (its
  * publishing script touches both), instances spread over the nodes, and the view reads them all.
  */
+@Tag("process")
 class RedisClusterFleetTest {
 
   private static RedisClusterServers cluster;

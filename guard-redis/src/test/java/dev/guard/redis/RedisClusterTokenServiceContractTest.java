@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /** The Redis token service on a real three-node Redis Cluster, held to the contract. */
+@Tag("process")
 class RedisClusterTokenServiceContractTest extends TokenServiceContract {
 
   private static RedisClusterServers redis;

@@ -13,12 +13,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The Redis token service against a real three-node Redis Cluster started for this class: flow
  * ids whose keys live on different nodes are decided exactly, each on its own node.
  */
+@Tag("process")
 class RedisClusterTokenServiceTest {
 
   private static RedisClusterServers cluster;

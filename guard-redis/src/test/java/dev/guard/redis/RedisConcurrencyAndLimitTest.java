@@ -18,12 +18,14 @@ import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Concurrency tokens and the namespace request limit against a real {@code redis-server}, as the
  * in-memory token service specifies them. One server for the class; each test has its namespace.
  */
+@Tag("process")
 class RedisConcurrencyAndLimitTest {
 
   private static RedisServer redis;

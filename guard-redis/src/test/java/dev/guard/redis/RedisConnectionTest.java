@@ -10,6 +10,7 @@ import dev.guard.testing.Await;
 import dev.guard.testing.RedisServer;
 import dev.guard.testkit.ManualClock;
 import java.time.Duration;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,6 +18,7 @@ import org.junit.jupiter.api.Test;
  * for it, and made again on the service's own retry schedule (on its clock), so that the shared
  * limit is back one retry interval after Redis is, however long the outage was.
  */
+@Tag("process")
 class RedisConnectionTest {
 
   private static final FlowRule RULE =

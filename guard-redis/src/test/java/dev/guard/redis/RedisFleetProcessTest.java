@@ -15,6 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * on the reading side is a manual clock set from the other process's last heartbeat (stamped by
  * the Redis server's clock), so "expired" is a step of the test, not a wait.
  */
+@Tag("process")
 class RedisFleetProcessTest {
 
   @Test

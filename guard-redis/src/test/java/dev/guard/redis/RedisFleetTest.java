@@ -22,6 +22,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.Test;
  * disagreements. What another instance stored is hostile: malformed entries are skipped and
  * counted.
  */
+@Tag("process")
 class RedisFleetTest {
 
   private static RedisServer redis;

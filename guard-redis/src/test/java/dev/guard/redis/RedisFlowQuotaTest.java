@@ -24,6 +24,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,6 +33,7 @@ import org.junit.jupiter.api.Test;
  * quotas exactly (the per-value script on one constant field). The windows run on one {@link
  * ManualClock} shared by the instances ({@code windowClock}).
  */
+@Tag("process")
 class RedisFlowQuotaTest {
 
   private static RedisServer redis;

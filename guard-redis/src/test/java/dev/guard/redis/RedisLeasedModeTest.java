@@ -14,6 +14,7 @@ import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
  * in. The windows are 10 s long (buckets of 1 s), so nothing slides out during a test; an exact
  * instance on the same flow id reads how many permits the window counted.
  */
+@Tag("process")
 class RedisLeasedModeTest {
 
   private static RedisServer redis;

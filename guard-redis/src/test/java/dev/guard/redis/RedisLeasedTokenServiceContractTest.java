@@ -1,6 +1,9 @@
 package dev.guard.redis;
 
+import org.junit.jupiter.api.Tag;
+
 /** The Redis token service in leased mode (batch 4) on one real server, held to the contract. */
+@Tag("process")
 class RedisLeasedTokenServiceContractTest extends RedisTokenServiceContractTest {
 
   @Override

@@ -22,6 +22,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * quota, whatever the real time the processes take to start: together they admit exactly each
  * key's quota.
  */
+@Tag("process")
 class RedisPerValueProcessesTest {
 
   /** The processes' fixed window time: four whole days, in nanoseconds. */

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * The buckets run on one {@link ManualClock} shared by the instances ({@code windowClock}); every
  * decision is made by the script on the server.
  */
+@Tag("process")
 class RedisPerValueTest {
 
   private static final String[] KEYS = {"alice", "bob", "carol", "dave", "erin"};

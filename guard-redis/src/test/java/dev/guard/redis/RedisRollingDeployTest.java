@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * Every pass is counted in both versions' windows and each version admits only while its own
  * window has room, so neither version resets the other's window.
  */
+@Tag("process")
 class RedisRollingDeployTest {
 
   private static final int CALLS_EACH = 100;

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,6 +36,7 @@ import org.junit.jupiter.api.Test;
  * listener to hear the result, so nothing sleeps for a fixed time; notices arrive over the real
  * pub/sub channel and are awaited the same way.
  */
+@Tag("process")
 class RedisRuleSourceTest {
 
   private static final String KEY = "shop:guard-rules";

@@ -7,8 +7,10 @@ import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 
 /** The Redis token service on one real server, held to the contract of every token service. */
+@Tag("process")
 class RedisTokenServiceContractTest extends TokenServiceContract {
 
   private static RedisServer redis;

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,6 +26,7 @@ import org.junit.jupiter.api.Test;
  * windows are 10 s long so that a slow machine does not move a pass out of the window mid-test;
  * the engines run on a manual clock, so their local fallback is exact.
  */
+@Tag("process")
 class RedisTokenServiceTest {
 
   private RedisServer redis;

@@ -8,9 +8,11 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.IntSupplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The launcher binds its own port and moves on when a port is taken, never probing first. */
+@Tag("process")
 class RedisServerTest {
 
   /** A port of the system's choosing, held (listening) by this test. */

@@ -13,11 +13,13 @@ import java.util.List;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** guard.redis.fleet.*: two applications on one real redis-server, each seeing both. */
+@Tag("process")
 class FleetTest {
 
   private static RedisServer redis;

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -23,6 +24,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * Issue 36, finding 6: the health contributor {@code guard} says whether the Redis of the token
  * service may evict guard's keys (a real redis-server, its policy set as an operator would).
  */
+@Tag("process")
 class Issue36RedisHealthTest {
 
   private static RedisServer redis;

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.ssl.SslAutoConfiguration;
@@ -32,6 +33,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  * not set; {@code guard.redis.uri} still names a Redis of guard's own. Real redis-servers on
  * loopback: one that wants a password, one that speaks only TLS.
  */
+@Tag("process")
 class Issue39BootRedisTest {
 
   private static final String PASSWORD = "s3cret-Boot-pw";

@@ -10,11 +10,13 @@ import dev.guard.testing.RedisServer;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** guard.redis.*: the rules from a key of a real redis-server, and the token service on it. */
+@Tag("process")
 class RulesFromRedisTest {
 
   private static RedisServer redis;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.guard.api.rule.AdaptiveConcurrencyRule;
 import java.lang.management.ManagementFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -11,6 +12,7 @@ import org.junit.jupiter.api.Test;
  * allocation counter over 100,000 calls (a window closing every 100 calls), after a warm-up long
  * enough for the JIT, the least of three rounds.
  */
+@Tag("process")
 class AdaptiveLimitAllocationTest {
 
   private long now;

@@ -10,6 +10,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
 import java.time.Duration;
 import java.util.function.Supplier;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,7 @@ import org.junit.jupiter.api.Test;
  * not read {@code java.management}. Reading it through {@code invokeExact} boxes nothing: an empty
  * measurement reads 0, so the assertion needs no slack.
  */
+@Tag("process")
 class ControllerAllocationTest {
 
   private static final long MS = 1_000_000L;

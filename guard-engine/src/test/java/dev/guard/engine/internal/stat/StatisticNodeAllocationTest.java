@@ -3,6 +3,7 @@ package dev.guard.engine.internal.stat;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.reflect.Method;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * reflection because the test sources are compiled into the engine module, which does not read
  * {@code java.management}.
  */
+@Tag("process")
 class StatisticNodeAllocationTest {
 
   private static final long T0 = 60_000L;
