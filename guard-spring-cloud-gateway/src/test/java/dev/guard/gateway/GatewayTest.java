@@ -3,6 +3,7 @@ package dev.guard.gateway;
 import dev.guard.api.rule.Rule;
 import dev.guard.api.rule.RuleSet;
 import dev.guard.engine.GuardEngine;
+import dev.guard.testing.Await;
 import dev.guard.testkit.ManualClock;
 import java.io.IOException;
 import java.net.URI;
@@ -57,7 +58,12 @@ abstract class GatewayTest {
     for (int i = 0; i < headers.length; i += 2) {
       request.header(headers[i], headers[i + 1]);
     }
-    return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    // the gateway ends a request's calls as its response completes, which the client may see
+    // first: what the next line asserts (statistics, an opened breaker) waits until they ended
+    Await.until("every guarded call of " + path + " has ended", Duration.ofSeconds(30),
+        () -> engine.resources().stream().allMatch(r -> engine.stats(r).concurrency() == 0));
+    return response;
   }
 
   int status(String path, String... headers) throws IOException, InterruptedException {
